@@ -1,0 +1,31 @@
+"""mxlib: MXFP4 GEMM for the `amd-mxfp4-mm` problem, as a library the workbook imports.
+
+The spec lives in `mxlib.quant` (quantization), `mxlib.layouts` (the preshuffled layouts) and
+`mxlib.reference` (the contest's inputs, reference and check); everything else must agree with them.
+Importing mxlib imports neither Triton nor aiter.
+"""
+from .dispatch import custom_kernel
+from .formats import BLOCK_SIZE, E2M1_MAGNITUDES, e2m1_table, e8m0_to_float32
+from .layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight, unshuffle_weight
+from .quant import ROUNDINGS, dequantize_mxfp4, quantize_mxfp4
+from .reference import check_implementation, generate_input, ref_kernel
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BLOCK_SIZE",
+    "E2M1_MAGNITUDES",
+    "ROUNDINGS",
+    "check_implementation",
+    "custom_kernel",
+    "dequantize_mxfp4",
+    "e2m1_table",
+    "e8m0_shuffle",
+    "e8m0_to_float32",
+    "e8m0_unshuffle",
+    "generate_input",
+    "quantize_mxfp4",
+    "ref_kernel",
+    "shuffle_weight",
+    "unshuffle_weight",
+]

@@ -1,0 +1,60 @@
+"""The two number formats of MXFP4, as constants and exact conversions.
+
+E2M1 (the element): 1 sign bit, 2 exponent bits, 1 mantissa bit. Codes 0..7 are the magnitudes
+0, 0.5, 1, 1.5, 2, 3, 4, 6; bit 3 is the sign, so code 8 is -0.0. Two codes share a byte: the
+even (first) element in the low nibble.
+
+E8M0 (the scale of a block of 32 elements): one unsigned exponent byte, value 2**(byte - 127);
+byte 255 is NaN. There is no zero: byte 0 is 2**-127, an fp32 subnormal.
+"""
+from __future__ import annotations
+
+import torch
+
+BLOCK_SIZE = 32
+"""Elements that share one E8M0 scale (OCP MX: 1x32 blocks along K)."""
+
+E2M1_MAX = 6.0
+E8M0_BIAS = 127
+E8M0_NAN = 255
+
+E2M1_MAGNITUDES = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
+"""Magnitude of each code 0..7; codes 8..15 are the same values negated."""
+
+E2M1_MIDPOINTS = (0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0)
+"""Midpoint between consecutive magnitudes: the only places where the two rounding rules differ."""
+
+
+def e2m1_table(device=None) -> torch.Tensor:
+    """fp32 value of every code 0..15 (index = code)."""
+    mags = list(E2M1_MAGNITUDES)
+    return torch.tensor(mags + [-m for m in mags], dtype=torch.float32, device=device)
+
+
+def e8m0_to_float32(scales: torch.Tensor) -> torch.Tensor:
+    """Exact fp32 value of E8M0 bytes: 2**(s-127), byte 0 -> 2**-127 (subnormal), 255 -> NaN.
+
+    Built from bits rather than exp2 so that it is exact on every device.
+    """
+    s = scales.to(torch.int32)
+    bits = torch.where(s == 0, torch.full_like(s, 0x00400000), s << 23)
+    bits = torch.where(s == E8M0_NAN, torch.full_like(s, 0x7FC00000), bits)
+    return bits.view(torch.float32)
+
+
+def pow2_float32(exponent: torch.Tensor) -> torch.Tensor:
+    """Exact fp32 2**exponent for integer exponents in [-127, 127] (2**-127 is subnormal)."""
+    return e8m0_to_float32(exponent.to(torch.int32) + E8M0_BIAS)
+
+
+def pack_nibbles(codes: torch.Tensor) -> torch.Tensor:
+    """(..., K) codes 0..15 -> (..., K/2) uint8, even element in the low nibble."""
+    codes = codes.to(torch.uint8)
+    return codes[..., 0::2] | (codes[..., 1::2] << 4)
+
+
+def unpack_nibbles(packed: torch.Tensor) -> torch.Tensor:
+    """(..., K/2) uint8 -> (..., K) codes; the inverse of pack_nibbles."""
+    lo = packed & 0xF
+    hi = packed >> 4
+    return torch.stack((lo, hi), dim=-1).flatten(-2)

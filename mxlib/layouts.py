@@ -1,0 +1,93 @@
+"""The two preshuffled layouts the seed's kernels read, each with its exact inverse.
+
+Both are pure permutations of bytes (plus padding for the scales), written as view/permute so the
+index arithmetic is visible, with the closed-form position of every byte in the docstrings.
+"""
+from __future__ import annotations
+
+import torch
+
+from . import validate
+from .formats import E8M0_BIAS
+
+WEIGHT_TILE_N = 16
+WEIGHT_TILE_KB = 32  # bytes: 64 fp4 values, two 16-byte runs
+SCALE_PAD_ROWS = 256
+SCALE_PAD_COLS = 8
+
+
+def _ceil_to(v: int, m: int) -> int:
+    return (v + m - 1) // m * m
+
+
+def _check_weight(q, name: str) -> torch.Tensor:
+    validate.tensor(q, name)
+    validate.ndim(q, name, 2)
+    validate.byte_dtype(q, name)
+    n, kb = q.shape
+    validate.multiple(n, f"{name}.shape[0] (N)", WEIGHT_TILE_N)
+    validate.multiple(kb, f"{name}.shape[1] (K/2)", WEIGHT_TILE_KB)
+    return validate.as_bytes(q)
+
+
+def shuffle_weight(q: torch.Tensor) -> torch.Tensor:
+    """aiter's (16, 16) weight preshuffle of fp4x2 bytes (N, K/2) -> (N, K/2), same dtype.
+
+    Byte (n, kb) lands at flat position
+    ``(n//16)*16*Kb + (kb//32)*512 + ((kb%32)//16)*256 + (n%16)*16 + kb%16``: each 16-byte run is one
+    row's 32 fp4 values, i.e. exactly one scale block, and 16 rows' runs sit side by side so a
+    wavefront reads a 16x32-value tile with 16-byte loads. Needs N % 16 == 0 and (K/2) % 32 == 0.
+    """
+    b = _check_weight(q, "q")
+    n, kb = b.shape
+    out = b.view(n // 16, 16, kb // 32, 2, 16).permute(0, 2, 3, 1, 4).contiguous().view(n, kb)
+    return out.view(q.dtype)
+
+
+def unshuffle_weight(q: torch.Tensor) -> torch.Tensor:
+    """Inverse of `shuffle_weight`."""
+    b = _check_weight(q, "q")
+    n, kb = b.shape
+    out = b.view(n // 16, kb // 32, 2, 16, 16).permute(0, 3, 1, 2, 4).contiguous().view(n, kb)
+    return out.view(q.dtype)
+
+
+def e8m0_shuffle(scales: torch.Tensor) -> torch.Tensor:
+    """aiter's E8M0 scale shuffle: (rows, cols) -> (ceil256(rows), ceil8(cols)) uint8.
+
+    Padding is 127 (scale 1.0), as the contest's reference writes it (aiter leaves it
+    uninitialized). Scale (m, n) lands at flat position
+    ``(m//32)*32*sn + (n//8)*256 + (n%4)*64 + (m%16)*4 + ((n%8)//4)*2 + (m%32)//16``
+    where sn = ceil8(cols): each 32-row x 8-column tile becomes 256 contiguous bytes, ordered so that
+    one 4-byte word holds the two K-halves of two 16-row groups.
+    """
+    validate.tensor(scales, "scales")
+    validate.ndim(scales, "scales", 2)
+    validate.byte_dtype(scales, "scales")
+    s = validate.as_bytes(scales)
+    rows, cols = s.shape
+    sm, sn = _ceil_to(max(rows, 1), SCALE_PAD_ROWS), _ceil_to(max(cols, 1), SCALE_PAD_COLS)
+    padded = torch.full((sm, sn), E8M0_BIAS, dtype=torch.uint8, device=s.device)
+    padded[:rows, :cols] = s
+    out = padded.view(sm // 32, 2, 16, sn // 8, 2, 4).permute(0, 3, 5, 2, 4, 1).contiguous().view(sm, sn)
+    return out.view(scales.dtype)
+
+
+def e8m0_unshuffle(shuffled: torch.Tensor, rows: int, cols: int) -> torch.Tensor:
+    """Inverse of `e8m0_shuffle`: the (rows, cols) scales, padding dropped."""
+    validate.tensor(shuffled, "shuffled")
+    validate.ndim(shuffled, "shuffled", 2)
+    validate.byte_dtype(shuffled, "shuffled")
+    validate.positive(rows, "rows")
+    validate.positive(cols, "cols")
+    s = validate.as_bytes(shuffled)
+    sm, sn = s.shape
+    validate.multiple(sm, "shuffled.shape[0]", SCALE_PAD_ROWS)
+    validate.multiple(sn, "shuffled.shape[1]", SCALE_PAD_COLS)
+    if rows > sm or cols > sn or _ceil_to(rows, SCALE_PAD_ROWS) != sm or _ceil_to(cols, SCALE_PAD_COLS) != sn:
+        raise ValueError(
+            f"shuffled of shape {tuple(s.shape)} does not hold ({rows}, {cols}) scales: "
+            f"e8m0_shuffle of that shape gives ({_ceil_to(rows, SCALE_PAD_ROWS)}, {_ceil_to(cols, SCALE_PAD_COLS)})"
+        )
+    out = s.view(sm // 32, sn // 8, 4, 16, 2, 2).permute(0, 5, 3, 1, 4, 2).reshape(sm, sn)
+    return out[:rows, :cols].contiguous().view(shuffled.dtype)

@@ -1,0 +1,37 @@
+"""The contest's shapes, read from `data/shapes.csv` (the one list everything uses)."""
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import validate
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+KINDS = ("test", "benchmark", "extra")
+
+
+@dataclass(frozen=True)
+class Shape:
+    kind: str
+    m: int
+    n: int
+    k: int
+    seed: int
+
+    @property
+    def mnk(self) -> tuple[int, int, int]:
+        return self.m, self.n, self.k
+
+    def __str__(self) -> str:
+        return f"{self.m}x{self.n}x{self.k}"
+
+
+def load(kind: str | None = None, path: Path | None = None) -> list[Shape]:
+    """Shapes of one kind ("test", "benchmark", "extra"), or all of them when kind is None."""
+    if kind is not None:
+        validate.choice(kind, "kind", KINDS)
+    path = Path(path) if path is not None else DATA_DIR / "shapes.csv"
+    with open(path, newline="") as f:
+        rows = [Shape(r["kind"], int(r["m"]), int(r["n"]), int(r["k"]), int(r["seed"])) for r in csv.DictReader(f)]
+    return [r for r in rows if kind is None or r.kind == kind]
