@@ -1,0 +1,34 @@
+"""Test setup: on a machine without a GPU, Triton kernels run in its interpreter.
+
+TRITON_INTERPRET must be set before triton is first imported, hence here at collection time.
+"""
+import os
+
+import pytest
+import torch
+
+if not torch.cuda.is_available():
+    os.environ.setdefault("TRITON_INTERPRET", "1")
+
+# A copy of the team's shared golden vectors (see tests/golden/README.md); MXLIB_GOLDEN points elsewhere.
+GOLDEN_DIR = os.environ.get("MXLIB_GOLDEN", os.path.join(os.path.dirname(__file__), "golden"))
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "gpu: needs a CUDA or ROCm device")
+
+
+def pytest_collection_modifyitems(config, items):
+    if torch.cuda.is_available():
+        return
+    skip = pytest.mark.skip(reason="needs a CUDA or ROCm device")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture
+def golden_dir():
+    if not os.path.isdir(GOLDEN_DIR):
+        pytest.fail(f"golden vectors not found at {GOLDEN_DIR} (set MXLIB_GOLDEN)")
+    return GOLDEN_DIR
