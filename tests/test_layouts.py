@@ -1,0 +1,101 @@
+"""Each layout against its closed-form byte positions, its inverse, and the golden shuffles."""
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import mxlib
+
+from . import golden
+
+
+def weight_position(n, kb, Kb):
+    return (n // 16) * 16 * Kb + (kb // 32) * 512 + ((kb % 32) // 16) * 256 + (n % 16) * 16 + kb % 16
+
+
+def scale_position(m, n, sn):
+    return (m // 32) * 32 * sn + (n // 8) * 256 + (n % 4) * 64 + (m % 16) * 4 + ((n % 8) // 4) * 2 + (m % 32) // 16
+
+
+def random_bytes(shape, seed):
+    return torch.randint(0, 256, shape, dtype=torch.uint8, generator=torch.Generator().manual_seed(seed))
+
+
+@settings(max_examples=30, deadline=None)
+@given(n16=st.integers(1, 6), kb32=st.integers(1, 4), seed=st.integers(0, 2**31 - 1))
+def test_shuffle_weight_closed_form_and_inverse(n16, kb32, seed):
+    N, Kb = 16 * n16, 32 * kb32
+    q = random_bytes((N, Kb), seed)
+    s = mxlib.shuffle_weight(q)
+    n, kb = torch.meshgrid(torch.arange(N), torch.arange(Kb), indexing="ij")
+    expect = torch.empty(N * Kb, dtype=torch.uint8)
+    expect[weight_position(n, kb, Kb).flatten()] = q.flatten()
+    assert torch.equal(s.flatten(), expect)
+    assert torch.equal(mxlib.unshuffle_weight(s), q)
+    assert torch.equal(mxlib.shuffle_weight(mxlib.unshuffle_weight(q)), q)
+
+
+@settings(max_examples=30, deadline=None)
+@given(rows=st.integers(1, 600), cols=st.integers(1, 40), seed=st.integers(0, 2**31 - 1))
+def test_e8m0_shuffle_closed_form_padding_and_inverse(rows, cols, seed):
+    s = random_bytes((rows, cols), seed)
+    sh = mxlib.e8m0_shuffle(s)
+    sm, sn = -(-rows // 256) * 256, -(-cols // 8) * 8
+    assert sh.shape == (sm, sn)
+    padded = torch.full((sm, sn), 127, dtype=torch.uint8)
+    padded[:rows, :cols] = s
+    m, n = torch.meshgrid(torch.arange(sm), torch.arange(sn), indexing="ij")
+    expect = torch.empty(sm * sn, dtype=torch.uint8)
+    expect[scale_position(m, n, sn).flatten()] = padded.flatten()
+    assert torch.equal(sh.flatten(), expect)
+    assert torch.equal(mxlib.e8m0_unshuffle(sh, rows, cols), s)
+
+
+def test_shuffled_tensors_are_fresh_and_keep_dtype():
+    q = random_bytes((32, 64), 0)
+    s = mxlib.shuffle_weight(q)
+    assert s.data_ptr() != q.data_ptr() and s.dtype == torch.uint8
+    if hasattr(torch, "float4_e2m1fn_x2"):
+        f = q.view(torch.float4_e2m1fn_x2)
+        assert mxlib.shuffle_weight(f).dtype == torch.float4_e2m1fn_x2
+        assert torch.equal(mxlib.shuffle_weight(f).view(torch.uint8), s)
+
+
+@pytest.mark.parametrize("rule", ["rne", "ties_away"])
+def test_golden_shuffles(golden_dir, rule):
+    for name in golden.gemm_cases(golden_dir, rule):
+        g = golden.load(golden_dir, rule, name)
+        assert torch.equal(mxlib.shuffle_weight(g["B_fp4x2"]), g["B_shuffle"]), name
+        assert torch.equal(mxlib.e8m0_shuffle(g["B_scale_e8m0"]), g["B_scale_shuffled"]), name
+        assert torch.equal(mxlib.e8m0_shuffle(g["A_scale_e8m0"]), g["A_scale_shuffled"]), name
+        n, c = g["B_scale_e8m0"].shape
+        assert torch.equal(mxlib.e8m0_unshuffle(g["B_scale_shuffled"], n, c), g["B_scale_e8m0"]), name
+
+
+@pytest.mark.parametrize("shape,words", [((24, 32), r"N\) must be a multiple of 16"), ((16, 48), r"K/2\) must be a multiple of 32")])
+def test_shuffle_weight_rejects_bad_shapes(shape, words):
+    with pytest.raises(ValueError, match=words):
+        mxlib.shuffle_weight(torch.zeros(shape, dtype=torch.uint8))
+    with pytest.raises(ValueError, match=words):
+        mxlib.unshuffle_weight(torch.zeros(shape, dtype=torch.uint8))
+
+
+def test_layouts_reject_bad_dtypes_and_ndim():
+    with pytest.raises(TypeError, match="q must hold bytes"):
+        mxlib.shuffle_weight(torch.zeros(16, 32))
+    with pytest.raises(ValueError, match="q must be 2-D"):
+        mxlib.shuffle_weight(torch.zeros(16, 32, 1, dtype=torch.uint8))
+    with pytest.raises(TypeError, match="scales must hold bytes"):
+        mxlib.e8m0_shuffle(torch.zeros(4, 4, dtype=torch.int32))
+
+
+@pytest.mark.parametrize("shape,rows,cols,words", [
+    ((256, 8), 300, 8, "does not hold"),
+    ((256, 8), 4, 9, "does not hold"),
+    ((512, 8), 100, 8, "does not hold"),
+    ((200, 8), 100, 8, r"shuffled.shape\[0\] must be a multiple of 256"),
+    ((256, 8), 0, 8, "rows must be a positive integer"),
+])
+def test_e8m0_unshuffle_rejects_mismatched_shapes(shape, rows, cols, words):
+    with pytest.raises(ValueError, match=words):
+        mxlib.e8m0_unshuffle(torch.zeros(shape, dtype=torch.uint8), rows, cols)

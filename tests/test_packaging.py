@@ -1,0 +1,35 @@
+"""The repository's promises about itself: one dependency list, and CI running the README's commands."""
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CONDA_NAMES = {"torch": "pytorch"}  # PyPI name -> conda-forge name where they differ
+
+
+def _names(reqs):
+    return {re.split(r"[<>=!~\[ ;]", r, maxsplit=1)[0].strip().lower() for r in reqs}
+
+
+def test_environment_yml_mirrors_pyproject():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = _names(project["dependencies"]) | _names(project["optional-dependencies"]["notebooks"])
+    wanted = {CONDA_NAMES.get(n, n) for n in wanted}
+    text = (ROOT / "environment.yml").read_text()
+    deps = text.split("\ndependencies:\n", 1)[1]
+    conda = set(re.findall(r"^  - ([A-Za-z0-9_.-]+)", deps, flags=re.M)) - {"python", "pip"}
+    assert conda == wanted
+    assert "- -e .[notebooks]" in text
+
+
+def test_ci_runs_the_readme_commands():
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    block = re.search(r"```(?:bash|sh)?\n(.*?)```", readme, flags=re.S).group(1)
+    commands = [line.split("#")[0].strip() for line in block.splitlines() if line.strip()]
+    assert len(commands) == 2, commands
+    for cmd in commands:
+        assert cmd in ci, f"README command {cmd!r} is not run by .ci/run"
+    makefile = (ROOT / "Makefile").read_text()
+    for target in ("workbook", "test"):
+        assert re.search(rf"^{target}:", makefile, flags=re.M)

@@ -1,0 +1,114 @@
+"""The contest reference: golden GEMMs, input generation, and a check that catches wrong outputs."""
+import pytest
+import torch
+
+import mxlib
+from mxlib.reference import compare, unpack_data
+
+from . import golden
+
+
+@pytest.mark.parametrize("rule", ["rne", "ties_away"])
+def test_golden_gemm(golden_dir, rule):
+    for name in golden.gemm_cases(golden_dir, rule):
+        g = golden.load(golden_dir, rule, name)
+        data = golden.contest_tuple(g)
+        a_q, a_s = mxlib.quantize_mxfp4(g["A_bf16_bits"], rule)
+        assert torch.equal(a_q, g["A_fp4x2"]) and torch.equal(a_s, g["A_scale_e8m0"]), name
+        out = mxlib.ref_kernel(data, rule)
+        want = g["C_bf16_bits"]
+        ok, msg = compare(out, want)
+        assert ok, f"{name}: {msg}"
+        # Both sides are fp32 sums of exact products; only the summation order may differ.
+        assert (out.float() - want.float()).abs().max() <= 2 ** -6 * want.float().abs().max(), name
+
+
+def test_generate_input_contract():
+    a, b, b_q, b_sh, b_s = mxlib.generate_input(8, 48, 320, seed=3)
+    assert a.dtype == b.dtype == torch.bfloat16 and a.shape == (8, 320) and b.shape == (48, 320)
+    q, s = mxlib.quantize_mxfp4(b)
+    assert torch.equal(b_q, q)
+    assert torch.equal(b_sh, mxlib.shuffle_weight(q))
+    assert b_s.shape == (256, 16) and torch.equal(mxlib.e8m0_unshuffle(b_s, 48, 10), s)
+    again = mxlib.generate_input(8, 48, 320, seed=3)
+    other = mxlib.generate_input(8, 48, 320, seed=4)
+    assert all(torch.equal(x, y) for x, y in zip((a, b, b_q, b_sh, b_s), again))
+    assert not torch.equal(a, other[0])
+
+
+def test_generate_input_draws_a_then_b_from_one_seeded_generator():
+    g = torch.Generator().manual_seed(11)
+    a = torch.randn((4, 64), dtype=torch.bfloat16, generator=g)
+    b = torch.randn((16, 64), dtype=torch.bfloat16, generator=g)
+    data = mxlib.generate_input(4, 16, 64, seed=11)
+    assert torch.equal(data[0], a) and torch.equal(data[1], b)
+
+
+@pytest.mark.parametrize("m,n,k,words", [(0, 16, 64, "m must be"), (4, 24, 64, "n must be a multiple of 16"),
+                                         (4, 16, 96, "k must be a multiple of 64")])
+def test_generate_input_rejects_bad_shapes(m, n, k, words):
+    with pytest.raises(ValueError, match=words):
+        mxlib.generate_input(m, n, k, seed=0)
+
+
+def test_check_implementation_accepts_reference_and_catches_errors():
+    data = mxlib.generate_input(16, 64, 512, seed=7)
+    ref = mxlib.ref_kernel(data)
+    assert mxlib.check_implementation(data, ref.clone())[0]
+
+    poisoned = torch.full_like(ref, float("nan"))
+    ok, msg = mxlib.check_implementation(data, poisoned)
+    assert not ok and "1024 of 1024" in msg
+
+    one_off = ref.clone()
+    one_off[3, 5] += 0.5 + ref[3, 5].abs()
+    ok, msg = mxlib.check_implementation(data, one_off)
+    assert not ok and "1 of 1024" in msg and "(3, 5)" in msg
+
+    assert not mxlib.check_implementation(data, ref[:, :32])[0]
+    assert not mxlib.check_implementation(data, ref.float())[0]
+
+
+def test_nan_matches_only_nan_and_infinities_compare_equal():
+    ref = torch.tensor([[float("nan"), float("inf"), 1.0]], dtype=torch.bfloat16)
+    assert compare(ref.clone(), ref)[0]
+    assert not compare(torch.tensor([[0.0, float("inf"), 1.0]], dtype=torch.bfloat16), ref)[0]
+    assert not compare(torch.tensor([[float("nan"), float("-inf"), 1.0]], dtype=torch.bfloat16), ref)[0]
+
+
+def test_wrong_rounding_rule_fails_most_outputs():
+    """NOTES §2: quantizing A ties-away against the round-half-even checker fails most outputs."""
+    data = mxlib.generate_input(16, 256, 1536, seed=1)
+    wrong = mxlib.ref_kernel(data, "ties_away")
+    ok, msg = mxlib.check_implementation(data, wrong, "rne")
+    assert not ok
+    frac = float(msg.split("(")[1].split("%")[0])
+    assert frac > 50.0, msg
+
+
+def test_unpack_data_rejects_inconsistent_tuples():
+    a, b, b_q, b_sh, b_s = mxlib.generate_input(4, 32, 256, seed=0)
+    with pytest.raises(TypeError, match="5-tuple"):
+        unpack_data((a, b, b_q))
+    with pytest.raises(ValueError, match=r"B_shuffle must have shape \(N, K/2\)"):
+        unpack_data((a, b, b_q, b_sh[:, :64], b_s))
+    with pytest.raises(ValueError, match=r"B_scale_sh must have shape"):
+        unpack_data((a, b, b_q, b_sh, b_s[:, :4]))
+    with pytest.raises(TypeError, match="A must be bfloat16"):
+        unpack_data((a.int(), b, b_q, b_sh, b_s))
+    with pytest.raises(ValueError, match=r"A.shape\[1\] \(K\) must be a multiple of 64"):
+        unpack_data((a[:, :32], b, b_q, b_sh, b_s))
+    with pytest.raises(ValueError, match=r"B_q must have shape"):
+        unpack_data((a, b, b_q[:16], b_sh, b_s))
+    with pytest.raises(ValueError, match=r"B must have shape \(N, K\)"):
+        unpack_data((a, b[:, :64], b_q, b_sh, b_s))
+    with pytest.raises(ValueError, match=r"B_shuffle.shape\[0\] \(N\) must be a multiple of 16"):
+        unpack_data((a, b, b_q, b_sh[:8], b_s))
+
+
+def test_check_command_runs_on_cpu(capsys):
+    from mxlib.__main__ import main
+
+    assert main(["check", "--kind", "test", "--device", "cpu"]) == 0
+    out = capsys.readouterr().out
+    assert "4 passed, 0 failed" in out
