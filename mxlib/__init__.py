@@ -4,10 +4,12 @@ The spec lives in `mxlib.quant` (quantization), `mxlib.layouts` (the preshuffled
 `mxlib.reference` (the contest's inputs, reference and check); everything else must agree with them.
 Importing mxlib imports neither Triton nor aiter.
 """
+from .backends import backends
 from .dispatch import custom_kernel
 from .formats import BLOCK_SIZE, E2M1_MAGNITUDES, e2m1_table, e8m0_to_float32
 from .layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight, unshuffle_weight
-from .quant import ROUNDINGS, dequantize_mxfp4, quantize_mxfp4
+from .paths import PATHS
+from .quant import ROUNDINGS, dequantize_mxfp4, quantize_mxfp4, quantize_mxfp4_shuffled
 from .reference import check_implementation, generate_input, ref_kernel
 
 __version__ = "0.1.0"
@@ -15,7 +17,9 @@ __version__ = "0.1.0"
 __all__ = [
     "BLOCK_SIZE",
     "E2M1_MAGNITUDES",
+    "PATHS",
     "ROUNDINGS",
+    "backends",
     "check_implementation",
     "custom_kernel",
     "dequantize_mxfp4",
@@ -25,6 +29,7 @@ __all__ = [
     "e8m0_unshuffle",
     "generate_input",
     "quantize_mxfp4",
+    "quantize_mxfp4_shuffled",
     "ref_kernel",
     "shuffle_weight",
     "unshuffle_weight",

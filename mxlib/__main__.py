@@ -8,16 +8,24 @@ import sys
 # command -> (module, one-line help). Modules are imported only when their command runs.
 COMMANDS = {
     "check": ("mxlib.check", "run the reference on the contest shapes and check custom_kernel against it"),
+    "workbook": ("mxlib.workbook", "execute the seven notebooks in order, headless, and export their figures"),
+    "bench": ("mxlib.bench", "time mxlib's paths beside baselines, contest-style and by graph replay, with floors"),
+    "harness": ("mxlib.harness", "run a submission file through the contest's test, benchmark or leaderboard protocol"),
+    "export": ("mxlib.export", "write the single-file contest submission (no mxlib import) for a target"),
+    "sweep": ("mxlib.sweeps", "split-K x tile sweep of the splitk path, timed contest-style, against the occupancy model"),
 }
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     parser = argparse.ArgumentParser(prog="python -m mxlib", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
+    chosen = argv[0] if argv else None
     for name, (module, help_) in COMMANDS.items():
         p = sub.add_parser(name, help=help_, description=help_)
         p.set_defaults(_module=module)
-        importlib.import_module(module).add_arguments(p)
+        if name == chosen:  # only the command that runs is imported (a broken one cannot break the rest)
+            importlib.import_module(module).add_arguments(p)
     args = parser.parse_args(argv)
     return importlib.import_module(args._module).run(args)
 

@@ -1,11 +1,173 @@
-"""`custom_kernel`: the contest entry point. For now it is the pure-PyTorch reference path."""
+"""`custom_kernel`: the contest entry point, dispatching to a backend and, for Triton, a path and config.
+
+Backend: the `backend` argument, else $MXLIB_BACKEND, else the default: "aiter" where it can run,
+else "triton" when the data is on a CUDA/ROCm GPU, else "torch" (the reference). Triton on CPU
+tensors (its interpreter, TRITON_INTERPRET=1) is used only when asked for by name.
+
+Path and config (backends "triton" and "aiter"): the `path` argument, else $MXLIB_PATH, else the
+first row for the shape in `data/configs/<device kind>.csv`, else `heuristic_path`. The config comes
+from the table's row for (shape, path) when there is one, else the path's `default_config`.
+"""
 from __future__ import annotations
+
+import csv
+import functools
+import os
+import re
+from pathlib import Path
 
 import torch
 
-from .reference import ref_kernel
+from . import validate
+from .backends import BACKENDS, backends
+from .paths import PATHS, path_module
+from .reference import ref_kernel, unpack_data
+
+ENV_BACKEND = "MXLIB_BACKEND"
+ENV_PATH = "MXLIB_PATH"
+CONFIG_DIR = Path(__file__).resolve().parent.parent / "data" / "configs"
+AITER_PATHS = ("asm", "ck", "splitk")
+_TABLE_COLUMNS = ("m", "n", "k", "path", "config")
 
 
-def custom_kernel(data) -> torch.Tensor:
-    """bf16 (M, N) for the contest's input tuple; A is quantized with round-half-even."""
-    return ref_kernel(data, "rne")
+def device_kind(device) -> str:
+    """The config table's name for a device: "cpu", "h200", or the GPU's name in lowercase with
+    every run of other characters as "_" (a table exists only for kinds someone measured)."""
+    device = torch.device(device)
+    if device.type == "cpu":
+        return "cpu"
+    name = torch.cuda.get_device_name(device)
+    if "H200" in name.upper():
+        return "h200"
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+@functools.lru_cache(maxsize=None)
+def load_table(kind: str, directory: str | None = None) -> dict:
+    """{(m, n, k): [(path, {config field: int}), ...]} in file order from `<directory>/<kind>.csv`
+    (default data/configs); {} when there is no such file. Cached per file: tables do not change
+    while a process runs."""
+    file = Path(directory) if directory is not None else CONFIG_DIR
+    file = file / f"{kind}.csv"
+    if not file.exists():
+        return {}
+    table: dict = {}
+    with open(file, newline="") as f:
+        reader = csv.DictReader(line for line in f if not line.startswith("#"))
+        if tuple(reader.fieldnames or ()) != _TABLE_COLUMNS:
+            raise ValueError(f"{file}: columns must be {','.join(_TABLE_COLUMNS)}, got {reader.fieldnames}")
+        for i, row in enumerate(reader, start=2):
+            where = f"{file} data row {i - 1}"
+            try:
+                shape = (int(row["m"]), int(row["n"]), int(row["k"]))
+            except ValueError:
+                raise ValueError(f"{where}: m, n, k must be integers, got {row['m']!r}, {row['n']!r}, {row['k']!r}") from None
+            if row["path"] not in PATHS:
+                raise ValueError(f"{where}: path {row['path']!r} is not in mxlib.paths.PATHS ({', '.join(PATHS)})")
+            table.setdefault(shape, []).append((row["path"], _parse_config(row["config"] or "", where)))
+    return table
+
+
+def _parse_config(text: str, where: str) -> dict:
+    fields = {}
+    for item in text.split():
+        key, sep, value = item.partition("=")
+        if not sep or not key.isidentifier():
+            raise ValueError(f"{where}: config items must be key=value, got {item!r}")
+        try:
+            fields[key] = int(value)
+        except ValueError:
+            raise ValueError(f"{where}: config value of {key} must be an integer, got {value!r}") from None
+    return fields
+
+
+def heuristic_path(m: int, n: int, k: int) -> str:
+    """The seed's rule: CK's tiles from M = 64; below that the split-K kernel when K is long
+    (the seed sends M = 16, K = 7168 there) and the 32x128 ASM kernel otherwise (M <= 32, K = 512)."""
+    if m >= 64:
+        return "ck"
+    return "splitk" if k > 1024 else "asm"
+
+
+def select(m: int, n: int, k: int, device, path: str | None = None):
+    """(path name, Config) for a shape on a device; see the module docstring for the order."""
+    table = load_table(device_kind(device))
+    rows = table.get((m, n, k), [])
+    if path is None:
+        path = rows[0][0] if rows else heuristic_path(m, n, k)
+    validate.choice(path, "path", tuple(PATHS))
+    module = path_module(path)
+    for row_path, fields in rows:
+        if row_path == path:
+            try:
+                return path, module.Config(**fields)
+            except TypeError as e:
+                raise ValueError(f"config table row for {m}x{n}x{k} path {path!r}: {e}") from None
+    return path, module.default_config(m, n, k)
+
+
+def triton_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, *,
+                path: str | None = None, rounding: str = "rne") -> torch.Tensor:
+    """The Triton backend on the three tensors a path reads: selects path and config, runs it."""
+    validate.tensor(a, "a")
+    validate.ndim(a, "a", 2)
+    validate.tensor(b_shuffle, "b_shuffle")
+    validate.ndim(b_shuffle, "b_shuffle", 2)
+    m, k = a.shape
+    name, config = select(m, b_shuffle.shape[0], k, a.device, path)
+    return path_module(name).gemm(a, b_shuffle, b_scale_sh, config=config, rounding=rounding)
+
+
+def resolve_backend(device, backend: str | None = None) -> str:
+    """The backend custom_kernel uses for data on `device` (argument, else $MXLIB_BACKEND, else default)."""
+    if backend is None:
+        backend = os.environ.get(ENV_BACKEND) or None
+        if backend is not None:
+            validate.choice(backend, f"${ENV_BACKEND}", BACKENDS)
+    else:
+        validate.choice(backend, "backend", BACKENDS)
+    status = backends()
+    if backend is None:
+        if torch.device(device).type == "cuda":
+            for name in ("aiter", "triton"):
+                if status[name][0]:
+                    return name
+        return "torch"
+    ok, reason = status[backend]
+    if not ok:
+        raise ValueError(f"backend {backend!r} is not available here: {reason}")
+    return backend
+
+
+def custom_kernel(data, *, backend: str | None = None, path: str | None = None) -> torch.Tensor:
+    """bf16 (M, N) for the contest's input tuple; A is quantized with round-half-even (the checker's rule)."""
+    a, _, _, b_shuffle, b_scale_sh, (m, n, k) = unpack_data(data)
+    backend = resolve_backend(a.device, backend)
+    if path is None:
+        path = os.environ.get(ENV_PATH) or None
+        where = f"${ENV_PATH}"
+    else:
+        where = "path"
+    if backend == "torch":
+        if path is not None:
+            raise ValueError(f"{where}={path!r} names a path, but backend 'torch' (the reference) has none; "
+                             "paths belong to backends 'triton' and 'aiter'")
+        return ref_kernel(data, "rne")
+    if backend == "aiter":
+        if path is None:
+            path = select_aiter_path(m, n, k, a.device)
+        validate.choice(path, where, AITER_PATHS)
+        from . import aiter_backend
+
+        return aiter_backend.gemm(path, data)
+    if path is not None:
+        validate.choice(path, where, tuple(PATHS))
+    return triton_gemm(a, b_shuffle, b_scale_sh, path=path, rounding="rne")
+
+
+def select_aiter_path(m: int, n: int, k: int, device) -> str:
+    """The table's first aiter-capable path for the shape, else the seed's rule."""
+    for row_path, _ in load_table(device_kind(device)).get((m, n, k), []):
+        if row_path in AITER_PATHS:
+            return row_path
+    return heuristic_path(m, n, k)

@@ -35,6 +35,7 @@ import torch
 from . import validate
 from .formats import BLOCK_SIZE, E2M1_MIDPOINTS, E8M0_BIAS, E8M0_NAN, e2m1_table, e8m0_to_float32
 from .formats import pack_nibbles, pow2_float32, unpack_nibbles
+from .layouts import e8m0_shuffle
 
 ROUNDINGS = ("rne", "ties_away")
 
@@ -82,15 +83,24 @@ def _check_input(x, name: str = "x") -> torch.Tensor:
     return x
 
 
-def quantize_mxfp4(x: torch.Tensor, rounding: str = "rne") -> tuple[torch.Tensor, torch.Tensor]:
+BACKENDS = ("torch", "triton")
+
+
+def quantize_mxfp4(x: torch.Tensor, rounding: str = "rne", backend: str = "torch") -> tuple[torch.Tensor, torch.Tensor]:
     """Quantize a 2-D (M, K) float tensor along K into MXFP4.
 
     Returns ``(q, scales)``: q uint8 (M, K/2), two codes a byte with the even element in the low
     nibble; scales uint8 (M, K/32), E8M0. Runs on x's device; CPU and CUDA give identical bytes.
     See the module docstring for the rules, including NaN/Inf/-0.0/subnormal handling.
+    ``backend="triton"`` runs mxlib's Triton kernel (same bytes; CUDA/ROCm, or CPU under TRITON_INTERPRET=1).
     """
     _check_input(x)
     validate.choice(rounding, "rounding", ROUNDINGS)
+    validate.choice(backend, "backend", BACKENDS)
+    if backend == "triton":
+        from .kernels.quant_triton import mxq_quantize
+
+        return mxq_quantize(x, rounding)
     m, k = x.shape
     blocks = x.to(torch.float32).reshape(m, k // BLOCK_SIZE, BLOCK_SIZE)
     nonfinite = ~torch.isfinite(blocks).all(dim=-1)
@@ -104,10 +114,26 @@ def quantize_mxfp4(x: torch.Tensor, rounding: str = "rne") -> tuple[torch.Tensor
     return pack_nibbles(codes.reshape(m, k)), scales
 
 
+def quantize_mxfp4_shuffled(x: torch.Tensor, rounding: str = "rne", backend: str = "torch") -> tuple[torch.Tensor, torch.Tensor]:
+    """`quantize_mxfp4` with the scales in aiter's e8m0_shuffle layout: ``(q, e8m0_shuffle(scales))``,
+    scales (ceil256(M), ceil8(K/32)) padded with 127. ``backend="triton"`` is the fused one-kernel
+    version (the seed's quant+shuffle kernel); both give the same bytes."""
+    _check_input(x)
+    validate.choice(rounding, "rounding", ROUNDINGS)
+    validate.choice(backend, "backend", BACKENDS)
+    if backend == "triton":
+        from .kernels.quant_triton import mxq_quantize_shuffled
+
+        return mxq_quantize_shuffled(x, rounding)
+    q, scales = quantize_mxfp4(x, rounding)
+    return q, e8m0_shuffle(scales)
+
+
 def dequantize_mxfp4(q: torch.Tensor, scales: torch.Tensor, dtype: torch.dtype = torch.float32) -> torch.Tensor:
     """(M, K/2) fp4x2 bytes and (M, K/32) E8M0 scales -> (M, K) values, computed exactly in fp32.
 
-    Accepts uint8 or torch's fp4x2 / e8m0 byte views. Scale byte 255 gives NaN.
+    Accepts uint8 or torch's fp4x2 / e8m0 byte views. Scale byte 255 gives NaN; scale bytes 253 and
+    254 overflow fp32 to +-Inf for the largest codes (6 * 2**126 > fp32 max), as in any fp32 dequant.
     """
     validate.tensor(q, "q")
     validate.tensor(scales, "scales")

@@ -222,7 +222,7 @@ def test_requantizing_a_dequantized_block_is_identity(seed, rule):
         codes[codes == 8] = 0  # -0.0 loses its sign under ties_away
     codes[:, 0] = 6
     codes[:, 32] = 15
-    scales = torch.randint(1, 254, (4, 2), generator=g, dtype=torch.uint8)
+    scales = torch.randint(1, 253, (4, 2), generator=g, dtype=torch.uint8)  # 6 * 2**126 overflows fp32
     q = pack_nibbles(codes)
     d = mxlib.dequantize_mxfp4(q, scales)
     q2, s2 = mxlib.quantize_mxfp4(d, rule)

@@ -1,0 +1,61 @@
+"""Which backends can run here: `backends()` -> {name: (available, reason)}.
+
+"aiter" runs the seed's own kernels (ROCm only, through mxlib.aiter_backend); "triton" runs mxlib's
+portable kernels (CUDA or ROCm GPUs, or the CPU when TRITON_INTERPRET=1); "torch" is the reference,
+available everywhere. Probing imports neither Triton nor aiter unless the aiter backend module exists.
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.metadata
+import importlib.util
+import os
+
+import torch
+
+BACKENDS = ("aiter", "triton", "torch")
+
+
+@functools.lru_cache(maxsize=1)
+def _aiter_status() -> tuple[bool, str]:
+    # Cached: whether aiter imports is a fact about the installation, fixed for the process.
+    try:
+        mod = importlib.import_module("mxlib.aiter_backend")
+    except ModuleNotFoundError as e:
+        if e.name == "mxlib.aiter_backend":
+            return False, "aiter backend unavailable: mxlib.aiter_backend is not part of this checkout"
+        return False, f"aiter backend unavailable: {e}"
+    except Exception as e:  # a probe must answer, not raise; the reason names the failure
+        return False, f"aiter backend unavailable: importing mxlib.aiter_backend raised {e!r}"
+    ok, reason = mod.available()
+    return bool(ok), str(reason)
+
+
+@functools.lru_cache(maxsize=1)
+def _triton_version() -> str | None:
+    # Cached: the installed version is fixed for the process, and reading package metadata is slow.
+    if importlib.util.find_spec("triton") is None:
+        return None
+    return importlib.metadata.version("triton")
+
+
+def _triton_status() -> tuple[bool, str]:
+    version = _triton_version()
+    if version is None:
+        return False, "triton is not installed"
+    if torch.cuda.is_available():
+        kind = "ROCm" if torch.version.hip else "CUDA"
+        return True, f"triton {version} on {kind} device {torch.cuda.get_device_name()}"
+    if os.environ.get("TRITON_INTERPRET") == "1":
+        return True, f"triton {version} interpreter on the CPU (TRITON_INTERPRET=1)"
+    return False, f"triton {version} is installed but there is no CUDA/ROCm device and TRITON_INTERPRET is not 1"
+
+
+def backends() -> dict[str, tuple[bool, str]]:
+    """{"aiter": (available, reason), "triton": ..., "torch": ...}."""
+    return {
+        "aiter": _aiter_status(),
+        "triton": _triton_status(),
+        "torch": (True, "pure-PyTorch reference (mxlib.reference.ref_kernel), any device"),
+    }

@@ -1,0 +1,184 @@
+"""Triton helpers shared by the GEMM paths: fp4 decode, E8M0 decode, the preshuffled address math,
+and the scaled tile loop every path is built on.
+
+Why this formulation: each 32-element K group is one fp16 `tl.dot` of the raw E2M1 values (exact in
+fp16; their products and 32-term sums are exact in the fp32 accumulator), then scaled in fp32 by the
+two E8M0 scales of that group. It is exact on every backend Triton has, including the CPU
+interpreter, whose `tl.dot` is wrong on bf16 operands but right on fp16 (it upcasts to the fp32
+accumulator dtype), so the kernel tested on the CPU is the kernel shipped to GPUs.
+
+Layouts (mxlib.layouts, NOTES §3), read in place:
+  B_shuffle byte (n, kb) at (n//16)*16*Kb + (kb//32)*512 + ((kb%32)//16)*256 + (n%16)*16 + kb%16,
+  so K group g of row n is the 16 contiguous bytes at row_off(n) + (g//2)*512 + (g%2)*256.
+  e8m0_shuffle scale (r, g) at (r//32)*32*sn + (g//8)*256 + (g%4)*64 + (r%16)*4 + ((g%8)//4)*2 + (r%32)//16.
+"""
+from __future__ import annotations
+
+import os
+
+import torch
+import triton
+import triton.language as tl
+
+from ..formats import BLOCK_SIZE
+from ..layouts import SCALE_PAD_COLS, SCALE_PAD_ROWS
+from ..validate import byte_dtype, float_dtype, multiple, ndim, same_device, tensor
+
+
+@triton.jit
+def mx_e8m0_to_f32(s):
+    """E8M0 bytes (int32 0..255) -> exact fp32 2**(s-127); 0 -> 2**-127 (subnormal), 255 -> NaN."""
+    bits = tl.where(s == 0, 0x400000, s << 23)
+    bits = tl.where(s == 255, 0x7FC00000, bits)
+    return bits.to(tl.float32, bitcast=True)
+
+
+@triton.jit
+def mx_e2m1_to_f16(c):
+    """E2M1 codes (int32 0..15) -> exact fp16 values.
+
+    Shifting the code's 3 magnitude bits into fp16's exponent/mantissa top bits gives the value times
+    2**-14 (codes 0 and 1 land on fp16 subnormals, which the multiply handles exactly); the sign bit
+    moves to bit 15.
+    """
+    bits = ((c & 8) << 12) | ((c & 7) << 9)
+    return bits.to(tl.int16).to(tl.float16, bitcast=True) * 16384.0
+
+
+@triton.jit
+def mx_unpack_f16(packed):
+    """(R, 16) fp4x2 bytes (int32) -> (R, 32) fp16 values in natural K order (low nibble first)."""
+    lo = mx_e2m1_to_f16(packed & 0xF)
+    hi = mx_e2m1_to_f16((packed >> 4) & 0xF)
+    return tl.reshape(tl.join(lo, hi), (packed.shape[0], 32))
+
+
+@triton.jit
+def mx_shuffled_scale_row(r, sn):
+    """Row part of the e8m0_shuffle position of scale (r, g)."""
+    return (r // 32) * 32 * sn + (r % 16) * 4 + (r % 32) // 16
+
+
+@triton.jit
+def mx_shuffled_scale_col(g):
+    """Column part of the e8m0_shuffle position of scale (r, g)."""
+    return (g // 8) * 256 + (g % 4) * 64 + ((g % 8) // 4) * 2
+
+
+@triton.jit
+def mx_scaled_tile(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, offs_m, offs_n, M, N, Kb,
+                   a_scale_stride, b_scale_stride, g_begin, g_end,
+                   A_SCALE_SHUFFLED: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                   BLOCK_K: tl.constexpr):
+    """fp32 (BLOCK_M, BLOCK_N) sum over K groups [g_begin, g_end) of A (M, Kb) fp4x2 bytes (natural)
+    times B_shuffle, with A's scales natural (row stride a_scale_stride) or e8m0-shuffled (sn =
+    a_scale_stride), B's scales e8m0-shuffled (sn = b_scale_stride).
+
+    Rows outside [0, M) / [0, N) and groups outside [g_begin, g_end) are masked: codes 0 and scale
+    byte 127 (1.0), so they add exactly zero and nothing outside a tensor is read.
+    """
+    j = tl.arange(0, 16)
+    a_row = offs_m * Kb
+    b_row = (offs_n // 16) * (16 * Kb) + (offs_n % 16) * 16
+    if A_SCALE_SHUFFLED:
+        a_srow = mx_shuffled_scale_row(offs_m, a_scale_stride)
+    else:
+        a_srow = offs_m * a_scale_stride
+    b_srow = mx_shuffled_scale_row(offs_n, b_scale_stride)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for g0 in range(g_begin, g_end, BLOCK_K // 32):
+        for t in tl.static_range(BLOCK_K // 32):
+            g = g0 + t
+            # A dead group (past g_end) gets row bounds 0, so both masks are all false. (Written as a
+            # bound, not `mask & (g < g_end)`: the interpreter turns tensor & scalar-bool into int32.)
+            live = g < g_end
+            am = offs_m < tl.where(live, M, 0)
+            bm = offs_n < tl.where(live, N, 0)
+            a_bytes = tl.load(a_ptr + a_row[:, None] + g * 16 + j[None, :], mask=am[:, None], other=0)
+            b_bytes = tl.load(b_ptr + b_row[:, None] + ((g // 2) * 512 + (g % 2) * 256) + j[None, :],
+                              mask=bm[:, None], other=0)
+            if A_SCALE_SHUFFLED:
+                a_s = tl.load(a_scale_ptr + a_srow + mx_shuffled_scale_col(g), mask=am, other=127)
+            else:
+                a_s = tl.load(a_scale_ptr + a_srow + g, mask=am, other=127)
+            b_s = tl.load(b_scale_ptr + b_srow + mx_shuffled_scale_col(g), mask=bm, other=127)
+            a_v = mx_unpack_f16(a_bytes.to(tl.int32))
+            b_v = mx_unpack_f16(b_bytes.to(tl.int32))
+            d = tl.dot(a_v, tl.trans(b_v), out_dtype=tl.float32)
+            # (d * sa) * sb rather than d * (sa * sb): a zero group stays zero even when sa * sb overflows.
+            acc += (d * mx_e8m0_to_f32(a_s.to(tl.int32))[:, None]) * mx_e8m0_to_f32(b_s.to(tl.int32))[None, :]
+    return acc
+
+
+def mx_check_triton_device(t: torch.Tensor, name: str) -> None:
+    """Triton runs on CUDA/ROCm tensors, and on CPU tensors only through its interpreter."""
+    if t.device.type == "cuda":
+        return
+    if t.device.type == "cpu" and os.environ.get("TRITON_INTERPRET") == "1":
+        return
+    raise ValueError(
+        f"{name} is on {t.device}: the Triton kernels need a CUDA/ROCm tensor, or a CPU tensor with "
+        "TRITON_INTERPRET=1 set before triton is imported"
+    )
+
+
+def mx_check_gemm_args(a, b_shuffle, b_scale_sh, out=None):
+    """Validate a path's inputs; returns (M, N, K). A is (M, K) float, K % 64 == 0; B_shuffle (N, K/2)
+    bytes, N % 16 == 0; B_scale_sh (ceil256(N), ceil8(K/32)) bytes; all contiguous (B's layouts are
+    positions in contiguous storage), on one device Triton can run on."""
+    for t, name in ((a, "a"), (b_shuffle, "b_shuffle"), (b_scale_sh, "b_scale_sh")):
+        tensor(t, name)
+        ndim(t, name, 2)
+    float_dtype(a, "a")
+    byte_dtype(b_shuffle, "b_shuffle")
+    byte_dtype(b_scale_sh, "b_scale_sh")
+    m, k = a.shape
+    n = b_shuffle.shape[0]
+    if m < 1:
+        raise ValueError(f"a must have at least one row, got shape {tuple(a.shape)}")
+    multiple(k, "a.shape[1] (K)", 64)
+    multiple(n, "b_shuffle.shape[0] (N)", 16)
+    if tuple(b_shuffle.shape) != (n, k // 2):
+        raise ValueError(f"b_shuffle must have shape (N, K/2) = ({n}, {k // 2}), got {tuple(b_shuffle.shape)}")
+    want = (-(-n // SCALE_PAD_ROWS) * SCALE_PAD_ROWS, -(-(k // BLOCK_SIZE) // SCALE_PAD_COLS) * SCALE_PAD_COLS)
+    if tuple(b_scale_sh.shape) != want:
+        raise ValueError(f"b_scale_sh must have shape (ceil256(N), ceil8(K/32)) = {want}, got {tuple(b_scale_sh.shape)}")
+    for t, name in ((b_shuffle, "b_shuffle"), (b_scale_sh, "b_scale_sh")):
+        same_device(a, t, "a", name)
+        if not t.is_contiguous():
+            raise ValueError(f"{name} must be contiguous (its layout is a position in contiguous storage)")
+    mx_check_triton_device(a, "a")
+    if m * k >= 2**31 or n * k >= 2**31 or m * n >= 2**31:
+        raise ValueError(f"M*K, N*K and M*N must stay below 2**31 (the kernels use int32 offsets), got M={m} N={n} K={k}")
+    if out is not None:
+        tensor(out, "out")
+        if tuple(out.shape) != (m, n) or out.dtype != torch.bfloat16 or out.device != a.device or not out.is_contiguous():
+            raise ValueError(
+                f"out must be a contiguous bfloat16 ({m}, {n}) tensor on {a.device}, got "
+                f"{out.dtype} {tuple(out.shape)} on {out.device}{'' if out.is_contiguous() else ' (not contiguous)'}"
+            )
+    return m, n, k
+
+
+def mx_check_config(c, path: str, split_k: bool) -> None:
+    """A path Config's tile sizes must be powers of two (Triton's block shapes), block_k >= 32 (one
+    K group), blocks >= 16 (tl.dot's minimum); split_k >= 1 only where the path splits K."""
+    for name in ("block_m", "block_n", "block_k"):
+        v = getattr(c, name)
+        low = 32 if name == "block_k" else 16
+        if not isinstance(v, int) or v < low or v & (v - 1):
+            raise ValueError(f"{path} Config.{name} must be a power of two >= {low}, got {v!r}")
+    if split_k:
+        if not isinstance(c.split_k, int) or c.split_k < 1:
+            raise ValueError(f"{path} Config.split_k must be a positive integer, got {c.split_k!r}")
+    elif c.split_k != 1:
+        raise ValueError(f"{path} Config.split_k must be 1 (this path does not split K), got {c.split_k!r}")
+    if c.num_warps not in (1, 2, 4, 8, 16):
+        raise ValueError(f"{path} Config.num_warps must be 1, 2, 4, 8 or 16, got {c.num_warps!r}")
+    if not isinstance(c.num_stages, int) or c.num_stages < 1:
+        raise ValueError(f"{path} Config.num_stages must be a positive integer, got {c.num_stages!r}")
+
+
+def mx_output(m: int, n: int, device, out=None) -> torch.Tensor:
+    """The caller's `out`, or a fresh bf16 (M, N) tensor: never a buffer kept across calls."""
+    return out if out is not None else torch.empty((m, n), dtype=torch.bfloat16, device=device)

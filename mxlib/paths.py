@@ -1,0 +1,26 @@
+"""The registry of GEMM paths: name -> module (imported only when used, so `import mxlib` stays light).
+
+Each path module exposes the same contract:
+  gemm(a, b_shuffle, b_scale_sh, *, config=None, rounding="rne", out=None) -> bf16 (M, N), fresh unless `out`;
+  Config, a frozen dataclass with at least block_m, block_n, block_k, split_k, num_warps, num_stages;
+  default_config(m, n, k) -> Config;
+  grid(m, n, k, config) -> CTAs launched per call, all launches summed (for the occupancy model).
+Adding a path is one line here.
+"""
+from __future__ import annotations
+
+import importlib
+
+from . import validate
+
+PATHS = {
+    "asm": "mxlib.kernels.gemm_asm",
+    "ck": "mxlib.kernels.gemm_ck",
+    "splitk": "mxlib.kernels.gemm_splitk",
+}
+
+
+def path_module(name: str):
+    """The module implementing path `name` (imports Triton)."""
+    validate.choice(name, "path", tuple(PATHS))
+    return importlib.import_module(PATHS[name])

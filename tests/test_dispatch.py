@@ -1,0 +1,146 @@
+"""custom_kernel's choice of backend, path and config; the config tables; mxlib.backends()."""
+import pytest
+import torch
+
+import mxlib
+from mxlib import dispatch, shapes
+from mxlib.backends import backends
+from mxlib.paths import PATHS, path_module
+from mxlib.reference import check_implementation, generate_input, ref_kernel
+
+from . import golden
+
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    monkeypatch.delenv(dispatch.ENV_BACKEND, raising=False)
+    monkeypatch.delenv(dispatch.ENV_PATH, raising=False)
+    return monkeypatch
+
+
+def test_backends_report():
+    status = mxlib.backends()
+    assert set(status) == {"aiter", "triton", "torch"}
+    for ok, reason in status.values():
+        assert isinstance(ok, bool) and isinstance(reason, str) and reason
+    assert status["torch"][0]
+    assert status["triton"][0]  # a GPU, or the interpreter that conftest turns on
+    if torch.version.hip is None:
+        assert not status["aiter"][0]  # aiter runs only on ROCm
+
+
+def test_cpu_default_is_the_reference(clean_env):
+    data = generate_input(4, 32, 128, 5)
+    assert dispatch.resolve_backend("cpu") == "torch"
+    assert torch.equal(mxlib.custom_kernel(data), ref_kernel(data))
+
+
+def test_triton_backend_on_golden_cases(golden_dir, clean_env):
+    for name in golden.gemm_cases(golden_dir, "rne"):
+        data = tuple(t.to(DEVICE) for t in golden.contest_tuple(golden.load(golden_dir, "rne", name)))
+        ok, msg = check_implementation(data, mxlib.custom_kernel(data, backend="triton"))
+        assert ok, f"{name}: {msg}"
+
+
+def test_explicit_path_and_env_overrides(clean_env):
+    data = generate_input(4, 64, 512, 6, device=DEVICE)
+    a, _, _, bs, bsc = data
+    by_path = {p: path_module(p).gemm(a, bs, bsc, config=dispatch.select(4, 64, 512, a.device, p)[1])
+               for p in ("ck", "splitk")}
+    assert torch.equal(mxlib.custom_kernel(data, backend="triton", path="ck"), by_path["ck"])
+    clean_env.setenv(dispatch.ENV_BACKEND, "triton")
+    clean_env.setenv(dispatch.ENV_PATH, "ck")
+    assert torch.equal(mxlib.custom_kernel(data), by_path["ck"])
+    # an argument beats the environment
+    assert torch.equal(mxlib.custom_kernel(data, path="splitk"), by_path["splitk"])
+    clean_env.setenv(dispatch.ENV_BACKEND, "torch")
+    with pytest.raises(ValueError, match=r"\$MXLIB_PATH='ck' names a path"):
+        mxlib.custom_kernel(data)
+    clean_env.delenv(dispatch.ENV_PATH)
+    assert torch.equal(mxlib.custom_kernel(data), ref_kernel(data))
+
+
+def test_bad_choices(clean_env):
+    data = generate_input(4, 32, 128, 7, device=DEVICE)
+    with pytest.raises(ValueError, match="backend must be one of"):
+        mxlib.custom_kernel(data, backend="cuda")
+    with pytest.raises(ValueError, match="path must be one of"):
+        mxlib.custom_kernel(data, backend="triton", path="cublas")
+    with pytest.raises(ValueError, match="backend 'torch'"):
+        mxlib.custom_kernel(data, backend="torch", path="asm")
+    clean_env.setenv(dispatch.ENV_BACKEND, "gpu")
+    with pytest.raises(ValueError, match=r"\$MXLIB_BACKEND must be one of"):
+        mxlib.custom_kernel(data)
+    clean_env.delenv(dispatch.ENV_BACKEND)
+    if not backends()["aiter"][0]:
+        with pytest.raises(ValueError, match="'aiter' is not available"):
+            mxlib.custom_kernel(data, backend="aiter")
+    with pytest.raises(TypeError, match="5-tuple"):
+        mxlib.custom_kernel(data[:4], backend="triton")
+    a, b, b_q, bs, bsc = data
+    with pytest.raises(ValueError, match="B_scale_sh must have shape"):
+        mxlib.custom_kernel((a, b, b_q, bs, bsc[:, :4]), backend="triton")
+
+
+def test_triton_on_cpu_needs_the_interpreter(clean_env):
+    clean_env.setenv("TRITON_INTERPRET", "0")
+    if torch.cuda.is_available():
+        pytest.skip("with a GPU the triton backend is available regardless")
+    with pytest.raises(ValueError, match="'triton' is not available"):
+        mxlib.custom_kernel(generate_input(4, 32, 128, 8), backend="triton")
+
+
+def test_table_lookup_and_heuristic():
+    # cpu.csv: first row picks the path, a second row configures another path for the same shape
+    path, cfg = dispatch.select(16, 128, 1024, "cpu")
+    assert path == "splitk" and cfg == path_module("splitk").Config(block_n=64, block_k=128, split_k=3, num_stages=1)
+    path, cfg = dispatch.select(16, 128, 1024, "cpu", "ck")
+    assert path == "ck" and cfg.block_n == 32 and cfg.group_m == 2
+    path, cfg = dispatch.select(16, 128, 1024, "cpu", "asm")  # no row: the path's default
+    assert cfg == path_module("asm").default_config(16, 128, 1024)
+    for (m, k), want in {(8, 512): "asm", (32, 1024): "asm", (16, 7168): "splitk", (63, 2048): "splitk",
+                         (64, 512): "ck", (256, 7168): "ck"}.items():
+        assert dispatch.heuristic_path(m, 2048, k) == want
+        assert dispatch.select(m, 2048, k, "cpu")[0] == want  # shapes not in cpu.csv
+    assert dispatch.device_kind("cpu") == "cpu"
+
+
+@pytest.mark.parametrize("kind", ["h200", "cpu"])
+def test_shipped_tables_are_valid(kind):
+    table = dispatch.load_table(kind)
+    assert table
+    for (m, n, k), rows in table.items():
+        for path, fields in rows:
+            cfg = path_module(path).Config(**fields)
+            assert path_module(path).grid(m, n, k, cfg) > 0
+    if kind == "h200":
+        assert {s.mnk for s in shapes.load()} <= set(table)
+
+
+def test_bad_tables(tmp_path):
+    cases = {
+        "cols": "m,n,path,config\n1,16,asm,\n",
+        "int": "m,n,k,path,config\n1,16,x64,asm,\n",
+        "path": "m,n,k,path,config\n1,16,64,cublas,\n",
+        "item": "m,n,k,path,config\n1,16,64,asm,block_m:16\n",
+        "value": "m,n,k,path,config\n1,16,64,asm,block_m=big\n",
+    }
+    for name, text in cases.items():
+        (tmp_path / f"{name}.csv").write_text(text)
+        with pytest.raises(ValueError, match=f"{name}.csv"):
+            dispatch.load_table(name, str(tmp_path))
+    (tmp_path / "ok.csv").write_text("# a comment line\nm,n,k,path,config\n1,16,64,asm,block_m=16 split_k=1\n")
+    assert dispatch.load_table("ok", str(tmp_path)) == {(1, 16, 64): [("asm", {"block_m": 16, "split_k": 1})]}
+    assert dispatch.load_table("missing", str(tmp_path)) == {}
+
+
+def test_unknown_config_field_names_the_row(monkeypatch):
+    monkeypatch.setattr(dispatch, "load_table", lambda kind: {(2, 16, 64): [("asm", {"group_m": 4})]})
+    with pytest.raises(ValueError, match="2x16x64 path 'asm'"):
+        dispatch.select(2, 16, 64, "cpu")
+
+
+def test_paths_are_registered():
+    assert {"asm", "ck", "splitk"} <= set(PATHS) and set(dispatch.AITER_PATHS) <= set(PATHS)

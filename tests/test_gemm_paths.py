@@ -1,0 +1,240 @@
+"""Every Triton GEMM path against the contest check, on the golden cases and fresh random shapes.
+
+Outputs are passed in as `out=` filled with NaN, so an element a kernel fails to write shows up.
+On a machine without a GPU the kernels run in Triton's interpreter; the inputs are the contest's
+bf16 tensors as they are (the kernels never cast bf16 to fp32, so NOTES §5's interpreter bug is not
+on their path).
+"""
+import dataclasses
+import os
+import random
+import subprocess
+import sys
+import textwrap
+
+import pytest
+import torch
+import triton
+
+import mxlib
+from mxlib.paths import PATHS, path_module
+from mxlib.reference import check_implementation, generate_input
+
+from . import golden
+
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+PATH_NAMES = sorted(PATHS)
+
+
+def run(path: str, data, config=None, rounding="rne") -> torch.Tensor:
+    a, _, _, b_shuffle, b_scale_sh = data
+    out = torch.full((a.shape[0], b_shuffle.shape[0]), float("nan"), dtype=torch.bfloat16, device=a.device)
+    got = path_module(path).gemm(a, b_shuffle, b_scale_sh, config=config, rounding=rounding, out=out)
+    assert got is out
+    return got
+
+
+def on_device(data):
+    return tuple(t.to(DEVICE) for t in data)
+
+
+def assert_ok(data, out, rounding="rne", what=""):
+    ok, msg = check_implementation(data, out, rounding)
+    assert ok, f"{what}: {msg}"
+
+
+@pytest.mark.parametrize("path", PATH_NAMES)
+def test_golden_cases(golden_dir, path):
+    for name in golden.gemm_cases(golden_dir, "rne"):
+        data = on_device(golden.contest_tuple(golden.load(golden_dir, "rne", name)))
+        assert_ok(data, run(path, data), what=f"{path} {name}")
+
+
+@pytest.mark.parametrize("path", PATH_NAMES)
+def test_random_small_shapes(path):
+    """Fresh shapes each run: M = 1, an odd M, N = 16, and one drawn at random."""
+    rng = random.SystemRandom()
+    m = rng.randrange(3, 48, 2)
+    shapes = [(1, 16, 64), (m, 16, 128), (rng.randrange(1, 70), 16 * rng.randrange(1, 9), 64 * rng.randrange(1, 6))]
+    for mm, n, k in shapes:
+        seed = rng.randrange(2**31)
+        data = generate_input(mm, n, k, seed, device=DEVICE)
+        assert_ok(data, run(path, data), what=f"{path} {mm}x{n}x{k} seed {seed}")
+
+
+@pytest.mark.parametrize("path", PATH_NAMES)
+def test_ties_away(path):
+    """The rounding argument reaches A's quantization (B comes quantized with the same rule)."""
+    data = generate_input(5, 48, 192, random.SystemRandom().randrange(2**31), device=DEVICE, rounding="ties_away")
+    assert_ok(data, run(path, data, rounding="ties_away"), "ties_away", path)
+
+
+@pytest.mark.parametrize("path,fields", [
+    ("asm", dict(block_m=64, block_n=16, block_k=64)),
+    ("asm", dict(block_m=16, block_n=32, block_k=512)),  # BLOCK_K past K: dead groups masked
+    ("ck", dict(block_m=16, block_n=16, block_k=128, group_m=2)),  # 3 row tiles: groups of 2 and 1
+    ("ck", dict(block_m=32, block_n=64, block_k=64, group_m=1)),
+])
+def test_tile_configs(path, fields):
+    """Tiles larger and smaller than the problem, grouped orders whose last group is short."""
+    data = generate_input(37, 80, 320, random.SystemRandom().randrange(2**31), device=DEVICE)
+    cfg = path_module(path).Config(**fields)
+    assert_ok(data, run(path, data, cfg), what=f"{path} {fields}")
+
+
+@pytest.mark.parametrize("split_k", [1, 2, 3, 7, 40])
+def test_splitk_any_split_count(split_k):
+    """K = 640 is 20 groups: splits of uneven length, and 40 > 20 (empty ranges add zero)."""
+    data = generate_input(9, 48, 640, random.SystemRandom().randrange(2**31), device=DEVICE)
+    cfg = path_module("splitk").Config(block_k=64, split_k=split_k)
+    out = run("splitk", data, cfg)
+    assert_ok(data, out, what=f"split_k={split_k}")
+    assert torch.equal(out, run("splitk", data, cfg))  # the reduction's order is fixed
+
+
+@pytest.mark.parametrize("path", PATH_NAMES)
+def test_fresh_output_each_call(path):
+    data = generate_input(3, 32, 64, 1, device=DEVICE)
+    mod = path_module(path)
+    first = mod.gemm(data[0], data[3], data[4])
+    second = mod.gemm(data[0], data[3], data[4])
+    assert first.data_ptr() != second.data_ptr()
+    assert first.dtype == torch.bfloat16 and first.shape == (3, 32)
+    assert torch.equal(first, second)
+
+
+@pytest.mark.parametrize("path", PATH_NAMES)
+def test_nan_blocks_propagate(path):
+    """mxlib's rule: a NaN in A makes its block scale NaN, so that output row is NaN, like the reference."""
+    a, b, b_q, b_shuffle, b_scale_sh = generate_input(4, 32, 128, 2, device=DEVICE)
+    a = a.clone()
+    a[2, 70] = float("nan")
+    data = (a, b, b_q, b_shuffle, b_scale_sh)
+    out = run(path, data)
+    assert out[2].isnan().all() and not out[[0, 1, 3]].isnan().any()
+    assert_ok(data, out, what=path)
+
+
+@pytest.mark.parametrize("path", PATH_NAMES)
+def test_fp4x2_dtype_views(path):
+    """aiter hands out B as torch's fp4x2 / e8m0 dtypes: read as the same bytes."""
+    if not (hasattr(torch, "float4_e2m1fn_x2") and hasattr(torch, "float8_e8m0fnu")):
+        pytest.skip("this torch has no fp4x2 / e8m0 dtypes")
+    data = generate_input(2, 16, 64, 3, device=DEVICE)
+    out = path_module(path).gemm(data[0], data[3].view(torch.float4_e2m1fn_x2), data[4].view(torch.float8_e8m0fnu))
+    assert_ok(data, out, what=path)
+
+
+def test_grid_counts():
+    m, n, k = 16, 2112, 7168
+    sk = path_module("splitk")
+    cfg = sk.Config(block_m=16, block_n=128, split_k=7)
+    quant = triton.cdiv(m * (k // 32), 64)
+    assert sk.grid(m, n, k, cfg) == quant + 17 * 7 + triton.cdiv(m * n, 1024)
+    assert sk.grid(m, n, k, dataclasses.replace(cfg, split_k=1)) == quant + 17
+    asm = path_module("asm")
+    # fused quant+shuffle: 16 real rows x 224 columns quantized, 240 padding rows x 224 filled
+    assert asm.grid(m, n, k, asm.Config(block_m=16)) == triton.cdiv(16 * 224, 64) + triton.cdiv(240 * 224, 1024) + 17
+    for name in PATH_NAMES:
+        mod = path_module(name)
+        c = mod.default_config(m, n, k)
+        assert isinstance(c, mod.Config) and mod.grid(m, n, k, c) > 0
+        for field in ("block_m", "block_n", "block_k", "split_k", "num_warps", "num_stages"):
+            assert isinstance(getattr(c, field), int)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            c.block_m = 32
+
+
+def test_bad_configs():
+    with pytest.raises(ValueError, match="block_m"):
+        path_module("asm").Config(block_m=24)
+    with pytest.raises(ValueError, match="split_k"):
+        path_module("ck").Config(split_k=2)
+    with pytest.raises(ValueError, match="split_k"):
+        path_module("splitk").Config(split_k=0)
+    with pytest.raises(ValueError, match="block_k"):
+        path_module("splitk").Config(block_k=16)
+    data = generate_input(2, 16, 64, 3, device=DEVICE)
+    with pytest.raises(TypeError, match="gemm_asm.Config"):
+        path_module("asm").gemm(data[0], data[3], data[4], config=path_module("ck").Config())
+
+
+@pytest.mark.parametrize("path", PATH_NAMES)
+def test_bad_inputs(path):
+    gemm = path_module(path).gemm
+    a, _, _, bs, bsc = generate_input(4, 32, 128, 4, device=DEVICE)
+    with pytest.raises(TypeError, match="a must be bfloat16"):
+        gemm(a.to(torch.int32), bs, bsc)
+    with pytest.raises(TypeError, match="b_shuffle must hold bytes"):
+        gemm(a, bs.to(torch.int16), bsc)
+    with pytest.raises(ValueError, match="multiple of 64"):
+        gemm(a[:, :96], bs[:, :48], bsc)
+    with pytest.raises(ValueError, match="multiple of 16"):
+        gemm(a, bs[:24], bsc)
+    with pytest.raises(ValueError, match=r"b_shuffle must have shape \(N, K/2\)"):
+        gemm(a, bs[:, :32], bsc)
+    with pytest.raises(ValueError, match="b_scale_sh must have shape"):
+        gemm(a, bs, bsc[:, :4])
+    with pytest.raises(ValueError, match="contiguous"):
+        gemm(a, bs.t().contiguous().t(), bsc)
+    with pytest.raises(ValueError, match="out must be"):
+        gemm(a, bs, bsc, out=torch.empty((4, 16), dtype=torch.bfloat16, device=DEVICE))
+    with pytest.raises(ValueError, match="rounding"):
+        gemm(a, bs, bsc, rounding="up")
+    with pytest.raises(ValueError, match="2-D"):
+        gemm(a[0], bs, bsc)
+    if DEVICE == "cuda":
+        with pytest.raises(ValueError, match="same device"):
+            gemm(a.cpu(), bs, bsc)
+
+
+def test_registry():
+    assert {"asm", "ck", "splitk"} <= set(mxlib.PATHS)
+    for name in PATHS:
+        mod = path_module(name)
+        for attr in ("gemm", "Config", "default_config", "grid"):
+            assert callable(getattr(mod, attr))
+    with pytest.raises(ValueError, match="path must be one of"):
+        path_module("cublas")
+
+
+# Compiles the shipped kernels for an H200 (sm_90) with Triton's own compiler, no GPU needed: catches
+# what the interpreter cannot (the compiler's typing and lowering). Pointers and Kb get the divisibility
+# attribute the launcher would give them (torch allocations are 16-byte aligned; Kb is a multiple of 32).
+_SM90_COMPILE = textwrap.dedent("""
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+    from mxlib.kernels import gemm_asm, gemm_ck, gemm_splitk, quant_triton
+
+    def build(fn, types, consts, mma=False, **opts):
+        sig = dict(zip(fn.arg_names, types))
+        sig.update({name: "constexpr" for name in consts})
+        aligned = {(i,): [["tt.divisibility", 16]] for i, t in enumerate(types) if t.startswith("*")}
+        if "Kb" in fn.arg_names:
+            aligned[(fn.arg_names.index("Kb"),)] = [["tt.divisibility", 16]]
+        kernel = triton.compile(ASTSource(fn, sig, consts, aligned), target=GPUTarget("cuda", 90, 32), options=opts)
+        assert not mma or "mma" in kernel.asm["ptx"], f"{fn.__name__}: no tensor-core instruction"
+        print("compiled", fn.__name__, consts)
+
+    gemm = ["*u8"] * 4 + ["*bf16"] + ["i32"] * 5
+    build(gemm_asm._asm_kernel, gemm, dict(BLOCK_M=16, BLOCK_N=32, BLOCK_K=64), True, num_warps=4, num_stages=2)
+    build(gemm_ck._ck_kernel, gemm, dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=64, GROUP_M=8), True, num_warps=4, num_stages=2)
+    split = ["*u8"] * 4 + ["*fp32"] + ["i32"] * 6
+    build(gemm_splitk._splitk_kernel, split, dict(PARTIAL=True, BLOCK_M=16, BLOCK_N=32, BLOCK_K=64), True, num_warps=4)
+    build(gemm_splitk._splitk_reduce, ["*fp32", "*bf16", "i32", "i32"], dict(BLOCK=1024), num_warps=4)
+    for x, kind in (("*i16", 0), ("*fp16", 1), ("*i32", 2)):
+        build(quant_triton._mxq_kernel, [x, "*u8", "*u8"] + ["i32"] * 7,
+              dict(X_KIND=kind, SHUFFLED=kind != 2, TIES_AWAY=kind == 1, BLOCKS=64, PAD=1024), num_warps=4)
+""")
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="on a GPU the other tests compile and run the kernels")
+def test_kernels_compile_for_sm90():
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run([sys.executable, "-c", _SM90_COMPILE], env=env, cwd=root, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert proc.stdout.count("compiled") == 7

@@ -1,0 +1,152 @@
+"""The Triton quant kernels (natural and fused quant+shuffle scales) are bit-exact with mxlib.quant's
+torch spec, NaN/Inf rule included, for both rounding rules, on golden, random and adversarial input.
+
+On a machine without a GPU they run in Triton's interpreter (tests/conftest.py sets TRITON_INTERPRET).
+Inputs go to the kernel as they are, bf16 subnormals included: the kernel widens bf16 by shifting bits,
+so the interpreter's bf16 -> fp32 cast bug (NOTES §5) is never on the path and nothing is widened here.
+"""
+import os
+import random
+
+import pytest
+import torch
+
+from mxlib.quant import quantize_mxfp4, quantize_mxfp4_shuffled
+
+from . import golden
+
+RULES = ("rne", "ties_away")
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def assert_same(x: torch.Tensor, rule: str, what: str = "") -> None:
+    """Both Triton kernels give every byte the torch spec gives (scale padding included)."""
+    x = x.to(DEVICE)
+    for fn in (quantize_mxfp4, quantize_mxfp4_shuffled):
+        want_q, want_s = fn(x, rule)
+        got_q, got_s = fn(x, rule, backend="triton")
+        assert got_q.dtype == torch.uint8 and got_s.dtype == torch.uint8
+        assert got_q.shape == want_q.shape and got_s.shape == want_s.shape
+        bad_q = (got_q != want_q).nonzero()[:5].tolist()
+        bad_s = (got_s != want_s).nonzero()[:5].tolist()
+        assert not bad_q and not bad_s, f"{fn.__name__} {rule} {what}: codes differ at {bad_q}, scales at {bad_s}"
+
+
+def fresh_seed() -> int:
+    return random.SystemRandom().randrange(2**31)
+
+
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("name", ["quant_special_20x256", "quant_random_64x1024"])
+def test_golden_inputs(golden_dir, rule, name):
+    case = golden.load(golden_dir, rule, name)
+    assert_same(case["x_bf16_bits"], rule, name)
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_golden_bytes_outside_nan_rows(golden_dir, rule):
+    """Independent truth too: outside the Inf/NaN rows (implementation-defined there) the golden bytes."""
+    case = golden.load(golden_dir, rule, "quant_special_20x256")
+    q, s = quantize_mxfp4(case["x_bf16_bits"].to(DEVICE), rule, backend="triton")
+    rows = [r for r in range(q.shape[0]) if r % 10 not in (4, 5)]
+    assert torch.equal(q.cpu()[rows], case["x_fp4x2"][rows])
+    assert torch.equal(s.cpu()[rows], case["x_scale_e8m0"][rows])
+
+
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("dtype,bits", [(torch.bfloat16, torch.int16), (torch.float16, torch.int16),
+                                        (torch.float32, torch.int32)])
+def test_random_bit_patterns(rule, dtype, bits):
+    """Every bit pattern of the dtype: NaNs, infinities, subnormals, -0.0, every exponent."""
+    seed = fresh_seed()
+    g = torch.Generator().manual_seed(seed)
+    info = torch.iinfo(bits)
+    m = 1 + seed % 29  # odd and even row counts, M = 1 included over runs
+    x = torch.randint(info.min, info.max, (m, 192), dtype=bits, generator=g).view(dtype)
+    assert_same(x, rule, f"seed {seed}")
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_randn_wide_scales(rule):
+    """Ordinary values with a different power-of-two scale per row, across the whole fp32 range."""
+    seed = fresh_seed()
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(24, 256, generator=g) * torch.exp2(torch.randint(-140, 126, (24, 1), generator=g).float())
+    assert_same(x, rule, f"seed {seed}")
+    assert_same(x.to(torch.bfloat16), rule, f"bf16 seed {seed}")
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_adversarial_blocks(rule):
+    """Hand-made blocks at the edges of the rules (one 32-block per row)."""
+    mids = torch.tensor([0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0])
+    rows = []
+    for e in (-127, -126, -100, -1, 0, 1, 60, 125):  # ties scaled by 2**e with amax pinning the scale
+        blk = torch.zeros(32)
+        blk[0] = 4.0
+        blk[1:8] = mids
+        blk[8:15] = -mids
+        blk[15] = -0.0
+        rows.append(blk * 2.0**e)
+    huge = torch.full((32,), -2.0**-30)  # q = x * 2**-125 underflows to -0.0: ties_away's sign is 0
+    huge[0] = 2.0**127
+    rows.append(huge)
+    top = torch.full((32,), 1.0e-30)
+    top[0] = 1.75 * 2.0**127  # amax rounds up into the Inf exponent: e = 127
+    top[1] = -3.0e38
+    rows.append(top)
+    sub = torch.zeros(32)
+    sub[:8] = torch.tensor([1e-45, -1e-45, 2e-45, 6e-39, -6e-39, 1.1e-38, 3e-39, -0.0])  # subnormal amax
+    rows.append(sub)
+    special = torch.ones(32)
+    special[3] = float("nan")
+    rows.append(special)
+    inf = torch.ones(32)
+    inf[31] = float("-inf")
+    rows.append(inf)
+    rows.append(torch.zeros(32))
+    rows.append(-torch.zeros(32))
+    x = torch.stack(rows)
+    assert_same(x, rule, "adversarial fp32")
+    assert_same(x.to(torch.bfloat16), rule, "adversarial bf16")
+    if rule == "ties_away":  # the case the kernel's underflow rule exists for
+        q, _ = quantize_mxfp4(x.to(DEVICE), rule, backend="triton")
+        assert int(q[8, 1]) & 0x8 == 0
+
+
+def test_shapes_strides_and_padding():
+    """M = 1, odd M, M > 256 (two scale tiles of rows), K not a multiple of 256 (column padding),
+    and a non-contiguous input."""
+    for m, k in ((1, 32), (3, 96), (257, 64), (33, 2080)):
+        assert_same(torch.randn(m, k), "rne", f"{m}x{k}")
+    base = torch.randn(128, 40)
+    assert_same(base.t(), "ties_away", "transposed view")  # (40, 128) with strides (1, 40)
+    assert_same(torch.randn(6, 256, dtype=torch.bfloat16)[:, 64:192], "rne", "column slice")
+
+
+def test_fresh_outputs():
+    x = torch.randn(4, 64).to(DEVICE)
+    q1, s1 = quantize_mxfp4_shuffled(x, backend="triton")
+    q2, s2 = quantize_mxfp4_shuffled(x, backend="triton")
+    assert q1.data_ptr() != q2.data_ptr() and s1.data_ptr() != s2.data_ptr()
+    assert torch.equal(q1, q2) and torch.equal(s1, s2)
+
+
+def test_bad_inputs():
+    x = torch.randn(4, 64).to(DEVICE)
+    with pytest.raises(ValueError, match="backend"):
+        quantize_mxfp4(x, backend="cuda")
+    with pytest.raises(ValueError, match="rounding"):
+        quantize_mxfp4(x, "nearest", backend="triton")
+    with pytest.raises(ValueError, match="multiple of 32"):
+        quantize_mxfp4_shuffled(torch.randn(4, 48).to(DEVICE), backend="triton")
+    with pytest.raises(TypeError, match="bfloat16, float16 or float32"):
+        quantize_mxfp4(torch.ones(4, 64, dtype=torch.int32).to(DEVICE), backend="triton")
+    with pytest.raises(ValueError, match="2-D"):
+        quantize_mxfp4_shuffled(torch.randn(64).to(DEVICE), backend="triton")
+
+
+def test_cpu_tensor_without_interpreter(monkeypatch):
+    monkeypatch.setitem(os.environ, "TRITON_INTERPRET", "0")
+    with pytest.raises(ValueError, match="TRITON_INTERPRET"):
+        quantize_mxfp4(torch.randn(4, 64), backend="triton")
