@@ -1,0 +1,363 @@
+"""The aiter backend: the seed's three GEMM paths through ROCm's aiter on an MI355X (gfx950).
+
+No AMD GPU has ever run this module for mxlib: it is written from aiter's source (ROCm/aiter, read up
+to e4048607a5, 2026-08-22) and checked only by contract tests against a fake aiter on CPU
+(tests/test_aiter_contract.py). Treat its results on real hardware as unverified until someone runs it.
+
+Every path quantizes A per call with the seed's two Triton quant kernels, as mxlib has them
+(`quantize_mxfp4_shuffled(a, "rne", backend="triton")`, the fused quant+shuffle, for asm and ck;
+`quantize_mxfp4(a, "rne", backend="triton")`, natural layout, for splitk: round-half-even, bit-exact
+with `mxlib.quant`, scale bytes computed as int32 so they are right on NVIDIA too, NOTES §4), and reads
+B_shuffle and B_scale_sh as given, through zero-copy views:
+
+- ``"asm"``: ``gemm_a4w4_asm(A_q, B_shuffle, A_scale_sh, B_scale_sh, out, kernelName, bias=None,
+  alpha=1.0, beta=0.0, bpreshuffle=True, log2_k_split=...)``, A_q viewed as ``dtypes.fp4x2`` (0.1.10's
+  entry point rejects uint8 A when torch has float4_e2m1fn_x2; main of 2026-08 takes either), scales as
+  ``dtypes.fp8_e8m0``, out (ceil32(M), N) bf16 because the kernel writes whole 32-row tiles; the result
+  is ``out[:M]``. Kernel names are ``_ZN5aiter{len}f4gemm_bf16_per1x32Fp4_BpreShuffle_{tile}E``.
+  `log2_k_split` is honoured only by the 128x512 and 256x256 kernels (``splitK`` column of aiter's
+  hsa/gfx950/f4gemm/f4gemm_bf16_per1x32Fp4.csv); every other kernel silently ignores it, so passing a
+  nonzero value to one of them is refused here.
+- ``"ck"``: ``aiter.gemm_a4w4(A_q, B_shuffle, A_scale_sh, B_scale_sh, dtype=bf16, bpreshuffle=True)``.
+  Despite its name this is not a CK kernel for the contest: gemm_a4w4 looks (M, N, K) up in
+  aiter/configs/a4w4_blockscale_tuned_gemm.csv and runs CK only for a row whose kernel name lacks "_ZN";
+  for every contest shape the row is an ASM kernel or missing (ASM with aiter's heuristic choice), so it
+  dispatches to ``gemm_a4w4_asm``. That holds from aiter 0.1.11 (CSV of ROCm/aiter#2037); in 0.1.10.x,
+  M in {16, 32, 64, 256} with (N, K) in {(3072, 1536), (7168, 2048)} still went to CK blockscale.
+- ``"splitk"``: ``gemm_afp4wfp4_preshuffle(A_q, B_shuffle as (N/16, K/2*16), A_scale (M, K/32),
+  B_scale_sh as (N_pad/32, K), dtype=bf16, config=SPLITK_CONFIG)``, aiter's Triton kernel, uint8 views.
+  Needs M < 32 (the kernel reads un-shuffled A scales only with BLOCK_SIZE_M <= 16) and K % 256 == 0 (the
+  B_scale_sh view, and the kernel has no masked K path). Known aiter hazard, kept as the seed has it:
+  B rows wrap with ``% N`` (a row index of the N/16-row view taken modulo N), so when N % 128 != 0 the
+  last column tile reads rows past the end of B_shuffle (N = 2112: 4 rows of K/2*16 bytes); the
+  columns they feed are never stored.
+
+`VERSIONS` says which aiter versions each call was checked against; `available(path)` refuses the rest
+with the reason. `import mxlib` never imports aiter; this module imports it only inside `gemm`.
+"""
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from . import validate
+from .reference import unpack_data
+
+PATHS = ("asm", "ck", "splitk")
+
+# --- the version table ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AiterChange:
+    """One change in ROCm/aiter that decides which call is right for a version."""
+
+    name: str
+    first_release: str  # the first release (PEP 440) that contains it
+    pr: str
+    commit: str
+    date: str
+    effect: str
+
+
+CHANGES = (
+    AiterChange(
+        "module_move", "0.1.10", "ROCm/aiter#1638", "4c2a3025b6", "2026-01-07",
+        "Triton files moved into subfolders: aiter.ops.triton.gemm_afp4wfp4 became "
+        "aiter.ops.triton.gemm.basic.gemm_afp4wfp4 and _triton_kernels/quant.py became "
+        "_triton_kernels/quant/quant.py; the splitk import below exists only from here on.",
+    ),
+    AiterChange(
+        "asm_tuned_csv", "0.1.11", "ROCm/aiter#2037", "a407c02c2d", "2026-02-11",
+        "MI355X rows in a4w4_blockscale_tuned_gemm.csv: from here every contest shape sends gemm_a4w4 "
+        "(path 'ck') to the ASM kernel; before, some went to CK blockscale. No call changes.",
+    ),
+    AiterChange(
+        "use_aot_removed", "0.1.15", "ROCm/aiter#2695", "f061fba914", "2026-05-19",
+        "gemm_afp4wfp4_preshuffle lost its use_aot argument (passing it raises TypeError). Before, "
+        "use_aot=True (the default) launches under an AOT metadata file instead of compiling the given "
+        "config whenever configs/gemm/aot holds one for the shape, so splitk passes use_aot=False there.",
+    ),
+    AiterChange(
+        "splitk_k_in_elements", "0.1.16", "ROCm/aiter#3359", "a27de75faa", "2026-06-05",
+        "gemm_afp4wfp4_preshuffle passes K in elements (K_elems) to get_splitk, to the Triton kernel "
+        "and to the reduce, but the kernel's split-K arithmetic is in bytes (pid_k * SPLITK_BLOCK_SIZE "
+        "// 2 < K): with NUM_KSPLIT > 1 the splits are twice as long as they should be and read past K, "
+        "so results are wrong. Still so at e4048607a5 (2026-08-22).",
+    ),
+)
+
+OLDEST_TRUSTED = "0.1.10"
+NEWEST_CHECKED = "0.1.21.dev46"  # setuptools_scm's version of ROCm/aiter main at e4048607a5 (v0.1.20-46)
+
+VERSIONS = {
+    # path: (lowest trusted, first refused or None, why)
+    "asm": (OLDEST_TRUSTED, None, "gemm_a4w4_asm's Python signature, the kernel names and the "
+            "log2_k_split rule are the same from 0.1.10 to main of 2026-08-22"),
+    "ck": (OLDEST_TRUSTED, None, "gemm_a4w4 takes (A, B, A_scale, B_scale, bias, dtype, alpha, beta, "
+           "bpreshuffle) from 0.1.9 (before, a required out); dispatches to ASM for contest shapes from 0.1.11"),
+    "splitk": (OLDEST_TRUSTED, "0.1.16", "needs the module layout of ROCm/aiter#1638; use_aot=False below "
+               "0.1.15 (ROCm/aiter#2695); wrong split-K K units from 0.1.16 (ROCm/aiter#3359)"),
+}
+
+# --- the seed's kernel choices -------------------------------------------------------------------
+
+# BpreShuffle kernels of aiter's hsa/gfx950/f4gemm/f4gemm_bf16_per1x32Fp4.csv (unchanged 0.1.10 ->
+# 2026-08-22), with the `splitK` column: only these two honour log2_k_split.
+ASM_TILES = (
+    "32x128", "32x256", "32x384", "32x512", "32x640", "32x768", "32x896", "32x1024",
+    "64x128", "64x256", "64x384", "64x512", "64x640", "64x768", "64x896", "64x1024",
+    "96x128", "96x256", "96x384", "96x512", "96x640",
+    "128x128", "128x256", "128x384", "128x512",
+    "160x128", "160x256", "160x384", "192x128", "192x256", "224x128", "224x256",
+    "256x128", "256x256",
+)
+ASM_SPLITK_TILES = ("128x512", "256x256")
+
+# The seed runs every ASM shape on 32x128 ("optimal for all small-M shapes per tuned CSV analysis"),
+# log2_k_split 0 (32x128 ignores it). The one contest-family shape for which aiter's tuned CSV (0.1.11+)
+# names another tile: 256x7168x2048 -> 64x128.
+ASM_DEFAULT_TILE = "32x128"
+ASM_TUNED_TILES = {(256, 7168, 2048): "64x128"}
+
+# The seed's split-K config for M = 16, K = 7168 (N = 2112). Its header says NUM_KSPLIT = 14 (238 CTAs),
+# but the config it runs uses 7: 7 splits x cdiv(16, 16) x cdiv(2112, 128) = 119 CTAs on 256 CUs. We run
+# what the seed ran (7). aiter's get_splitk turns K = 3584 bytes, BLOCK_SIZE_K = 256, 7 splits into
+# SPLITK_BLOCK_SIZE = 1024 elements, 4 K iterations per split. NOTES records NUM_KSPLIT and the CTA
+# count (hence BLOCK_SIZE_M 16, BLOCK_SIZE_N 128); the remaining fields are the values of the public
+# amd-mxfp4-mm submissions of the same family (same 119/238-CTA arithmetic), not read from the seed.
+SPLITK_CONFIG = {
+    "BLOCK_SIZE_M": 16,
+    "BLOCK_SIZE_N": 128,
+    "BLOCK_SIZE_K": 256,
+    "GROUP_SIZE_M": 1,
+    "num_warps": 4,
+    "num_stages": 2,
+    "waves_per_eu": 2,
+    "matrix_instr_nonkdim": 16,
+    "cache_modifier": ".cg",
+    "NUM_KSPLIT": 7,
+}
+SPLITK_CONFIG_HEADER_NUM_KSPLIT = 14
+
+
+def asm_kernel_name(tile: str) -> str:
+    """The mangled symbol aiter's ASM dispatcher looks up, e.g. "_ZN5aiter41f4gemm_..._32x128E"."""
+    validate.choice(tile, "tile", ASM_TILES)
+    name = f"f4gemm_bf16_per1x32Fp4_BpreShuffle_{tile}"
+    return f"_ZN5aiter{len(name)}{name}E"
+
+
+def asm_kernel(m: int, n: int, k: int) -> tuple[str, int]:
+    """(tile, log2_k_split) the asm path uses for a shape: the seed's 32x128 unless the tuned CSV says else."""
+    for v, name in ((m, "m"), (n, "n"), (k, "k")):
+        validate.positive(v, name)
+    return ASM_TUNED_TILES.get((m, n, k), ASM_DEFAULT_TILE), 0
+
+
+def _check_asm_choice(tile: str, log2_k_split: int, n: int, k: int) -> None:
+    validate.choice(tile, "tile", ASM_TILES)
+    if not isinstance(log2_k_split, int) or isinstance(log2_k_split, bool) or not 0 <= log2_k_split <= 4:
+        raise ValueError(f"log2_k_split must be an int in 0..4 (aiter splits K into 1..16), got {log2_k_split!r}")
+    if log2_k_split and tile not in ASM_SPLITK_TILES:
+        raise ValueError(
+            f"log2_k_split={log2_k_split} would be silently ignored by the {tile} kernel: only "
+            f"{' and '.join(ASM_SPLITK_TILES)} honour it"
+        )
+    if k % (1 << log2_k_split):
+        raise ValueError(f"K = {k} must be a multiple of 2**log2_k_split = {1 << log2_k_split}")
+    if tile == "128x512" and n % 512:
+        raise ValueError(f"the 128x512 kernel needs N % 512 == 0 (aiter's own heuristic never picks it otherwise: "
+                         f"it 'may not support N % tile_N != 0'), got N = {n}")
+
+
+# --- availability --------------------------------------------------------------------------------
+
+
+def _platform() -> tuple[str | None, str | None]:
+    """(ROCm version of this torch or None, gcnArchName of the current GPU or None)."""
+    hip = getattr(torch.version, "hip", None)
+    if hip is None or not torch.cuda.is_available():
+        return hip, None
+    return hip, torch.cuda.get_device_properties(torch.cuda.current_device()).gcnArchName
+
+
+_VERSION_RE = re.compile(r"""__version__\s*=\s*['"]([^'"]+)['"]""")
+
+
+def _installed_aiter() -> tuple[str | None, str | None, str]:
+    """(version, location, how found) of the `aiter` that `import aiter` would load, without importing it.
+
+    The version comes from setuptools_scm's aiter/_version.py next to the module, else from the
+    metadata of an amd-aiter distribution installed at that same place; None when neither exists
+    (then it is not ROCm's aiter, e.g. PyPI's unrelated package of the same name).
+    """
+    spec = importlib.util.find_spec("aiter")
+    if spec is None:
+        return None, None, "missing"
+    locations = list(spec.submodule_search_locations or [])
+    where = locations[0] if locations else spec.origin
+    if not locations:
+        return None, where, "no version"
+    version_file = Path(locations[0]) / "_version.py"
+    if version_file.is_file():
+        found = _VERSION_RE.search(version_file.read_text())
+        if found:
+            return found.group(1), where, "aiter/_version.py"
+    try:
+        dist = importlib.metadata.distribution("amd-aiter")
+    except importlib.metadata.PackageNotFoundError:
+        return None, where, "no version"
+    if Path(dist.locate_file("aiter")).resolve() != Path(locations[0]).resolve():
+        return None, where, "no version"
+    return dist.version, where, "amd-aiter metadata"
+
+
+@dataclass(frozen=True)
+class _Status:
+    ok: bool
+    reason: str
+    version: object = None  # packaging.version.Version when aiter was found
+
+
+def _path_status(path: str, version) -> tuple[bool, str]:
+    from packaging.version import Version
+
+    low, refused_from, why = VERSIONS[path]
+    if version < Version(low):
+        return False, f"aiter {version} is older than {low} ({why})"
+    if refused_from is not None and version >= Version(refused_from):
+        change = next(c for c in CHANGES if c.first_release == refused_from)
+        return False, (f"aiter {version} >= {refused_from} ({change.pr}, {change.commit}, {change.date}): "
+                       f"{change.effect}")
+    if Version(version.public) > Version(NEWEST_CHECKED):
+        return False, (f"aiter {version} is newer than the newest version these calls were checked against "
+                       f"({NEWEST_CHECKED}, ROCm/aiter e4048607a5 of 2026-08-22): re-read gemm_op_a4w4.py and "
+                       f"gemm/basic/gemm_afp4wfp4.py and extend mxlib.aiter_backend.VERSIONS")
+    if path == "splitk" and (version.is_devrelease or version.local):
+        return False, (f"aiter {version} is a development build: setuptools_scm numbers a main-branch commit "
+                       f"from the last tag on main (ROCm/aiter#3359 is v0.1.14-rc0 + 222 commits, 0.1.14rc1.dev222, "
+                       f"which sorts below the 0.1.15 release that lacks it), so the version cannot tell whether "
+                       f"use_aot and the split-K K units changed; install a release >= 0.1.10 and < 0.1.16 for splitk")
+    return True, f"aiter {version}: {why}"
+
+
+def _status(path: str | None) -> _Status:
+    hip, arch = _platform()
+    if hip is None:
+        return _Status(False, f"no ROCm: this PyTorch ({torch.__version__}) is not a ROCm build "
+                              "(torch.version.hip is None); aiter's kernels run only on AMD GPUs")
+    if arch is None:
+        return _Status(False, f"ROCm {hip} but no GPU is visible (torch.cuda.is_available() is False)")
+    if arch.split(":")[0] != "gfx950":
+        return _Status(False, f"wrong GPU architecture {arch}: needs gfx950 (MI355X/MI350X); aiter ships the "
+                              "f4gemm ASM kernels only for gfx950 and its Triton MXFP4 path checks is_fp4_avail()")
+    raw, where, how = _installed_aiter()
+    if how == "missing":
+        return _Status(False, "aiter is not installed: install ROCm's amd-aiter (the PyPI package named "
+                              "'aiter' is an unrelated async-iterator library)")
+    if raw is None:
+        return _Status(False, f"the module 'aiter' at {where} is not ROCm's amd-aiter: it has no "
+                              "aiter/_version.py and no amd-aiter distribution metadata")
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        version = Version(raw)
+    except InvalidVersion:
+        return _Status(False, f"aiter at {where} reports version {raw!r}, which is not a PEP 440 version")
+    if version == Version("0.1.0"):
+        return _Status(False, f"aiter at {where} reports 0.1.0, setuptools_scm's fallback for a build without "
+                              "git tags: its real version is unknown", version)
+    prefix = f"ROCm {hip}, {arch}, "
+    if path is not None:
+        ok, why = _path_status(path, version)
+        return _Status(ok, prefix + why, version)
+    verdicts = {p: _path_status(p, version) for p in PATHS}
+    usable = [p for p, (ok, _) in verdicts.items() if ok]
+    refused = "; ".join(f"{p} refused: {why}" for p, (ok, why) in verdicts.items() if not ok)
+    summary = f"aiter {version} ({how}): paths {', '.join(usable) or 'none'} usable"
+    return _Status(bool(usable), prefix + summary + (f"; {refused}" if refused else ""), version)
+
+
+def available(path: str | None = None) -> tuple[bool, str]:
+    """(usable, reason) for one path, or for the backend (usable when any path is) when path is None.
+
+    Needs ROCm PyTorch, a gfx950 GPU and an amd-aiter version the table `VERSIONS` trusts. Never
+    imports aiter: it locates the package and reads its version file.
+    """
+    if path is not None:
+        validate.choice(path, "path", PATHS)
+    status = _status(path)
+    return status.ok, status.reason
+
+
+# --- the calls -----------------------------------------------------------------------------------
+
+
+def _view(t: torch.Tensor, shape: tuple[int, int], name: str) -> torch.Tensor:
+    """A zero-copy uint8 view of `t` with `shape`; raises when `t`'s memory cannot be viewed so."""
+    b = validate.as_bytes(t)
+    if not b.is_contiguous():
+        raise ValueError(f"{name} must be contiguous to be viewed as {shape} without a copy, got strides {b.stride()}")
+    return b.view(shape)
+
+
+def gemm(path: str, data, *, tile: str | None = None, log2_k_split: int | None = None) -> torch.Tensor:
+    """bf16 (M, N) for the contest's input tuple through the seed's aiter path `path`.
+
+    `tile` and `log2_k_split` (asm only) override `asm_kernel`'s choice. Raises RuntimeError with the
+    reason when `available(path)` refuses, ValueError for shapes the path cannot take.
+    """
+    validate.choice(path, "path", PATHS)
+    a, _, _, b_shuffle, b_scale_sh, (m, n, k) = unpack_data(data)
+    if path != "asm" and (tile is not None or log2_k_split is not None):
+        raise ValueError(f"tile and log2_k_split choose the ASM kernel; path {path!r} takes neither")
+    if path == "asm":
+        default_tile, default_split = asm_kernel(m, n, k)
+        tile = default_tile if tile is None else tile
+        log2_k_split = default_split if log2_k_split is None else log2_k_split
+        _check_asm_choice(tile, log2_k_split, n, k)
+    if path == "splitk":
+        if m >= 32:
+            raise ValueError(f"path 'splitk' needs M < 32 (the seed's BLOCK_SIZE_M = 16 reads un-shuffled A "
+                             f"scales; aiter wants shuffled ones and BLOCK_SIZE_M >= 32 from M = 32), got M = {m}")
+        validate.multiple(k, "A.shape[1] (K) for path 'splitk' (B_scale_sh viewed as (N_pad/32, K))", 256)
+    status = _status(path)
+    if not status.ok:
+        raise RuntimeError(f"aiter backend, path {path!r}: {status.reason}")
+
+    from .quant import quantize_mxfp4, quantize_mxfp4_shuffled
+
+    if path == "splitk":
+        from aiter.ops.triton.gemm.basic.gemm_afp4wfp4 import gemm_afp4wfp4_preshuffle
+        from packaging.version import Version
+
+        a_q, a_scale = quantize_mxfp4(a, "rne", backend="triton")
+        w = _view(b_shuffle, (n // 16, (k // 2) * 16), "B_shuffle")
+        w_scale = _view(b_scale_sh, (b_scale_sh.shape[0] // 32, k), "B_scale_sh")
+        extra = {"use_aot": False} if status.version < Version("0.1.15") else {}
+        # A fresh dict per call: aiter writes SPLITK_BLOCK_SIZE and the adjusted BLOCK_SIZE_K into it.
+        return gemm_afp4wfp4_preshuffle(a_q, w, a_scale, w_scale, dtype=torch.bfloat16,
+                                        config=dict(SPLITK_CONFIG), **extra)
+
+    from aiter import dtypes
+    from aiter.ops.gemm_op_a4w4 import gemm_a4w4, gemm_a4w4_asm
+
+    a_q, a_scale_sh = quantize_mxfp4_shuffled(a, "rne", backend="triton")
+    args = (
+        a_q.view(dtypes.fp4x2),
+        validate.as_bytes(b_shuffle).view(dtypes.fp4x2),
+        a_scale_sh.view(dtypes.fp8_e8m0),
+        validate.as_bytes(b_scale_sh).view(dtypes.fp8_e8m0),
+    )
+    if path == "ck":
+        return gemm_a4w4(*args, dtype=torch.bfloat16, bpreshuffle=True)
+    out = torch.empty(((m + 31) // 32 * 32, n), dtype=torch.bfloat16, device=a.device)
+    gemm_a4w4_asm(*args, out, asm_kernel_name(tile), bias=None, alpha=1.0, beta=0.0,
+                  bpreshuffle=True, log2_k_split=log2_k_split)
+    return out[:m]

@@ -1,0 +1,406 @@
+"""Contract tests of mxlib.aiter_backend against a fake aiter (tests/fake_aiter), on CPU.
+
+No AMD GPU is involved: these tests prove what the backend *sends* (names, argument order, dtypes,
+views, shapes, strides, padding, output slicing) and how it refuses platforms and versions; the fake
+computes results with mxlib's reference math, so a wrong layout also shows up as wrong numbers. The
+fake is put on sys.path only inside these tests and removed afterwards. Every test name contains
+"aiter" so that `pytest -k aiter` selects them.
+"""
+import importlib
+import importlib.metadata
+import importlib.util
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from mxlib import aiter_backend, check_implementation, e8m0_shuffle, generate_input, quantize_mxfp4
+from mxlib import shapes as shapes_mod
+
+FAKE_SRC = Path(__file__).resolve().parent / "fake_aiter" / "aiter"
+GFX950 = ("6.4.43483", "gfx950:sramecc+:xnack-")
+
+
+def _ceil(v, m):
+    return (v + m - 1) // m * m
+
+
+def _aiter_modules():
+    return [k for k in sys.modules if k == "aiter" or k.startswith("aiter.")]
+
+
+@pytest.fixture
+def fake_aiter(tmp_path, monkeypatch):
+    """install(version, platform) puts a fresh copy of the fake on sys.path; everything is undone after."""
+    saved = {k: sys.modules.pop(k) for k in _aiter_modules()}
+    count = iter(range(100))
+
+    def install(version="0.1.14", platform=GFX950):
+        for k in _aiter_modules():
+            del sys.modules[k]
+        root = tmp_path / f"site{next(count)}"
+        shutil.copytree(FAKE_SRC, root / "aiter", ignore=shutil.ignore_patterns("__pycache__"))
+        if version is not None:
+            (root / "aiter" / "_version.py").write_text(f"__version__ = '{version}'\n")
+        monkeypatch.syspath_prepend(str(root))
+        importlib.invalidate_caches()
+        monkeypatch.setattr(aiter_backend, "_platform", lambda: platform)
+        return root
+
+    yield install
+    for k in _aiter_modules():
+        del sys.modules[k]
+    sys.modules.update(saved)
+
+
+def _data(m, n, k):
+    seed = random.randrange(2**31)
+    return generate_input(m, n, k, seed), seed
+
+
+def _calls():
+    return sys.modules["aiter"].CALLS
+
+
+def _bytes(t):
+    return t.view(torch.uint8)
+
+
+# --- import and availability ---------------------------------------------------------------------
+
+
+def test_aiter_import_mxlib_imports_neither_aiter_nor_triton():
+    code = (
+        "import sys, mxlib, mxlib.aiter_backend as ab; ok, why = ab.available(); "
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('aiter', 'triton')]; "
+        "assert not bad, bad; print(ok, why)"
+    )
+    root = Path(__file__).resolve().parent.parent
+    res = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+
+
+def test_aiter_available_on_this_cpu_machine():
+    ok, why = aiter_backend.available()
+    if torch.version.hip is None:
+        assert not ok and why.startswith("no ROCm") and torch.__version__ in why
+    for path in aiter_backend.PATHS:
+        assert aiter_backend.available(path)[0] is ok
+
+
+@pytest.mark.parametrize(
+    "platform, version, expect",
+    [
+        ((None, None), "0.1.14", "no ROCm"),
+        (("6.4.1", None), "0.1.14", "no GPU is visible"),
+        (("6.4.1", "gfx942:sramecc+:xnack-"), "0.1.14", "wrong GPU architecture gfx942"),
+        (GFX950, None, "is not ROCm's amd-aiter"),
+        (GFX950, "0.1.0", "setuptools_scm's fallback"),
+        (GFX950, "banana", "not a PEP 440 version"),
+        (GFX950, "0.1.9.post1", "older than 0.1.10"),
+        (GFX950, "0.1.22", "newer than the newest version"),
+    ],
+)
+def test_aiter_available_refusals(fake_aiter, platform, version, expect):
+    fake_aiter(version, platform)
+    ok, why = aiter_backend.available()
+    assert not ok and expect in why, why
+    for path in aiter_backend.PATHS:
+        ok_p, why_p = aiter_backend.available(path)
+        # splitk may be refused first for a change it cannot take (0.1.22 >= 0.1.16)
+        assert not ok_p and (expect in why_p or (path == "splitk" and "ROCm/aiter#3359" in why_p)), why_p
+    assert not _aiter_modules(), "available() must locate aiter, never import it"
+
+
+@pytest.mark.parametrize(
+    "version, usable, refused_because",
+    [
+        ("0.1.10", {"asm", "ck", "splitk"}, None),
+        ("0.1.14", {"asm", "ck", "splitk"}, None),
+        ("0.1.15.post3", {"asm", "ck", "splitk"}, None),
+        ("0.1.16", {"asm", "ck"}, "ROCm/aiter#3359"),
+        ("0.1.20.post1", {"asm", "ck"}, "ROCm/aiter#3359"),
+        ("0.1.21.dev46+ge4048607a5", {"asm", "ck"}, "ROCm/aiter#3359"),
+        ("0.1.14rc1.dev222+ga27de75faa", {"asm", "ck"}, "development build"),
+    ],
+)
+def test_aiter_available_per_path_versions(fake_aiter, version, usable, refused_because):
+    fake_aiter(version)
+    verdicts = {p: aiter_backend.available(p) for p in aiter_backend.PATHS}
+    assert {p for p, (ok, _) in verdicts.items() if ok} == usable
+    ok, why = aiter_backend.available()
+    assert ok and "gfx950" in why
+    if refused_because:
+        assert refused_because in verdicts["splitk"][1]
+        assert "splitk refused" in why and refused_because in why
+
+
+def _write_metadata(site: Path, version: str) -> None:
+    info = site / f"amd_aiter-{version}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: amd-aiter\nVersion: {version}\n")
+    importlib.invalidate_caches()
+
+
+def test_aiter_version_from_distribution_metadata(fake_aiter, tmp_path, monkeypatch):
+    site = fake_aiter(version=None)  # no aiter/_version.py: the version must come from the metadata
+    _write_metadata(site, "0.1.15.post1")
+    ok, why = aiter_backend.available("splitk")
+    assert ok and "0.1.15.post1" in why, why
+    assert "amd-aiter metadata" in aiter_backend.available()[1]
+    # metadata of an amd-aiter installed elsewhere does not vouch for this module
+    site2 = fake_aiter(version=None)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    _write_metadata(elsewhere, "0.1.14")
+    monkeypatch.syspath_prepend(str(elsewhere))
+    ok, why = aiter_backend.available()
+    assert not ok and "is not ROCm's amd-aiter" in why, why
+
+
+def test_aiter_missing_is_explained(monkeypatch):
+    if importlib.util.find_spec("aiter") is not None:
+        pytest.skip("a module named aiter is installed here")
+    monkeypatch.setattr(aiter_backend, "_platform", lambda: GFX950)
+    ok, why = aiter_backend.available()
+    assert not ok and why.startswith("aiter is not installed") and "amd-aiter" in why
+
+
+def test_aiter_version_table_cites_its_sources():
+    changes = {c.name: c for c in aiter_backend.CHANGES}
+    assert changes["module_move"].first_release == "0.1.10" and changes["module_move"].pr == "ROCm/aiter#1638"
+    assert changes["use_aot_removed"].first_release == "0.1.15" and "2026-05" in changes["use_aot_removed"].date
+    assert changes["splitk_k_in_elements"].first_release == "0.1.16"
+    assert changes["splitk_k_in_elements"].date.startswith("2026-06")
+    assert changes["module_move"].date.startswith("2026-01")
+    assert aiter_backend.VERSIONS["splitk"][1] == "0.1.16"
+
+
+# --- gemm refusals -------------------------------------------------------------------------------
+
+
+def test_aiter_gemm_refuses_an_untrusted_version_before_importing_aiter(fake_aiter):
+    fake_aiter("0.1.16")
+    data, _ = _data(16, 32, 512)
+    with pytest.raises(RuntimeError, match=r"path 'splitk'.*ROCm/aiter#3359"):
+        aiter_backend.gemm("splitk", data)
+    fake_aiter("0.1.9")
+    with pytest.raises(RuntimeError, match="older than 0.1.10"):
+        aiter_backend.gemm("asm", data)
+    assert not _aiter_modules()
+
+
+def test_aiter_gemm_refuses_on_this_cpu_machine():
+    if torch.version.hip is not None:
+        pytest.skip("ROCm build")
+    data, _ = _data(4, 32, 256)
+    with pytest.raises(RuntimeError, match="no ROCm"):
+        aiter_backend.gemm("asm", data)
+
+
+def test_aiter_gemm_bad_arguments(fake_aiter):
+    fake_aiter("0.1.14")
+    data, _ = _data(4, 48, 320)
+    with pytest.raises(ValueError, match="path must be one of"):
+        aiter_backend.gemm("cuda", data)
+    with pytest.raises(ValueError, match="takes neither"):
+        aiter_backend.gemm("ck", data, tile="32x128")
+    with pytest.raises(ValueError, match="silently ignored by the 32x128 kernel"):
+        aiter_backend.gemm("asm", data, log2_k_split=1)
+    with pytest.raises(ValueError, match="tile must be one of"):
+        aiter_backend.gemm("asm", data, tile="16x16")
+    with pytest.raises(ValueError, match="N % 512 == 0"):
+        aiter_backend.gemm("asm", data, tile="128x512", log2_k_split=1)
+    with pytest.raises(ValueError, match="log2_k_split must be an int in 0..4"):
+        aiter_backend.gemm("asm", data, tile="256x256", log2_k_split=5)
+    with pytest.raises(ValueError, match="multiple of 256"):
+        aiter_backend.gemm("splitk", data)  # K = 320
+    big_m, _ = _data(32, 48, 512)
+    with pytest.raises(ValueError, match="needs M < 32"):
+        aiter_backend.gemm("splitk", big_m)
+    with pytest.raises(TypeError, match="5-tuple"):
+        aiter_backend.gemm("asm", data[:4])
+    assert not _aiter_modules()
+
+
+# --- the ASM path --------------------------------------------------------------------------------
+
+
+def test_aiter_asm_kernel_names():
+    # Literal names from aiter's hsa/gfx950/f4gemm/f4gemm_bf16_per1x32Fp4.csv.
+    assert aiter_backend.asm_kernel_name("32x128") == "_ZN5aiter41f4gemm_bf16_per1x32Fp4_BpreShuffle_32x128E"
+    assert aiter_backend.asm_kernel_name("64x128") == "_ZN5aiter41f4gemm_bf16_per1x32Fp4_BpreShuffle_64x128E"
+    assert aiter_backend.asm_kernel_name("128x512") == "_ZN5aiter42f4gemm_bf16_per1x32Fp4_BpreShuffle_128x512E"
+    assert aiter_backend.asm_kernel_name("256x256") == "_ZN5aiter42f4gemm_bf16_per1x32Fp4_BpreShuffle_256x256E"
+    assert aiter_backend.asm_kernel_name("32x1024") == "_ZN5aiter42f4gemm_bf16_per1x32Fp4_BpreShuffle_32x1024E"
+    with pytest.raises(ValueError, match="tile must be one of"):
+        aiter_backend.asm_kernel_name("32x64")
+
+
+def test_aiter_asm_kernel_per_contest_shape():
+    for s in shapes_mod.load():
+        tile, split = aiter_backend.asm_kernel(*s.mnk)
+        assert split == 0, s  # 32x128 and 64x128 ignore log2_k_split
+        assert tile == ("64x128" if s.mnk == (256, 7168, 2048) else "32x128"), s
+
+
+@pytest.mark.parametrize("m, n, k", [(1, 32, 256), (5, 48, 320), (33, 64, 512)])
+def test_aiter_asm_call_contract(fake_aiter, m, n, k):
+    fake_aiter("0.1.14")
+    data, seed = _data(m, n, k)
+    a, _, _, b_shuffle, b_scale_sh = data
+    result = aiter_backend.gemm("asm", data)
+    calls = _calls()
+    dt = sys.modules["aiter"].dtypes
+    assert [c.name for c in calls] == ["gemm_a4w4_asm"]
+    A, B, A_scale, B_scale, out, name = calls[0].args
+    assert name == "_ZN5aiter41f4gemm_bf16_per1x32Fp4_BpreShuffle_32x128E"
+    assert calls[0].kwargs == dict(bias=None, alpha=1.0, beta=0.0, bpreshuffle=True, log2_k_split=0)
+
+    ref_q, ref_s = quantize_mxfp4(a, "rne")
+    assert A.dtype == dt.fp4x2 and tuple(A.shape) == (m, k // 2) and A.stride() == (k // 2, 1)
+    assert torch.equal(_bytes(A), ref_q), seed
+    sn = _ceil(k // 32, 8)
+    assert A_scale.dtype == dt.fp8_e8m0 and tuple(A_scale.shape) == (_ceil(m, 256), sn)
+    assert A_scale.stride() == (sn, 1)
+    assert torch.equal(_bytes(A_scale), e8m0_shuffle(ref_s)), seed  # padding rows and columns are 127
+    # zero-copy views of the given B operands
+    assert B.dtype == dt.fp4x2 and B.shape == b_shuffle.shape and B.data_ptr() == b_shuffle.data_ptr()
+    assert B_scale.dtype == dt.fp8_e8m0 and B_scale.shape == b_scale_sh.shape
+    assert B_scale.data_ptr() == b_scale_sh.data_ptr()
+    # output: padded to 32 rows, returned as its first M rows
+    assert out.dtype == torch.bfloat16 and tuple(out.shape) == (_ceil(m, 32), n)
+    assert result.data_ptr() == out.data_ptr() and tuple(result.shape) == (m, n)
+    ok, msg = check_implementation(data, result)
+    assert ok, f"seed {seed}: {msg}"
+
+
+def test_aiter_asm_split_kernels_get_log2_k_split(fake_aiter):
+    fake_aiter("0.1.14")
+    data, seed = _data(1, 512, 256)
+    aiter_backend.gemm("asm", data, tile="256x256", log2_k_split=2)
+    result = aiter_backend.gemm("asm", data, tile="128x512", log2_k_split=1)
+    first, second = _calls()
+    assert first.args[5] == "_ZN5aiter42f4gemm_bf16_per1x32Fp4_BpreShuffle_256x256E"
+    assert first.kwargs["log2_k_split"] == 2 and second.kwargs["log2_k_split"] == 1
+    assert second.args[5] == "_ZN5aiter42f4gemm_bf16_per1x32Fp4_BpreShuffle_128x512E"
+    assert check_implementation(data, result)[0], seed
+
+
+def test_aiter_asm_returns_a_fresh_buffer_per_call(fake_aiter):
+    fake_aiter("0.1.14")
+    data, _ = _data(4, 32, 256)
+    r1 = aiter_backend.gemm("asm", data)
+    r2 = aiter_backend.gemm("asm", data)
+    assert r1.data_ptr() != r2.data_ptr() and torch.equal(r1, r2)
+
+
+# --- the CK path ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("m, n, k", [(7, 32, 512), (40, 48, 320)])
+def test_aiter_ck_call_contract(fake_aiter, m, n, k):
+    fake_aiter("0.1.11")
+    data, seed = _data(m, n, k)
+    a, _, _, b_shuffle, b_scale_sh = data
+    result = aiter_backend.gemm("ck", data)
+    calls = _calls()
+    dt = sys.modules["aiter"].dtypes
+    assert [c.name for c in calls] == ["gemm_a4w4"]
+    A, B, A_scale, B_scale = calls[0].args
+    assert calls[0].kwargs == dict(bias=None, dtype=torch.bfloat16, alpha=1.0, beta=0.0, bpreshuffle=True)
+    ref_q, ref_s = quantize_mxfp4(a, "rne")
+    assert A.dtype == dt.fp4x2 and torch.equal(_bytes(A), ref_q)
+    assert A_scale.dtype == dt.fp8_e8m0 and torch.equal(_bytes(A_scale), e8m0_shuffle(ref_s))
+    assert B.data_ptr() == b_shuffle.data_ptr() and B_scale.data_ptr() == b_scale_sh.data_ptr()
+    assert B.dtype == dt.fp4x2 and B_scale.dtype == dt.fp8_e8m0
+    assert tuple(result.shape) == (m, n) and result.dtype == torch.bfloat16
+    ok, msg = check_implementation(data, result)
+    assert ok, f"seed {seed}: {msg}"
+
+
+# --- the Triton split-K path ---------------------------------------------------------------------
+
+
+def test_aiter_splitk_seed_config():
+    cfg = aiter_backend.SPLITK_CONFIG
+    ctas = lambda splits: splits * -(-16 // cfg["BLOCK_SIZE_M"]) * -(-2112 // cfg["BLOCK_SIZE_N"])  # noqa: E731
+    assert cfg["NUM_KSPLIT"] == 7 and ctas(cfg["NUM_KSPLIT"]) == 119
+    assert aiter_backend.SPLITK_CONFIG_HEADER_NUM_KSPLIT == 14 and ctas(14) == 238
+    assert cfg["BLOCK_SIZE_M"] <= 16  # M < 32: un-shuffled A scales
+
+
+@pytest.mark.parametrize("version, passes_use_aot", [("0.1.14", True), ("0.1.15", False)])
+@pytest.mark.parametrize("m, n, k", [(16, 48, 512), (3, 80, 768)])
+def test_aiter_splitk_call_contract(fake_aiter, version, passes_use_aot, m, n, k):
+    fake_aiter(version)
+    data, seed = _data(m, n, k)
+    a, _, _, b_shuffle, b_scale_sh = data
+    result = aiter_backend.gemm("splitk", data)
+    again = aiter_backend.gemm("splitk", data)
+    first, second = _calls()
+    assert first.name == "gemm_afp4wfp4_preshuffle"
+    x, w, x_scales, w_scales = first.args
+    kw = dict(first.kwargs)
+    config, config_object = kw.pop("config"), kw.pop("config_object")
+    assert config == aiter_backend.SPLITK_CONFIG
+    assert kw == dict(dtype=torch.bfloat16, y=None, skip_reduce=False, **({"use_aot": False} if passes_use_aot else {}))
+    # aiter writes into the config it gets: each call must get its own, and the table stays clean
+    assert config_object is not second.kwargs["config_object"] and config_object is not aiter_backend.SPLITK_CONFIG
+    assert "SPLITK_BLOCK_SIZE" not in aiter_backend.SPLITK_CONFIG
+
+    ref_q, ref_s = quantize_mxfp4(a, "rne")
+    assert x.dtype == torch.uint8 and torch.equal(x, ref_q) and x.stride() == (k // 2, 1)
+    assert x_scales.dtype == torch.uint8 and torch.equal(x_scales, ref_s) and x_scales.stride() == (k // 32, 1)
+    assert tuple(w.shape) == (n // 16, k // 2 * 16) and w.dtype == torch.uint8
+    assert w.data_ptr() == b_shuffle.data_ptr() and w.is_contiguous()
+    assert tuple(w_scales.shape) == (b_scale_sh.shape[0] // 32, k) and w_scales.dtype == torch.uint8
+    assert w_scales.data_ptr() == b_scale_sh.data_ptr()
+    assert tuple(result.shape) == (m, n) and result.data_ptr() != again.data_ptr()
+    ok, msg = check_implementation(data, result)
+    assert ok, f"seed {seed}: {msg}"
+
+
+# --- the aiter-Triton baseline (mxlib.baselines.aiter_triton), only where an amd-aiter is at hand -----
+
+
+def _aiter_site():
+    site = os.environ.get("MXLIB_AITER_SITE")
+    if site:
+        return site
+    try:
+        importlib.metadata.distribution("amd-aiter")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("no amd-aiter here: install it, or set MXLIB_AITER_SITE to a directory holding its aiter/")
+    return None
+
+
+@pytest.mark.parametrize("m, n, k, sms", [(4, 64, 512, 1), (16, 96, 1024, 8), (40, 64, 512, 4)])
+def test_aiter_triton_baseline_by_path_matches_reference(m, n, k, sms):
+    from mxlib.baselines import aiter_triton
+
+    kernels = aiter_triton.load(_aiter_site())
+    assert not _aiter_modules(), "the baseline must load aiter's files without importing aiter"
+    data, seed = _data(m, n, k)
+    out = torch.full((m, n), float("nan"), dtype=torch.bfloat16)
+    result = aiter_triton.gemm(kernels, data, out=out, sms=sms)
+    assert result is out
+    assert aiter_triton.config(m, n, k, sms)["NUM_KSPLIT"] == {1: 1, 8: 2, 4: 2}[sms]
+    ok, msg = check_implementation(data, result)
+    assert ok, f"seed {seed}: {msg}"
+
+
+def test_aiter_triton_baseline_refuses_unsafe_shapes():
+    from mxlib.baselines import aiter_triton
+
+    with pytest.raises(ValueError, match="multiple of 32"):
+        aiter_triton.config(4, 48, 512, 132)  # no 32- or 64-wide tile divides N: the % N wrap would read past B
+    with pytest.raises(ValueError, match="multiple of 256"):
+        aiter_triton.config(4, 64, 320, 132)
+    cfg = aiter_triton.config(16, 2112, 7168, 132)
+    assert (cfg["BLOCK_SIZE_M"], cfg["BLOCK_SIZE_N"], cfg["NUM_KSPLIT"], cfg["SPLITK_BLOCK_SIZE"]) == (16, 64, 4, 1792)
