@@ -1,0 +1,356 @@
+"""`python -m mxlib sweep`: split-K x tile sweep of the "splitk" path on a CUDA GPU, against the occupancy model.
+
+For each shape (default: (16,2112,7168), (8,2112,7168), (64,7168,2048), (256,3072,1536)) and each
+tile (block_m x block_n) and split_k, the path's default config with those three changed is
+  1. run once untimed (compiles it),
+  2. checked once against the reference (`mxlib.bench.check_call`: the allocator is filled with NaN first),
+  3. timed contest-style (`mxlib.bench.time_contest`: L2 flushed, events around one call), --iters calls
+     after --warmup untimed ones.
+split_k runs only up to K / block_k, so no K range is shorter than one block_k step.
+
+Before the configs the run measures what the model takes as given: the device's copy bandwidth, bf16
+peak and a lone empty kernel (`mxlib.bench.measure_ceilings`), two empty kernels in one timed call
+(the cost of each further kernel), and, once per (M, split_k > 1), how many kernels a call launches
+(torch.profiler; where it cannot count, the path's structure: the `kernels_from` column says which). Then it fits the model's two free parameters (`mxlib.occupancy.fit`) to the checked
+rows and reports the median abs % error: of the prior, of the fit, and of a leave-one-shape-out fit
+(each shape predicted by parameters fitted to the others).
+
+Output: `data/results/h200/splitk_sweep.csv` (or `--out DIR`), one row per config.
+
+`--dry-run` needs no GPU: it builds every planned config, then runs two configs of a tiny shape through
+the path (Triton's interpreter on a CPU) and checks them, untimed. `--model-only` writes
+`data/results/occupancy_model.csv` (`mxlib.occupancy.write_model_csv`).
+"""
+from __future__ import annotations
+
+import csv
+import datetime
+import math
+import os
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from . import occupancy as occ
+
+PATH = "splitk"
+DEFAULT_SHAPES = ((16, 2112, 7168), (8, 2112, 7168), (64, 7168, 2048), (256, 3072, 1536))
+DEFAULT_TILES = ((16, 64), (16, 128), (32, 128), (64, 128))
+DEFAULT_SPLITS = (1, 2, 3, 4, 6, 7, 8, 12, 14, 16, 20, 24, 28, 32)
+DEFAULT_ITERS = 20
+DEFAULT_WARMUP = 3
+# The dry run's tiny shape and configs: K = 512 is 16 groups, so 3 splits give ranges of 6, 6 and 4 groups,
+# none a whole 256-wide step (masked groups), and 16x64 tiles over N = 128 are two column tiles.
+DRY_SHAPE = (16, 128, 512, 5)
+DRY_CONFIGS = ((16, 64, 1), (16, 64, 3))
+
+CSV_FIELDS = (
+    "m", "n", "k", "seed", "path", "tile_m", "tile_n", "block_k", "split_k", "num_warps", "num_stages",
+    "ctas", "waves", "utilization", "grid_ctas", "kernels", "kernels_from",
+    "measured_us", "p20_us", "p80_us", "predicted_us", "predicted_prior_us", "predicted_loso_us",
+    "compute_us", "memory_us", "ok", "message",
+    "launch_us", "extra_kernel_us", "copy_TBps", "bf16_TFLOPs", "dot_efficiency", "bw_saturation",
+    "device", "torch", "triton", "date",
+)
+
+
+def _parse_list(text: str, name: str, parts: int):
+    """'16x64,32x128' -> ((16, 64), (32, 128)); parts=1: '1,2,4' -> (1, 2, 4)."""
+    out = []
+    for item in (s.strip() for s in text.split(",") if s.strip()):
+        try:
+            vals = tuple(int(v) for v in item.lower().split("x"))
+        except ValueError:
+            raise ValueError(f"{name}: {item!r} is not {'x'.join(['INT'] * parts)}") from None
+        if len(vals) != parts or min(vals) < 1:
+            raise ValueError(f"{name}: {item!r} must be {parts} positive integer(s) joined by 'x'")
+        out.append(vals if parts > 1 else vals[0])
+    if not out:
+        raise ValueError(f"{name} must list at least one item")
+    return tuple(out)
+
+
+def _seed(m: int, n: int, k: int) -> int:
+    from . import shapes as shapes_mod
+
+    return next((s.seed for s in shapes_mod.load() if s.mnk == (m, n, k)), 0)
+
+
+SWEEP_BLOCK_K = 256  # the seed's BLOCK_SIZE_K
+
+
+def plan(shapes, tiles, splits, module) -> list[tuple[tuple[int, int, int, int], object]]:
+    """[((m, n, k, seed), Config)]: the path's default config with block_m, block_n, split_k replaced and
+    block_k fixed at the seed's 256 (so the sweep does not move when the path's default does), for every
+    split_k <= K / block_k. Building each Config validates it."""
+    configs = []
+    for m, n, k in shapes:
+        seed = _seed(m, n, k)
+        base = replace(module.default_config(m, n, k), block_k=SWEEP_BLOCK_K)
+        for tile_m, tile_n in tiles:
+            for split_k in splits:
+                if split_k <= k // base.block_k:
+                    configs.append(((m, n, k, seed), replace(base, block_m=tile_m, block_n=tile_n, split_k=split_k)))
+    return configs
+
+
+def _versions() -> dict:
+    import torch
+    import triton
+
+    return {"torch": torch.__version__, "triton": triton.__version__,
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+
+
+def path_kernels(cfg) -> int:
+    """Kernels one gemm_splitk call launches by its structure: quantize A, the GEMM, and with split_k > 1
+    the reduction. Used where the profiler cannot count them (no GPU, or no CUPTI)."""
+    return 2 + (cfg.split_k > 1)
+
+
+def count_kernels(fn) -> int:
+    """GPU activities (kernels, memsets, copies) one call of `fn` puts on the device, by torch.profiler."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    n = sum(1 for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA)
+    if n < 1:
+        raise RuntimeError("torch.profiler saw no GPU activity for one call (is CUPTI available?)")
+    return n
+
+
+def base_row(shape, cfg, module, device: occ.Device) -> dict:
+    m, n, k, seed = shape
+    ctas = occ.cta_count(m, n, k, cfg.block_m, cfg.block_n, cfg.split_k)
+    return {"m": m, "n": n, "k": k, "seed": seed, "path": PATH, "tile_m": cfg.block_m, "tile_n": cfg.block_n,
+            "block_k": cfg.block_k, "split_k": cfg.split_k, "num_warps": cfg.num_warps,
+            "num_stages": cfg.num_stages, "ctas": ctas, "waves": occ.waves(ctas, device),
+            "utilization": occ.cu_utilization(ctas, device), "grid_ctas": module.grid(m, n, k, cfg)}
+
+
+def measure(configs, module, device: occ.Device, *, iters: int, warmup: int, progress: bool = True):
+    """(rows, run_info): every config checked and timed on the GPU, and the run's measured constants."""
+    import torch
+
+    from . import bench
+    from .baselines.empty import launch_empty
+    from .reference import generate_input
+
+    flush = bench.L2Flush()
+    ceilings = bench.measure_ceilings(flush=flush)
+    two = bench.time_contest(lambda: (launch_empty(), launch_empty()), iters=100, flush=flush)["median_us"]
+    info = {"launch_us": ceilings["empty_us"], "extra_kernel_us": max(two - ceilings["empty_us"], 0.0),
+            "copy_TBps": ceilings["bandwidth_Bps"] / 1e12, "bf16_TFLOPs": ceilings["bf16_flops"] / 1e12,
+            "device": ceilings["device"], **_versions()}
+    bar = bench.Progress(len(configs)) if progress else None
+    rows, kernels_seen, data_for = [], {}, {}
+    for shape, cfg in configs:
+        m, n, k, seed = shape
+        if shape not in data_for:
+            data_for.clear()  # one shape's inputs at a time on the GPU
+            data_for[shape] = generate_input(m, n, k, seed, device="cuda", rounding="rne")
+        data = data_for[shape]
+        a, _, _, b_shuffle, b_scale_sh = data
+        row = {**base_row(shape, cfg, module, device), **info}
+
+        def call(cfg=cfg):
+            return module.gemm(a, b_shuffle, b_scale_sh, config=cfg, rounding="rne")
+
+        try:
+            call()  # compile before the check and the timing
+            good, message = bench.check_call(call, data, m, n)
+            key = (m, cfg.split_k > 1)
+            if key not in kernels_seen:
+                try:
+                    kernels_seen[key] = (count_kernels(call), "profiler")
+                except Exception as exc:
+                    print(f"torch.profiler could not count kernels ({exc}); using the path's structure",
+                          file=sys.stderr)
+                    kernels_seen[key] = (path_kernels(cfg), "path structure")
+            timed = bench.time_contest(call, iters=iters, warmup=warmup, flush=flush)
+            row.update(ok=int(good), message=message, kernels=kernels_seen[key][0], kernels_from=kernels_seen[key][1],
+                       measured_us=timed["median_us"], p20_us=timed["p20_us"], p80_us=timed["p80_us"])
+        except Exception as exc:  # one failing config is a row with its error, not a lost sweep
+            row.update(ok=0, message=f"error: {type(exc).__name__}: {exc}"[:300])
+        torch.cuda.synchronize()
+        rows.append(row)
+        if bar:
+            bar.step(f"{m}x{n}x{k} {cfg.block_m}x{cfg.block_n} split {cfg.split_k}")
+    return rows, info
+
+
+def run_model(rows, device: occ.Device, info: dict) -> dict:
+    """Fill each row's predictions (prior, fitted, leave-one-shape-out); returns the summary numbers."""
+    prior = replace(occ.model_params("H200"), bandwidth=info["copy_TBps"] * 1e12,
+                    peak_flops=info["bf16_TFLOPs"] * 1e12, launch_us=info["launch_us"],
+                    extra_kernel_us=info["extra_kernel_us"])
+    good = [r for r in rows if r.get("ok") == 1 and r.get("measured_us") not in (None, "")]
+    if not good:
+        raise RuntimeError("no config both passed its check and was timed: nothing to fit")
+    fitted = occ.fit(good, device, prior)
+    shapes = sorted({(r["m"], r["n"], r["k"]) for r in good})
+    loso = {}
+    for s in shapes:
+        rest = [r for r in good if (r["m"], r["n"], r["k"]) != s]
+        loso[s] = occ.fit(rest, device, prior) if rest else None
+    for r in rows:
+        if r.get("kernels") in (None, ""):
+            continue
+        p = occ.predict_row(r, device, fitted)
+        r.update(predicted_us=p.us, compute_us=p.compute_us, memory_us=p.memory_us,
+                 predicted_prior_us=occ.predict_row(r, device, prior).us,
+                 dot_efficiency=fitted.dot_efficiency, bw_saturation=fitted.bw_saturation)
+        model = loso.get((r["m"], r["n"], r["k"]))
+        if model is not None:
+            r["predicted_loso_us"] = occ.predict_row(r, device, model).us
+
+    def err(key):
+        rs = [r for r in good if r.get(key) not in (None, "")]
+        return occ.median([abs(r[key] - r["measured_us"]) / r["measured_us"] * 100 for r in rs]) if rs else math.nan
+
+    return {"prior": prior, "fitted": fitted, "err_prior": err("predicted_prior_us"), "err_fit": err("predicted_us"),
+            "err_loso": err("predicted_loso_us"), "good": good, "shapes": shapes}
+
+
+def report(rows, summary: dict) -> str:
+    good, fitted = summary["good"], summary["fitted"]
+    lines = [f"{len(rows)} configs, {len(good)} checked and timed, "
+             f"{sum(1 for r in rows if r.get('ok') != 1)} failed or not timed",
+             f"measured: empty kernel {summary['prior'].launch_us:.2f} us, each further kernel "
+             f"{summary['prior'].extra_kernel_us:.2f} us, copy {summary['prior'].bandwidth / 1e12:.2f} TB/s, "
+             f"bf16 {summary['prior'].peak_flops / 1e12:.0f} TFLOP/s",
+             f"fitted: dot_efficiency {fitted.dot_efficiency:.4f} (prior {summary['prior'].dot_efficiency:.4f}), "
+             f"bw_saturation {fitted.bw_saturation:.2f} (prior {summary['prior'].bw_saturation:.2f})",
+             "", f"{'shape':<16} {'best measured':<28} {'model pick':<28} {'pick vs best':>12}"]
+    for s in summary["shapes"]:
+        rs = [r for r in good if (r["m"], r["n"], r["k"]) == s]
+        best = min(rs, key=lambda r: r["measured_us"])
+        pick = min(rs, key=lambda r: r["predicted_us"])
+
+        def cfg(r):
+            return f"{r['tile_m']}x{r['tile_n']} s{r['split_k']} {r['measured_us']:.2f} us"
+
+        lines.append(f"{'x'.join(map(str, s)):<16} {cfg(best):<28} {cfg(pick):<28} "
+                     f"{(pick['measured_us'] / best['measured_us'] - 1) * 100:>11.1f}%")
+    worst = sorted(good, key=lambda r: -abs(r["predicted_us"] - r["measured_us"]) / r["measured_us"])[:5]
+    lines.append("\nworst predictions (fitted model):")
+    for r in worst:
+        lines.append(f"  {r['m']}x{r['n']}x{r['k']} {r['tile_m']}x{r['tile_n']} s{r['split_k']}: measured "
+                     f"{r['measured_us']:.2f} us, predicted {r['predicted_us']:.2f} us "
+                     f"(compute {r['compute_us']:.2f}, memory {r['memory_us']:.2f}, {r['ctas']} CTAs)")
+    lines.append(f"\nmodel median abs % error: prior {summary['err_prior']:.1f}%, fitted {summary['err_fit']:.1f}%, "
+                 f"leave-one-shape-out {summary['err_loso']:.1f}%")
+    return "\n".join(lines)
+
+
+def write_csv(rows, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="raise", lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in
+                        ((k, r.get(k, "")) for k in CSV_FIELDS)})
+    return path
+
+
+def default_out_dir(device_name: str) -> Path:
+    from . import bench
+
+    return bench.default_out(device_name).parent
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Dry run
+
+
+def dry_run(module, configs, device: occ.Device, out_dir: Path | None) -> int:
+    """Build-and-verify without a GPU or timing: `configs` were built by `plan`; now run DRY_CONFIGS at
+    DRY_SHAPE on the available device (CPU through Triton's interpreter) and check each output."""
+    import torch
+
+    from .reference import check_implementation, generate_input
+
+    dev = "cuda" if torch.cuda.is_available() else "cpu"
+    m, n, k, seed = DRY_SHAPE
+    data = generate_input(m, n, k, seed, device=dev, rounding="rne")
+    a, _, _, b_shuffle, b_scale_sh = data
+    base = module.default_config(m, n, k)
+    rows, failed = [], 0
+    for tile_m, tile_n, split_k in DRY_CONFIGS:
+        cfg = replace(base, block_m=tile_m, block_n=tile_n, split_k=split_k)
+        out = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device=dev)  # unwritten elements fail
+        got = module.gemm(a, b_shuffle, b_scale_sh, config=cfg, rounding="rne", out=out)
+        ok, message = check_implementation(data, got, "rne")
+        failed += not ok
+        row = {**base_row((m, n, k, seed), cfg, module, device), "ok": int(ok), "message": message,
+               "kernels": path_kernels(cfg), "kernels_from": "path structure", "device": f"dry run on {dev}",
+               **_versions()}
+        row["predicted_prior_us"] = occ.predict_row(row, device, occ.model_params(device)).us
+        rows.append(row)
+        print(f"dry run {m}x{n}x{k} {tile_m}x{tile_n} split {split_k}: {'ok' if ok else 'FAILED'} ({message})")
+    print(f"{len(configs)} planned configs build; {len(rows) - failed} of {len(rows)} dry-run outputs verify")
+    if out_dir is not None:
+        print(f"-> {write_csv(rows, out_dir / 'splitk_sweep.csv')}")
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Command line
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--shapes", default=",".join("x".join(map(str, s)) for s in DEFAULT_SHAPES),
+                   help="comma list of MxNxK (default: %(default)s)")
+    p.add_argument("--tiles", default=",".join("x".join(map(str, t)) for t in DEFAULT_TILES),
+                   help="comma list of block_m x block_n (default: %(default)s)")
+    p.add_argument("--splits", default=",".join(map(str, DEFAULT_SPLITS)),
+                   help="comma list of split_k values, each kept where split_k <= K / block_k (default: %(default)s)")
+    p.add_argument("--iters", type=int, default=DEFAULT_ITERS, help="timed calls per config (default %(default)s)")
+    p.add_argument("--warmup", type=int, default=DEFAULT_WARMUP, help="untimed calls before them (default %(default)s)")
+    p.add_argument("--out", type=Path, help="output folder (default data/results/<device>/, h200 on an H200)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="no GPU, no timing: build the planned configs, run and check two tiny ones")
+    p.add_argument("--model-only", action="store_true", help="write data/results/occupancy_model.csv and exit")
+
+
+def run(args) -> int:
+    if args.model_only:
+        print(f"-> {occ.write_model_csv()}")
+        return 0
+    shapes = _parse_list(args.shapes, "--shapes", 3)
+    tiles = _parse_list(args.tiles, "--tiles", 2)
+    splits = _parse_list(args.splits, "--splits", 1)
+    import torch
+
+    if not torch.cuda.is_available():
+        if not args.dry_run:
+            print("python -m mxlib sweep needs a CUDA GPU (torch.cuda.is_available() is False); "
+                  "--dry-run runs without one", file=sys.stderr)
+            return 2
+        # The interpreter must be chosen before Triton first compiles the path's kernels.
+        if "mxlib.kernels.gemm_splitk" in sys.modules and os.environ.get("TRITON_INTERPRET") != "1":
+            raise RuntimeError("the splitk path was imported without TRITON_INTERPRET=1; set it and rerun")
+        os.environ["TRITON_INTERPRET"] = "1"
+    from .paths import path_module
+
+    module = path_module(PATH)
+    configs = plan(shapes, tiles, splits, module)
+    if args.dry_run:
+        return dry_run(module, configs, occ.DEVICES["H200"], args.out)
+    props = torch.cuda.get_device_properties(None)
+    device = replace(occ.DEVICES["H200"], name=props.name, units=int(props.multi_processor_count))
+    t0 = time.perf_counter()
+    rows, info = measure(configs, module, device, iters=args.iters, warmup=args.warmup)
+    elapsed = time.perf_counter() - t0
+    out = write_csv(rows, (args.out or default_out_dir(info["device"])) / "splitk_sweep.csv")  # kept if the fit fails
+    summary = run_model(rows, device, info)
+    write_csv(rows, out)
+    print(report(rows, summary))
+    print(f"{info['device']}: {len(configs)} configs in {elapsed:.0f} s -> {out}")
+    return 1 if any(r.get("ok") != 1 for r in rows) else 0
