@@ -1,0 +1,473 @@
+"""`python -m mxlib harness SUBMISSION.py [test|benchmark|leaderboard]`: the contest's protocol, run locally.
+
+Follows gpu-mode/reference-kernels:problems/amd_202602/eval.py (and the submission rule of
+gpu-mode/kernelbot, which refuses any source whose lowercased text contains "stream"):
+
+- test: every test shape; the submission gets a clone of the inputs, its output is checked against
+  the reference (`check_implementation`, rne).
+- benchmark: one checked call, then up to 1000 timed calls on the same inputs, each after a
+  synchronize and an L2 flush, between two CUDA events; stops early as eval.py does (relative error
+  of the mean < 0.1%, or 50 s of measured time, or 120 s of wall time).
+- leaderboard: up to 100 timed calls, each on inputs regenerated with a new seed (seed += 13, B
+  included) and each output rechecked; the score is the geometric mean of the per-shape means.
+
+Stricter than the contest, so a file that passes here cannot pass there by luck:
+
+- In test mode, after each shape's check the inputs the submission saw are overwritten in place with
+  a new seed's data (same data_ptr, new contents) and it is called again: a cache keyed on a tensor's
+  address returns a stale result and fails the check. In leaderboard mode every other iteration
+  regenerates into the previous iteration's storage for the same reason.
+- Each output is kept while the next call runs: returning the same buffer twice, or overwriting a
+  previous call's output, fails with its own message.
+- A source that imports mxlib is refused: the contest machine does not have it.
+
+Differences: the flush writes 4x the L2 plus a GPU sleep (`mxlib.bench.L2Flush`) instead of a 64 GB
+random tensor; the submission runs in this process (loaded from its path under a fresh module name)
+rather than in a spawned worker. On a machine without a GPU only test mode runs, at small shapes,
+through Triton's interpreter (TRITON_INTERPRET=1), with inputs drawn by the CPU generator.
+"""
+from __future__ import annotations
+
+import ast
+import csv
+import datetime
+import importlib.util
+import itertools
+import math
+import os
+import sys
+import time
+import types
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import torch
+
+from . import shapes as shapes_mod
+from .reference import check_implementation, generate_input
+
+MODES = ("test", "benchmark", "leaderboard")
+SEED_STEP = 13  # eval.py: leaderboard mode adds 13 to the seed before every iteration
+# (max_repeats, max_time_ns) as eval.py passes them
+BENCHMARK_LIMITS = (1000, 50e9)
+LEADERBOARD_LIMITS = (100, 30e9)
+WARMUP_LIMITS = (100, 1e7)
+WALL_LIMIT_NS = 120e9
+REL_ERR_STOP = 0.001
+
+# Small shapes for the interpreter: the golden GEMM cases' sizes, with seeds of our own.
+SMALL_SHAPES = ((4, 64, 512, 11), (16, 128, 1024, 12), (32, 96, 256, 13), (64, 256, 512, 14), (8, 32, 7168, 15))
+
+STREAM_MESSAGE = ('the source contains the word "stream" (case-insensitive), which the contest refuses '
+                  '("Your code contains work on another stream"): remove every occurrence, comments included')
+
+
+class SubmissionRejected(Exception):
+    """The submission file breaks a rule the contest (or this harness) enforces before running it."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules on the source
+
+
+def check_source(source: str) -> list[str]:
+    """Problems that make the contest (or its machine) refuse this source; empty when it is acceptable."""
+    problems = []
+    lines = [i + 1 for i, line in enumerate(source.splitlines()) if "stream" in line.lower()]
+    if "stream" in source.lower():
+        shown = ", ".join(map(str, lines[:8])) + (", ..." if len(lines) > 8 else "")
+        problems.append(f"{STREAM_MESSAGE} (line {shown})")
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        return problems + [f"the source does not parse: {exc.msg} at line {exc.lineno}"]
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        for name in names:
+            if name == "mxlib" or name.startswith("mxlib."):
+                problems.append(f"line {node.lineno} imports {name}: the contest machine has no mxlib "
+                                f"(export a self-contained file with `python -m mxlib export`)")
+    return problems
+
+
+_loaded = itertools.count()
+
+
+def _task_shim() -> types.ModuleType:
+    """The contest's `task` module (input_t, output_t, TestSpec), which submissions usually import."""
+    from typing import TypedDict, TypeVar
+
+    mod = types.ModuleType("task")
+    mod.input_t = TypeVar("input_t", bound=tuple)
+    mod.output_t = TypeVar("output_t", bound=torch.Tensor)
+    mod.TestSpec = TypedDict("TestSpec", {"m": int, "n": int, "k": int, "seed": int})
+    return mod
+
+
+def load_submission(path) -> Callable:
+    """The submission's `custom_kernel`, loaded from its file under a fresh module name.
+
+    Raises SubmissionRejected when the source breaks a rule (`check_source`) or defines no callable
+    `custom_kernel`. A `task` module like the contest's (input_t, output_t, TestSpec) is importable.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"submission file not found: {path}")
+    source = path.read_text(encoding="utf-8")
+    problems = check_source(source)
+    if problems:
+        raise SubmissionRejected(f"{path} is refused:\n  - " + "\n  - ".join(problems))
+    name = f"_mxlib_submission_{next(_loaded)}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    # The contest's task.py sits beside the submission; its stand-in stays for imports made at call time.
+    sys.modules.setdefault("task", _task_shim())
+    sys.modules[name] = module  # dataclasses and pickling look the module up by name
+    spec.loader.exec_module(module)
+    kernel = getattr(module, "custom_kernel", None)
+    if not callable(kernel):
+        raise SubmissionRejected(f"{path} defines no callable custom_kernel(data)")
+    return kernel
+
+
+# ---------------------------------------------------------------------------------------------
+# Shapes and seeds
+
+
+@dataclass(frozen=True)
+class Case:
+    m: int
+    n: int
+    k: int
+    seed: int
+
+    @property
+    def spec(self) -> str:
+        return f"m: {self.m}; n: {self.n}; k: {self.k}; seed: {self.seed}"
+
+
+def combine_seed(a: int, b: int) -> int:
+    """eval.py's `_combine`: a test's public seed mixed with the secret seed (a Cantor pairing)."""
+    return int(a + (a + b) * (a + b + 1) // 2)
+
+
+def cases(spec: str, secret_seed: int | None = None) -> list[Case]:
+    """Cases from "test", "benchmark", "extra", "small" (the interpreter's shapes) or "MxNxK[:seed],..."."""
+    if spec in shapes_mod.KINDS:
+        out = [Case(s.m, s.n, s.k, s.seed) for s in shapes_mod.load(spec)]
+    elif spec == "small":
+        out = [Case(*s) for s in SMALL_SHAPES]
+    else:
+        out = []
+        for i, part in enumerate(p.strip() for p in spec.split(",") if p.strip()):
+            dims, _, seed = part.partition(":")
+            try:
+                m, n, k = (int(v) for v in dims.lower().split("x"))
+                out.append(Case(m, n, k, int(seed) if seed else 1000 + i))
+            except ValueError:
+                raise ValueError(f"--shapes: {part!r} is not MxNxK or MxNxK:seed (or test, benchmark, extra, small)")
+    if not out:
+        raise ValueError(f"--shapes {spec!r} gives no shapes")
+    if secret_seed is not None:
+        out = [Case(c.m, c.n, c.k, combine_seed(c.seed, secret_seed)) for c in out]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Running
+
+
+@dataclass
+class Result:
+    case: Case
+    ok: bool
+    message: str
+    times_ns: list[float] = field(default_factory=list)
+
+    def stats(self) -> dict:
+        """eval.py's Stats (runs, mean, std, err, best, worst) in microseconds, plus the median."""
+        d = self.times_ns
+        if not d:
+            return {}
+        runs, mean = len(d), sum(d) / len(d)
+        std = math.sqrt(sum((x - mean) ** 2 for x in d) / (runs - 1)) if runs > 1 else 0.0
+        s = sorted(d)
+        median = (s[(runs - 1) // 2] + s[runs // 2]) / 2
+        return {"runs": runs, "mean_us": mean / 1e3, "std_us": std / 1e3, "err_us": std / math.sqrt(runs) / 1e3,
+                "best_us": s[0] / 1e3, "worst_us": s[-1] / 1e3, "median_us": median / 1e3}
+
+
+def _clone(data):
+    return tuple(t.clone() for t in data)
+
+
+def _sync(device) -> None:
+    if torch.device(device).type == "cuda":
+        torch.cuda.synchronize()
+
+
+def _storage_span(t: torch.Tensor) -> tuple[int, int]:
+    st = t.untyped_storage()
+    return st.data_ptr(), st.data_ptr() + st.nbytes()
+
+
+def _same_buffer(a: torch.Tensor, b: torch.Tensor) -> bool:
+    (a0, a1), (b0, b1) = _storage_span(a), _storage_span(b)
+    return a0 < b1 and b0 < a1
+
+
+def _bits(t: torch.Tensor) -> torch.Tensor:
+    """A bit-exact copy (NaN payloads compare equal)."""
+    return t.detach().clone().view(torch.int16 if t.element_size() == 2 else torch.uint8)
+
+
+class _Guard:
+    """Keeps the previous output alive with a copy of its bits, and checks the next one against both."""
+
+    def __init__(self):
+        self.prev = None
+        self.prev_bits = None
+
+    def check(self, out) -> str | None:
+        problem = None
+        if self.prev is not None and isinstance(out, torch.Tensor):
+            if _same_buffer(out, self.prev):
+                problem = ("the submission returned the same output buffer twice (data_ptr "
+                           f"{out.data_ptr():#x}): allocate a new output every call; a caller keeps the old one")
+            elif not torch.equal(_bits(self.prev), self.prev_bits):
+                problem = "the submission overwrote a previous call's output: outputs must not be reused across calls"
+        if isinstance(out, torch.Tensor):
+            self.prev, self.prev_bits = out, _bits(out)
+        return problem
+
+
+def _call(kernel, data, device):
+    """The submission's output, or the exception it raised."""
+    _sync(device)
+    try:
+        out = kernel(data)
+    except Exception as exc:
+        return None, f"custom_kernel raised {type(exc).__name__}: {exc}"
+    _sync(device)
+    return out, None
+
+
+def _check(data, out) -> tuple[bool, str]:
+    if not isinstance(out, torch.Tensor):
+        return False, f"custom_kernel returned {type(out).__name__}, not a tensor"
+    return check_implementation(data, out, "rne")
+
+
+def _poison(device, case: Case) -> None:
+    if torch.device(device).type == "cuda":
+        from .bench import poison_allocator
+        poison_allocator(2 * case.m * case.n)
+
+
+def run_test(kernel, case_list: list[Case], device) -> list[Result]:
+    """Test mode: each case checked, then the in-place probe and the output-buffer checks."""
+    results = []
+    for c in case_list:
+        data = generate_input(c.m, c.n, c.k, c.seed, device=device)
+        given = _clone(data)  # what the submission sees, as eval.py passes a clone
+        _poison(device, c)
+        out, err = _call(kernel, given, device)
+        ok, msg = (False, err) if err else _check(data, out)
+        if ok:
+            guard = _Guard()
+            guard.check(out)
+            # Same storage, same data_ptr, new contents: what a fresh allocation at a reused address looks like.
+            new = generate_input(c.m, c.n, c.k, c.seed + SEED_STEP, device=device)
+            for t, src in zip(given, new):
+                t.copy_(src)
+            out2, err = _call(kernel, given, device)
+            problem = err or guard.check(out2)
+            if problem is None:
+                good, detail = _check(new, out2)
+                if not good:
+                    problem = ("wrong output after the inputs were overwritten in place (same data_ptr, new "
+                               "contents): the submission reuses something cached from an earlier call, e.g. keyed "
+                               f"on B's data_ptr ({detail})")
+            ok, msg = (False, problem) if problem else (True, msg)
+        results.append(Result(c, ok, msg))
+    return results
+
+
+def _timed(kernel, data, flush) -> tuple[object, float]:
+    torch.cuda.synchronize()
+    flush()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    out = kernel(data)
+    end.record()
+    torch.cuda.synchronize()
+    return out, start.elapsed_time(end) * 1e6
+
+
+def _should_stop(times_ns: list[float], max_time_ns: float, t0_ns: int) -> bool:
+    """eval.py's rule, applied after the third run."""
+    runs = len(times_ns)
+    if runs < 3:
+        return False
+    mean = sum(times_ns) / runs
+    std = math.sqrt(sum((x - mean) ** 2 for x in times_ns) / (runs - 1))
+    return (std / math.sqrt(runs) / mean < REL_ERR_STOP or mean * runs > max_time_ns
+            or time.perf_counter_ns() - t0_ns > WALL_LIMIT_NS)
+
+
+def run_one_benchmark(kernel, c: Case, flush, *, recheck: bool, max_repeats: int, max_time_ns: float) -> Result:
+    """eval.py's `_run_single_benchmark`: one checked call, then timed calls (rechecked ones in leaderboard mode)."""
+    data = generate_input(c.m, c.n, c.k, c.seed, device="cuda")
+    check_copy = _clone(data)
+    out, err = _call(kernel, data, "cuda")
+    ok, msg = (False, err) if err else _check(check_copy, out)
+    if not ok:
+        return Result(c, False, msg)
+    guard = _Guard()
+    if recheck:
+        guard.check(out)
+    del out
+    seed, times, t0 = c.seed, [], time.perf_counter_ns()
+    for i in range(max_repeats):
+        if recheck:
+            seed += SEED_STEP
+            new = generate_input(c.m, c.n, c.k, seed, device="cuda")
+            if i % 2:  # every other iteration: the same addresses with new contents
+                for t, src in zip(data, new):
+                    t.copy_(src)
+                del new
+            else:
+                data = new
+            check_copy = _clone(data)
+        try:
+            out, t_ns = _timed(kernel, data, flush)
+        except Exception as exc:
+            return Result(c, False, f"custom_kernel raised {type(exc).__name__}: {exc}", times)
+        if recheck:
+            problem = guard.check(out)
+            if problem:
+                return Result(c, False, problem, times)
+            good, detail = _check(check_copy, out)
+            if not good:
+                return Result(c, False, f"iteration {i} (seed {seed}): {detail}", times)
+        del out
+        times.append(t_ns)
+        if _should_stop(times, max_time_ns, t0):
+            break
+    return Result(c, True, "", times)
+
+
+def run_timed(kernel, case_list: list[Case], mode: str, head_start_us: float) -> list[Result]:
+    """Benchmark or leaderboard mode (CUDA), with eval.py's warm-up run on the first case first."""
+    from .bench import L2Flush
+
+    flush = L2Flush(head_start_us)
+    recheck = mode == "leaderboard"
+    run_one_benchmark(kernel, case_list[0], flush, recheck=False, max_repeats=WARMUP_LIMITS[0],
+                      max_time_ns=WARMUP_LIMITS[1])
+    max_repeats, max_time_ns = LEADERBOARD_LIMITS if recheck else BENCHMARK_LIMITS
+    results = []
+    for c in case_list:
+        results.append(run_one_benchmark(kernel, c, flush, recheck=recheck, max_repeats=max_repeats,
+                                         max_time_ns=max_time_ns))
+        if recheck and not results[-1].ok:
+            break  # eval.py stops the leaderboard at the first failure
+    return results
+
+
+def score_us(results: list[Result]) -> float | None:
+    """The contest's ranking: the geometric mean of the per-shape mean times (None unless all passed)."""
+    means = [r.stats().get("mean_us") for r in results]
+    if not results or not all(r.ok for r in results) or None in means:
+        return None
+    return math.exp(sum(math.log(v) for v in means) / len(means))
+
+
+def report(results: list[Result], mode: str) -> str:
+    head = f"{'spec':<40} {'status':<6}"
+    if mode != "test":
+        head += f" {'mean':>8} {'err':>6} {'best':>8} {'worst':>8} {'median':>8} {'runs':>5}"
+    lines = [head]
+    for r in results:
+        st = r.stats()
+        timing = (f" {st['mean_us']:8.2f} {st['err_us']:6.2f} {st['best_us']:8.2f} {st['worst_us']:8.2f} "
+                  f"{st['median_us']:8.2f} {st['runs']:5d}") if st else ""
+        lines.append(f"{r.case.spec:<40} {'pass' if r.ok else 'FAIL':<6}{timing}")
+        if not r.ok:
+            lines.append(f"    {r.message}")
+    passed = sum(r.ok for r in results)
+    lines.append(f"{mode}: {passed} of {len(results)} passed" + ("" if mode == "test" else " (times in us)"))
+    s = score_us(results)
+    if mode != "test" and s is not None:
+        lines.append(f"score (geometric mean of the means): {s:.3f} us")
+    return "\n".join(lines)
+
+
+def write_csv(results: list[Result], path: Path, mode: str, submission: Path, device: str) -> None:
+    import triton
+
+    fields = ("mode", "m", "n", "k", "seed", "ok", "message", "runs", "mean_us", "std_us", "err_us", "best_us",
+              "worst_us", "median_us", "submission", "device", "torch", "triton", "date")
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        for r in results:
+            st = {k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in r.stats().items()}
+            w.writerow({"mode": mode, "m": r.case.m, "n": r.case.n, "k": r.case.k, "seed": r.case.seed,
+                        "ok": int(r.ok), "message": r.message[:500], **st, "submission": str(submission),
+                        "device": device, "torch": torch.__version__, "triton": triton.__version__, "date": date})
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line
+
+
+def add_arguments(p) -> None:
+    p.add_argument("submission", type=Path, help="the submission file (defines custom_kernel(data))")
+    p.add_argument("mode", nargs="?", default="test", choices=MODES, help="contest mode (default: test)")
+    p.add_argument("--shapes", help="test, benchmark, extra, small, or MxNxK[:seed],... (default: the mode's "
+                                    "contest shapes on a GPU, small on CPU)")
+    p.add_argument("--seed", type=int, help="a secret seed mixed into every case's seed, as POPCORN_SEED does")
+    p.add_argument("--head-start-us", type=float, default=1000.0,
+                   help="GPU sleep after each flush, hiding host overhead as eval.py's huge flush does")
+    p.add_argument("--csv", type=Path, help="also write the per-shape results to this CSV")
+
+
+def run(args) -> int:
+    cuda = torch.cuda.is_available()
+    if not cuda:
+        if args.mode != "test":
+            print(f"{args.mode} mode times calls with CUDA events and needs a GPU; on this machine only test mode "
+                  "runs (small shapes, Triton interpreter)", file=sys.stderr)
+            return 2
+        os.environ.setdefault("TRITON_INTERPRET", "1")  # before the submission's kernels are decorated
+    try:
+        kernel = load_submission(args.submission)
+    except SubmissionRejected as exc:
+        print(f"REJECTED: {exc}", file=sys.stderr)
+        return 1
+    default = ("test" if args.mode == "test" else "benchmark") if cuda else "small"
+    try:
+        case_list = cases(args.shapes or default, args.seed)
+    except ValueError as exc:
+        print(f"python -m mxlib harness: {exc}", file=sys.stderr)
+        return 2
+    device = "cuda" if cuda else "cpu"
+    t0 = time.perf_counter()
+    if args.mode == "test":
+        results = run_test(kernel, case_list, device)
+    else:
+        results = run_timed(kernel, case_list, args.mode, args.head_start_us)
+    print(report(results, args.mode))
+    name = torch.cuda.get_device_name(None) if cuda else "cpu"
+    print(f"{name}, {time.perf_counter() - t0:.1f} s")
+    if args.csv:
+        write_csv(results, args.csv, args.mode, args.submission, name)
+    return 0 if results and all(r.ok for r in results) and len(results) == len(case_list) else 1

@@ -1,0 +1,218 @@
+"""The local contest harness: the contest's rules, and the cheats it must catch, each with its own message.
+
+Submissions here are small self-contained files written in the test (pure torch, no mxlib), so the
+harness is tested on exactly what the contest would receive.
+"""
+import random
+
+import pytest
+import torch
+
+from mxlib import harness
+from mxlib.__main__ import main
+
+# An honest submission: A quantized round-half-even and dequantized, B dequantized from B_q and the
+# un-shuffled B_scale_sh, fp32 matmul. Written independently of mxlib, from the problem statement.
+GOOD = '''
+import torch
+from task import input_t, output_t
+
+_MIDS = (0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0)
+_UP_AT_TIE = (False, True, False, True, False, True, False)  # ties go to the even code
+_VALUES = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
+
+
+def _pow2(e):
+    """Exact fp32 2**e for int32 e in [-127, 127]."""
+    bits = torch.where(e == -127, torch.full_like(e, 0x400000), (e + 127) << 23)
+    return bits.view(torch.float32)
+
+
+def _round_trip_a(x):
+    m, k = x.shape
+    blocks = x.float().reshape(m, k // 32, 32)
+    bits = blocks.abs().amax(-1).contiguous().view(torch.int32)
+    e = (((((bits + 0x200000) & -0x800000) >> 23) & 0xFF) - 129).clamp(-127, 127).unsqueeze(-1)
+    q = blocks * _pow2(-e)
+    mag = q.abs()
+    code = torch.zeros(mag.shape, dtype=torch.int64, device=x.device)
+    for mid, up in zip(_MIDS, _UP_AT_TIE):
+        code += ((mag >= mid) if up else (mag > mid)).long()
+    vals = torch.tensor(_VALUES, device=x.device)[code]
+    return (torch.where(q < 0, -vals, vals) * _pow2(e)).reshape(m, k)
+
+
+def _dequant_b(b_q, b_scale_sh, n, k):
+    sm, sn = b_scale_sh.shape
+    s = b_scale_sh.view(torch.uint8).view(sm // 32, sn // 8, 4, 16, 2, 2).permute(0, 5, 3, 1, 4, 2)
+    s = s.reshape(sm, sn)[:n, : k // 32].int()
+    q = b_q.view(torch.uint8)
+    codes = torch.stack(((q & 0xF).long(), (q >> 4).long()), -1).flatten(-2)
+    table = torch.tensor(_VALUES + tuple(-v for v in _VALUES), device=q.device)
+    return (table[codes].reshape(n, k // 32, 32) * _pow2(s - 127).unsqueeze(-1)).reshape(n, k)
+
+
+def _mm(a, b_q, b_scale_sh):
+    n, k = b_q.shape[0], a.shape[1]
+    return _round_trip_a(a) @ _dequant_b(b_q, b_scale_sh, n, k).T
+
+
+def custom_kernel(data: input_t) -> output_t:
+    a, b, b_q, b_shuffle, b_scale_sh = data
+    return _mm(a, b_q, b_scale_sh).to(torch.bfloat16)
+'''
+
+# Caches dequantized B keyed on B_q's address: right on the first call, stale once the address is reused.
+PTR_CACHE = GOOD + '''
+
+_B_CACHE = {}
+
+
+def custom_kernel(data):
+    a, b, b_q, b_shuffle, b_scale_sh = data
+    key = b_q.data_ptr()
+    if key not in _B_CACHE:
+        _B_CACHE[key] = _dequant_b(b_q, b_scale_sh, b_q.shape[0], a.shape[1])
+    return (_round_trip_a(a) @ _B_CACHE[key].T).to(torch.bfloat16)
+'''
+
+# Returns one persistent buffer per shape.
+REUSES_OUTPUT = GOOD + '''
+
+_OUT = {}
+
+
+def custom_kernel(data):
+    a, b, b_q, b_shuffle, b_scale_sh = data
+    c = _mm(a, b_q, b_scale_sh).to(torch.bfloat16)
+    buf = _OUT.setdefault(tuple(c.shape), torch.empty_like(c))
+    buf.copy_(c)
+    return buf
+'''
+
+# Fresh outputs, but it scribbles over the previous one (e.g. using it as scratch).
+OVERWRITES_OUTPUT = GOOD + '''
+
+_LAST = []
+
+
+def custom_kernel(data):
+    a, b, b_q, b_shuffle, b_scale_sh = data
+    if _LAST:
+        _LAST.pop().zero_()
+    c = _mm(a, b_q, b_scale_sh).to(torch.bfloat16)
+    _LAST.append(c)
+    return c
+'''
+
+WRONG = GOOD.replace("(mag >= mid) if up else (mag > mid)", "(mag >= mid)")  # ties rounded away from zero
+
+SHAPES = "4x64x512:{s0},3x32x128:{s1}"
+
+
+def _shapes():
+    r = random.Random()
+    return SHAPES.format(s0=r.randrange(1 << 20), s1=r.randrange(1 << 20))
+
+
+def _write(tmp_path, text, name="submission.py"):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def _harness(capsys, path, *extra):
+    rc = main(["harness", str(path), "test", "--shapes", _shapes(), *extra])
+    cap = capsys.readouterr()
+    return rc, cap.out + cap.err
+
+
+def test_good_submission_passes_test_mode(tmp_path, capsys):
+    rc, out = _harness(capsys, _write(tmp_path, GOOD))
+    assert rc == 0, out
+    assert "test: 2 of 2 passed" in out
+
+
+def test_pointer_cache_is_caught(tmp_path, capsys):
+    rc, out = _harness(capsys, _write(tmp_path, PTR_CACHE))
+    assert rc == 1
+    assert "same data_ptr, new contents" in out and "B's data_ptr" in out, out
+
+
+def test_reused_output_buffer_is_caught(tmp_path, capsys):
+    rc, out = _harness(capsys, _write(tmp_path, REUSES_OUTPUT))
+    assert rc == 1
+    assert "returned the same output buffer twice" in out, out
+
+
+def test_overwritten_previous_output_is_caught(tmp_path, capsys):
+    rc, out = _harness(capsys, _write(tmp_path, OVERWRITES_OUTPUT))
+    assert rc == 1
+    assert "overwrote a previous call's output" in out, out
+
+
+def test_wrong_rounding_fails_the_check(tmp_path, capsys):
+    rc, out = _harness(capsys, _write(tmp_path, WRONG))
+    assert rc == 1
+    assert "mismatch" in out, out
+
+
+@pytest.mark.parametrize("spelling", ["stream", "Stream", "torch.cuda.STREAM"])
+def test_stream_is_refused_before_running(tmp_path, capsys, spelling):
+    text = GOOD + f"\n\n# no {spelling} here\n"
+    rc, out = _harness(capsys, _write(tmp_path, text))
+    assert rc == 1
+    assert "REJECTED" in out and 'the word "stream"' in out
+    assert f"line {len(text.splitlines())}" in out  # points at the offending line
+    with pytest.raises(harness.SubmissionRejected, match="stream"):
+        harness.load_submission(tmp_path / "submission.py")
+
+
+def test_mxlib_import_and_missing_entry_point_are_refused(tmp_path):
+    with pytest.raises(harness.SubmissionRejected, match="no mxlib"):
+        harness.load_submission(_write(tmp_path, "from mxlib.dispatch import custom_kernel\n"))
+    with pytest.raises(harness.SubmissionRejected, match="no callable custom_kernel"):
+        harness.load_submission(_write(tmp_path, "import torch\ndef kernel(data):\n    return None\n", "b.py"))
+
+
+def test_each_load_is_a_fresh_module(tmp_path):
+    """Two loads of one file share no state: the module-level cache of the first is not the second's."""
+    p = _write(tmp_path, "_calls = []\ndef custom_kernel(data):\n    _calls.append(1)\n    return len(_calls)\n")
+    k1, k2 = harness.load_submission(p), harness.load_submission(p)
+    assert k1(None) == 1 and k1(None) == 2 and k2(None) == 1
+
+
+def test_seed_mixing_and_shape_parsing():
+    assert harness.combine_seed(15, 7) == 15 + 22 * 23 // 2  # eval.py's _combine
+    cs = harness.cases("4x64x512:3,8x32x256")
+    assert [(c.m, c.n, c.k, c.seed) for c in cs] == [(4, 64, 512, 3), (8, 32, 256, 1001)]
+    assert [c.seed for c in harness.cases("benchmark", 99)] == [harness.combine_seed(s.seed, 99)
+                                                                for s in harness.cases("benchmark")]
+    with pytest.raises(ValueError, match="MxNxK"):
+        harness.cases("4x64")
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the CPU refusal")
+@pytest.mark.parametrize("mode", ["benchmark", "leaderboard"])
+def test_timed_modes_need_a_gpu(tmp_path, capsys, mode):
+    rc = main(["harness", str(_write(tmp_path, GOOD)), mode])
+    assert rc == 2
+    assert "needs a GPU" in capsys.readouterr().err
+
+
+@pytest.mark.gpu
+def test_leaderboard_catches_pointer_cache_on_gpu(tmp_path):
+    """Leaderboard mode: fresh seeds every iteration, every other one in the previous storage."""
+    from mxlib.bench import L2Flush
+
+    flush = L2Flush(head_start_us=0)
+    case = harness.Case(32, 256, 512, random.randrange(1 << 20))
+    good = harness.load_submission(_write(tmp_path, GOOD))
+    res = harness.run_one_benchmark(good, case, flush, recheck=True, max_repeats=4, max_time_ns=1e9)
+    assert res.ok, res.message
+    bad = harness.load_submission(_write(tmp_path, PTR_CACHE, "bad.py"))
+    res = harness.run_one_benchmark(bad, case, flush, recheck=True, max_repeats=4, max_time_ns=1e9)
+    assert not res.ok and "mismatch" in res.message
+    reuse = harness.load_submission(_write(tmp_path, REUSES_OUTPUT, "reuse.py"))
+    res = harness.run_one_benchmark(reuse, case, flush, recheck=True, max_repeats=4, max_time_ns=1e9)
+    assert not res.ok and "same output buffer" in res.message
