@@ -16,7 +16,7 @@ $(VENV)/.installed: pyproject.toml
 setup: $(VENV)/.installed
 
 workbook: setup
-	$(PY) -m mxlib check
+	$(PY) -m mxlib workbook
 
 test: setup
 	$(PY) -m pytest -q

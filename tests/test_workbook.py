@@ -1,0 +1,199 @@
+"""The workbook's notebooks (stored clean, one parameters cell each), figure export, and the runner on CPU."""
+import csv
+import hashlib
+import subprocess
+import sys
+import textwrap
+
+import nbformat
+import pytest
+
+from mxlib import workbook
+
+NOTEBOOKS = workbook.notebook_paths()
+
+
+def test_the_seven_notebooks_are_there_in_order():
+    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06", "07"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_is_valid_clean_and_parameterized(path):
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    tagged = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(tagged) == 1, "exactly one cell tagged 'parameters'"
+    assert tagged[0] is code[0], "the parameters cell is the first code cell"
+    assert 'PROFILE = "auto"' in tagged[0].source
+    for c in code:
+        assert c.outputs == [] and c.execution_count is None, f"stored with outputs: {c.source[:60]!r}"
+    # setup() must run before anything can import triton (TRITON_INTERPRET is read at triton's import).
+    assert code[1].source.startswith("from mxlib.workbook import setup\nPROFILE = setup(PROFILE)")
+    assert any("import mxlib" in c.source for c in code)
+
+
+def test_inject_parameters_follows_the_parameters_cell(tmp_path):
+    nb = nbformat.read(NOTEBOOKS[0], as_version=4)
+    n = len(nb.cells)
+    workbook.inject_parameters(nb, "cpu", tmp_path)
+    i = next(i for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", []))
+    injected = nb.cells[i + 1]
+    assert len(nb.cells) == n + 1 and injected.metadata["tags"] == ["injected-parameters"]
+    scope = {}
+    exec(injected.source, scope)
+    assert scope["PROFILE"] == "cpu" and scope["FIGURES"] == str(tmp_path)
+
+
+def test_inject_parameters_needs_exactly_one_parameters_cell(tmp_path):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")])
+    with pytest.raises(ValueError, match="exactly one cell tagged 'parameters'"):
+        workbook.inject_parameters(nb, "cpu", tmp_path)
+
+
+def test_bad_profile_and_only_are_refused():
+    with pytest.raises(ValueError, match="profile must be one of"):
+        workbook.resolve_profile("tpu")
+    with pytest.raises(ValueError, match="no notebook numbered 99"):
+        workbook.notebook_paths(["01", "99"])
+
+
+def _svg_bytes_in_fresh_process(out_dir, seed):
+    """Draw a figure (image, text, legend, stamp) in a new interpreter and save it: SVG bytes and PNG path."""
+    script = textwrap.dedent(f"""
+        import numpy as np, pandas as pd, matplotlib.pyplot as plt
+        from mxlib import figures
+        rng = np.random.default_rng({seed})
+        fig, (a, b) = plt.subplots(1, 2)
+        a.plot(rng.standard_normal(50).cumsum(), label="walk"); a.legend(); a.set_title("x / block scale")
+        b.imshow(rng.random((8, 8)))
+        figures.stamp(fig, pd.DataFrame({{"device": ["NVIDIA H200"], "date": ["2026-02-01T10:00:00Z"]}}), "bench.csv")
+        figures.save(fig, "t", {str(out_dir)!r})
+    """)
+    subprocess.run([sys.executable, "-c", script], check=True, cwd=workbook.ROOT)
+    return (out_dir / "t.svg").read_bytes(), out_dir / "t.png"
+
+
+def test_svg_export_is_deterministic(tmp_path):
+    seed = int.from_bytes(hashlib.sha256(str(tmp_path).encode()).digest()[:4], "little")  # fresh data each run
+    one, png1 = _svg_bytes_in_fresh_process(tmp_path / "a", seed)
+    two, png2 = _svg_bytes_in_fresh_process(tmp_path / "b", seed)
+    assert one == two, "the same figure saved twice must give the same SVG bytes"
+    assert png1.read_bytes() == png2.read_bytes()
+    assert b"<dc:date>" not in one and b"measured on NVIDIA H200, 2026-02-01 (bench.csv)" in one
+    other, _ = _svg_bytes_in_fresh_process(tmp_path / "c", seed + 1)
+    assert other != one, "different data must give a different SVG (the check above is not vacuous)"
+
+
+def test_save_refuses_a_path_as_name(tmp_path):
+    import matplotlib.pyplot as plt
+
+    from mxlib import figures
+
+    fig = plt.figure()
+    with pytest.raises(ValueError, match="plain file stem"):
+        figures.save(fig, "../escape", tmp_path)
+    plt.close(fig)
+
+
+def test_stamp_needs_device_and_date():
+    import pandas as pd
+
+    from mxlib import figures
+
+    with pytest.raises(ValueError, match="'date' column"):
+        figures.source_line(pd.DataFrame({"device": ["H200"]}), "x.csv")
+    frame = pd.DataFrame({"device": ["NVIDIA H200"] * 2, "date": ["2026-02-01T10:00:00Z", "2026-02-03T09:00:00Z"]})
+    assert figures.source_line(frame, "x.csv") == "measured on NVIDIA H200, 2026-02-01..2026-02-03 (x.csv)"
+
+
+def test_runner_executes_01_and_02_on_cpu(tmp_path):
+    out, figs = tmp_path / "nb", tmp_path / "fig"
+    done = workbook.execute(["01", "02"], out_dir=out, figures_dir=figs, profile="cpu", timeout=300)
+    assert [p.name for p in done] == [p.name for p in NOTEBOOKS[:2]]
+    for p in done:
+        nb = nbformat.read(p, as_version=4)
+        injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
+        assert len(injected) == 1 and "PROFILE = 'cpu'" in injected[0].source
+        errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+        assert not errors
+        assert all(c.execution_count is not None for c in nb.cells if c.cell_type == "code")
+    svgs = sorted(f.stem for f in figs.glob("*.svg"))
+    assert len(svgs) >= 5 and all(s[:2] in ("01", "02") for s in svgs)
+    assert sorted(f.stem for f in figs.glob("*.png")) == svgs
+    with open(figs / "figures.csv", newline="") as f:
+        manifest = {r["figure"]: r for r in csv.DictReader(f)}
+    assert sorted(manifest) == svgs
+    assert {r["profile"] for r in manifest.values()} == {"cpu"}
+    assert {r["notebook"] for r in manifest.values()} == {p.name for p in NOTEBOOKS[:2]}
+
+
+def test_manifest_keeps_the_record_of_unchanged_figures(tmp_path):
+    figs = tmp_path / "fig"
+    figs.mkdir()
+    (figs / "a.svg").write_bytes(b"<svg>a</svg>")
+    (figs / "b.svg").write_bytes(b"<svg>b</svg>")
+    first = {"profile": "gpu", "device": "NVIDIA H200", "torch": "2.11", "triton": "3.6", "date": "2026-03-01T00:00:00Z"}
+    before = workbook._figure_stamps(figs)
+    workbook._update_manifest(figs, "01_x.ipynb", sorted(before), first)
+    (figs / "a.svg").write_bytes(b"<svg>a</svg>")   # redrawn, same bytes
+    (figs / "b.svg").write_bytes(b"<svg>B</svg>")   # redrawn, new bytes
+    after = workbook._figure_stamps(figs)
+    changed = [n for n in after if after[n][1] != before[n][1]]
+    assert changed == ["b"]
+    second = {**first, "profile": "cpu", "device": "cpu", "date": "2026-03-02T00:00:00Z"}
+    workbook._update_manifest(figs, "01_x.ipynb", changed, second)
+    with open(figs / "figures.csv", newline="") as f:
+        rows = {r["figure"]: r for r in csv.DictReader(f)}
+    assert rows["a"]["device"] == "NVIDIA H200" and rows["b"]["device"] == "cpu"
+
+
+def test_runner_names_the_failing_notebook_and_cell(tmp_path, monkeypatch):
+    nb = nbformat.v4.new_notebook()
+    params = nbformat.v4.new_code_cell('PROFILE = "auto"\nFIGURES = None')
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [nbformat.v4.new_markdown_cell("# broken"), params,
+                nbformat.v4.new_code_cell("x = 1"), nbformat.v4.new_code_cell("raise RuntimeError('poisoned cell')")]
+    nb_dir = tmp_path / "notebooks"
+    nb_dir.mkdir()
+    nbformat.write(nb, nb_dir / "01_broken.ipynb")
+    monkeypatch.setattr(workbook, "NOTEBOOKS_DIR", nb_dir)
+    with pytest.raises(workbook.WorkbookError) as info:
+        workbook.execute(None, out_dir=tmp_path / "out", figures_dir=tmp_path / "fig", profile="cpu", timeout=60)
+    assert info.value.notebook == "01_broken.ipynb"
+    assert info.value.cell_index == 3  # as stored: the injected parameters cell does not count
+    assert "poisoned cell" in str(info.value)
+    assert (tmp_path / "out" / "01_broken.ipynb").is_file(), "the failed notebook is kept for inspection"
+
+
+def test_speed_bars_draws_each_timed_row_and_skips_failed_ones():
+    import math
+
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from mxlib import figures
+
+    rows = []
+    for m, n, k in ((4, 2880, 512), (16, 2112, 7168)):
+        for prov, med in (("mxlib", 5.0), ("cublas_bf16", 9.0), ("empty", 3.5)):
+            for timing in ("contest", "graph"):
+                rows.append(dict(m=m, n=n, k=k, provider=prov, timing=timing, median_us=med, p20_us=med - 0.5,
+                                 p80_us=med + 1.0, empty_us=3.4, floor_us=0.2 * m))
+    rows[0]["median_us"] = math.nan  # mxlib failed on the first shape: no bar for it
+    fig, ax = plt.subplots()
+    shapes = figures.speed_bars(ax, pd.DataFrame(rows), ["mxlib", "cublas_bf16"])
+    assert shapes == ["4x2880x512", "16x2112x7168"]
+    heights = sorted(round(p.get_height(), 3) for p in ax.patches)
+    assert heights == [5.0, 9.0, 9.0]  # graph rows and the empty provider are not drawn
+    # the empty+floor marks: horizontal segments 0.9 wide (error bars are vertical)
+    floors = sorted(round(float(s[0][1]), 3) for c in ax.collections for s in c.get_segments()
+                    if s[0][1] == s[1][1] and s[1][0] - s[0][0] > 0.8)
+    assert floors == [round(3.4 + 0.2 * 4, 3), round(3.4 + 0.2 * 16, 3)]
+    plt.close(fig)
+
+
+def test_recorded_says_plainly_when_a_csv_is_missing(capsys):
+    assert workbook.recorded("no_such_file.csv", device="nowhere") is None
+    out = capsys.readouterr().out
+    assert "not recorded yet" in out and "data/results/nowhere/no_such_file.csv" in out
