@@ -21,7 +21,9 @@ from .quant_triton import mxq_programs, mxq_quantize_shuffled
 @dataclass(frozen=True)
 class CkConfig:
     block_m: int = 64
-    block_n: int = 128
+    # Not 128: with block_m=64, block_n=128 Triton 3.6 fails to compile this kernel for sm_90
+    # ("PassManager::run failed" in TritonGPUOptimizeDotOperands; H200, 2026-12-03, data/results/h200/validate).
+    block_n: int = 64
     block_k: int = 128
     split_k: int = 1  # no split-K on this path; kept so every path's Config has the same fields
     num_warps: int = 4
@@ -35,7 +37,7 @@ class CkConfig:
 
 
 def ck_default_config(m: int, n: int, k: int) -> CkConfig:
-    """64x128 tiles from M = 64 on (the seed sends M >= 64 here); smaller M gets the smallest
+    """64-row tiles from M = 64 on (the seed sends M >= 64 here); smaller M gets the smallest
     power-of-two row tile that holds it, so any M works without wasting a 64-row tile."""
     block_m = 64 if m >= 64 else max(16, 1 << (m - 1).bit_length())
     return CkConfig(block_m=block_m)
