@@ -17,6 +17,7 @@ PATHS = {
     "asm": "mxlib.kernels.gemm_asm",
     "ck": "mxlib.kernels.gemm_ck",
     "splitk": "mxlib.kernels.gemm_splitk",
+    "fused": "mxlib.kernels.gemm_fused",
 }
 
 

@@ -1,0 +1,287 @@
+"""Path "fused": the whole MXFP4 GEMM in ONE launch on NVIDIA Hopper (sm_90).
+
+``C = dequant(quantize_mxfp4(A, rounding)) @ dequant(B_shuffle, B_scale_sh)^T`` as bf16 (M, N).
+
+Why one launch: contest-style timing (L2 flushed, CUDA events around one call) charges an empty
+kernel about 3 us on the H200 (2.69 us in scripts/tune_fused.py's runs, 3.46 in NOTES §6), more
+than the bandwidth floor of every benchmark shape, so a separate quantization or reduction kernel
+costs more than it could save. Measured times and what limits them: KERNEL_NOTES.md.
+
+How a program (CTA) works. Program p owns an N tile of BLOCK_N rows of B, an M tile of BLOCK_M rows
+of A and a contiguous range of K iterations (split-K). Each iteration:
+
+- loads B in place: in the (16,16) shuffle each 16-byte run is one row's 32 fp4 values (one scale
+  block), so an iteration's bytes are 16-byte loads at ``col_off(j) + row_off(n)``, one constant
+  further on each iteration; the scales come in place from e8m0_shuffle's layout. Triton's
+  pipeliner keeps num_stages - 1 iterations of B and A in flight (cp.async); the scale bytes, which
+  it does not stage, are loaded one iteration ahead into registers.
+- quantizes the A slice it needs (its rows, this iteration's K), bit-exact with
+  `mxlib.quant.quantize_mxfp4`: the scale from amax's fp32 bits, then the element rounding on the
+  grid step s (0.5 below 2, 1 below 4, else 2): "rne" as ``(q + 1.5*2**23*s) - 1.5*2**23*s`` (the
+  fp32 add rounds to a multiple of s, ties to the even multiple, which is the even code),
+  "ties_away" as ``floor(|q|/s + 1/2) * s``. The dequantized value r * 2**e has two significant
+  bits, so it is exact in bf16. A block holding NaN or Inf gets NaN (mxlib's rule: scale 255).
+- multiplies with ``tl.dot_scaled(A values bf16, B fp4 + E8M0 scales)``. On sm_90 Triton swaps the
+  operands itself (N fills the wgmma's 64-row side while M = 4..256 is its N side), decodes the
+  nibbles with byte permutes, applies the scale in bf16 (exact) and accumulates in fp32. Products of
+  two-significant-bit values are exact, so only the fp32 summation order differs from the reference.
+
+Split-K is reduced in the same launch, deterministically: every program of a tile stores its fp32
+partial into its slot of a workspace, then bumps the tile's arrival counter (release after a CTA
+barrier); the program that arrives last (acquire) sums the slots in split order 0, 1, ..., writes C
+and sets the counter back to 0. The result does not depend on which program finished first.
+Counters live in one int32 buffer per device, allocated zeroed once (grown when a call needs more
+tiles) and never keyed on an input; every launch leaves the counters it used at 0, so the next call
+starts clean. Safety: launches on one CUDA queue run one after another, so they never share a
+counter in flight; two launches running at the same time on different queues of one device would,
+so the path is for one queue at a time (the contest's setting). A launch that dies midway leaves
+counters set, but it also leaves the CUDA context unusable. The workspace is allocated per call
+(torch.empty: no kernel launch, served by the caching allocator).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+import triton
+import triton.language as tl
+
+from ..quant import ROUNDINGS
+from ..validate import choice
+from .common import mx_check_config, mx_check_gemm_args, mx_output
+
+_FUSED_SMS = 132  # H200 multiprocessors
+
+
+@dataclass(frozen=True)
+class FusedConfig:
+    """One launch's tiling. block_m: rows of A per program (>= 16); block_n: rows of B per program
+    (>= 64, one warpgroup's MMA rows); block_k: K elements per loop iteration (>= 64, so an iteration
+    covers whole 512-byte tiles of the shuffle); split_k: programs along K per tile."""
+    block_m: int = 16
+    block_n: int = 128
+    block_k: int = 128
+    split_k: int = 1
+    num_warps: int = 4
+    num_stages: int = 3
+
+    def __post_init__(self):
+        mx_check_config(self, "fused", split_k=True)
+        if self.block_k < 64:
+            raise ValueError(f"fused Config.block_k must be a power of two >= 64, got {self.block_k!r}")
+        if self.block_n < 64:
+            raise ValueError(f"fused Config.block_n must be a power of two >= 64 (one warpgroup's MMA rows), "
+                             f"got {self.block_n!r}")
+
+
+def fused_default_config(m: int, n: int, k: int) -> FusedConfig:
+    """A heuristic for shapes without a tuned row, fitted to the H200 tuning run (KERNEL_NOTES.md):
+    one M tile up to M = 64 (A is quantized once per program and N tile, B decoded once per M tile);
+    up to M = 32, 64-row N tiles with 4 warps and split_k aiming at two waves of 132 programs; from
+    M = 64, 128-row N tiles with 8 warps aiming at one wave. BLOCK_K = 128 (256 spills)."""
+    block_m = min(64, max(16, triton.next_power_of_2(m)))
+    small = block_m <= 32
+    block_n = 64 if small else 128
+    tiles = triton.cdiv(m, block_m) * triton.cdiv(n, block_n)
+    split = max(1, min(triton.cdiv(k, 128), round((2 if small else 1) * _FUSED_SMS / tiles)))
+    return FusedConfig(block_m=block_m, block_n=block_n, block_k=128, split_k=split,
+                       num_warps=4 if small else 8, num_stages=3)
+
+
+def fused_grid(m: int, n: int, k: int, config: FusedConfig) -> int:
+    """Programs in the one launch: M tiles x N tiles x split_k."""
+    return triton.cdiv(m, config.block_m) * triton.cdiv(n, config.block_n) * config.split_k
+
+
+@triton.jit
+def _fused_quantize(u, TIES_AWAY: tl.constexpr):
+    """(R, C) fp32 bit patterns (int32) -> quantize_mxfp4 of those values, blocks of 32 along C:
+    the signed E2M1 grid values (R, C/32, 32) fp32 and the E8M0 scale bytes (R, C/32) int32.
+
+    Bit-exact with mxlib.quant: the scale from amax's fp32 bits (round up at mantissa >= 0.75,
+    e = clamp(floor(log2) - 2, -127, 127)), q = x * 2**-e in fp32, then the grid rounding. The grid
+    step s is 2**(max(E, 0) - 1) for q's exponent E, so "rne" is (q + 1.5*2**23*s) - 1.5*2**23*s:
+    the add rounds to a multiple of s, ties to the even multiple, which is the even code. Saturation
+    at 6 comes free: the scale rule gives |q| < 7 (amax < 1.75 * 2**(e+2) unless rounded up), and
+    both rules round [6, 7) to 6. A block with NaN or Inf gets scale byte 255 (mxlib's rule).
+    """
+    R: tl.constexpr = u.shape[0]
+    C: tl.constexpr = u.shape[1]
+    ub = tl.reshape(u, (R, C // 32, 32))
+    # amax on magnitude bits: non-negative floats order like their bits, and NaN/Inf bits are the largest.
+    amax = tl.max(ub & 0x7FFFFFFF, axis=2)
+    field = ((amax + 0x200000) >> 23) & 0xFF
+    e = tl.where(field == 255, 127, tl.minimum(tl.maximum(field - 129, -127), 127))
+    inv_b = 127 - e  # E8M0 byte of 2**-e; byte 0 is the subnormal 2**-127 (mxlib.formats)
+    inv = tl.where(inv_b == 0, 0x400000, inv_b << 23).to(tl.float32, bitcast=True)
+    q = ub.to(tl.float32, bitcast=True) * inv[:, :, None]
+    # fp32 bits of 2**max(E, 0), the grid step s times 2; C = 1.5 * 2**22 * that.
+    two_s = tl.maximum(q.to(tl.int32, bitcast=True) & 0x7F800000, 0x3F800000)
+    if TIES_AWAY:
+        s_step = (two_s - 0x800000).to(tl.float32, bitcast=True)
+        inv_s = (0x7F800000 - two_s).to(tl.float32, bitcast=True)  # 1/s = 2**(1 - max(E, 0))
+        r = tl.floor(tl.abs(q) * inv_s + 0.5) * s_step
+        r = tl.where(q < 0, -r, r)
+    else:
+        magic = (two_s + 0x0B400000).to(tl.float32, bitcast=True)
+        r = (q + magic) - magic
+    return r, tl.where(amax >= 0x7F800000, 255, e + 127)
+
+
+@triton.jit
+def _fused_dequantize(r, sbyte):
+    """(R, G, 32) grid values and (R, G) scale bytes -> (R, G*32) fp32 r * 2**(s-127), exact (two
+    significant bits, so bf16 holds it too); byte 0 is 2**-127, byte 255 NaN (mxlib.formats)."""
+    bits = tl.where(sbyte == 0, 0x400000, sbyte << 23)
+    sc = tl.where(sbyte == 255, 0x7FC00000, bits).to(tl.float32, bitcast=True)
+    return tl.reshape(r * sc[:, :, None], (r.shape[0], r.shape[1] * r.shape[2]))
+
+
+@triton.jit
+def _fused_bits(x):
+    """A's elements as exact fp32 bit patterns (int32). bf16 is widened by moving its bits (the
+    interpreter's bf16 -> fp32 cast loses subnormals, NOTES §5; on the GPU it is the same shift)."""
+    if x.dtype == tl.bfloat16:
+        return x.to(tl.int16, bitcast=True).to(tl.int32) << 16
+    else:
+        return x.to(tl.float32).to(tl.int32, bitcast=True)
+
+
+@triton.jit
+def _fused_b_bytes(b_ptr, b_off, rn, N, it, Kb, BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr):
+    """Iteration `it`'s B bytes (BLOCK_K/2, BLOCK_N), K-major as dot_scaled's rhs, read in place;
+    rows n >= N and K past the end are masked (code 0)."""
+    mask = (rn < N)[None, :]
+    if not EVEN_K:
+        mask = mask & ((it * (BLOCK_K // 2) + tl.arange(0, BLOCK_K // 2)) < Kb)[:, None]
+    return tl.load(b_ptr + b_off + it * (BLOCK_K * 8), mask=mask, other=0)
+
+
+@triton.jit
+def _fused_b_scales(s_ptr, s_row, rn, n_lim, it, Kb, BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr):
+    """Iteration `it`'s B scale bytes (BLOCK_N, BLOCK_K/32), read in place; rows n >= n_lim (n_lim = 0:
+    a dead iteration) and K past the end are masked (byte 127)."""
+    g = it * (BLOCK_K // 32) + tl.arange(0, BLOCK_K // 32)
+    s_col = (g // 8) * 256 + (g % 4) * 64 + ((g % 8) // 4) * 2
+    mask = (rn < n_lim)[:, None]
+    if not EVEN_K:
+        mask = mask & ((g * 16) < Kb)[None, :]
+    return tl.load(s_ptr + s_row[:, None] + s_col[None, :], mask=mask, other=127)
+
+
+@triton.jit
+def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr,
+                       M, N, K, stride_am, stride_ak, stride_cm, S_COLS,
+                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                       SPLIT_K: tl.constexpr, EVEN_K: tl.constexpr, TIES_AWAY: tl.constexpr):
+    pid = tl.program_id(0)
+    split = pid % SPLIT_K
+    tile = pid // SPLIT_K
+    num_m = tl.cdiv(M, BLOCK_M)
+    pid_m = tile % num_m
+    pid_n = tile // num_m
+    Kb = K // 2
+    iters = tl.cdiv(K, BLOCK_K)
+    it_lo = split * iters // SPLIT_K
+    it_hi = (split + 1) * iters // SPLIT_K
+
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    # Shuffled B: byte (n, kb) at (n//16)*16*Kb + (kb//32)*512 + ((kb%32)//16)*256 + (n%16)*16 + kb%16.
+    jb = tl.arange(0, BLOCK_K // 2)
+    b_col = tl.max_contiguous(tl.multiple_of((jb // 32) * 512 + ((jb % 32) // 16) * 256 + jb % 16, 16), 16)
+    b_off = b_col[:, None] + ((rn // 16) * (16 * Kb) + (rn % 16) * 16)[None, :]
+    # e8m0_shuffle: scale (n, g) at (n//32)*32*S_COLS + (g//8)*256 + (g%4)*64 + (n%16)*4 + ((g%8)//4)*2 + (n%32)//16.
+    s_row = (rn // 32) * (32 * S_COLS) + (rn % 16) * 4 + (rn % 32) // 16
+    kk = tl.arange(0, BLOCK_K)
+    a_base = a_ptr + rm[:, None] * stride_am + kk[None, :] * stride_ak
+
+    # Triton's pipeliner stages B and A through shared memory (cp.async) but not the scale bytes: in
+    # Triton 3.6's sm_90 build they were plain loads used in the same iteration, and the measured
+    # time grew by about a DRAM latency (1.8 us) per iteration. So they are prefetched one ahead.
+    # A dead iteration's mask is a zero row bound (the interpreter turns tensor & scalar bool into int32).
+    s_cur = _fused_b_scales(s_ptr, s_row, rn, tl.where(it_lo < it_hi, N, 0), it_lo, Kb, BLOCK_K, EVEN_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for it in range(it_lo, it_hi):
+        s_nxt = _fused_b_scales(s_ptr, s_row, rn, tl.where(it + 1 < it_hi, N, 0), it + 1, Kb, BLOCK_K, EVEN_K)
+        a_mask = (rm < M)[:, None]
+        if not EVEN_K:
+            a_mask = a_mask & ((it * BLOCK_K + kk) < K)[None, :]
+        x = tl.load(a_base + it * BLOCK_K * stride_ak, mask=a_mask, other=0.0)
+        r, a_s = _fused_quantize(_fused_bits(x), TIES_AWAY)
+        a_v = _fused_dequantize(r, a_s).to(tl.bfloat16)
+        b = _fused_b_bytes(b_ptr, b_off, rn, N, it, Kb, BLOCK_K, EVEN_K)
+        acc = tl.dot_scaled(a_v, None, "bf16", b, s_cur, "e2m1", acc)
+        s_cur = s_nxt
+
+    c_off = rm[:, None] * stride_cm + rn[None, :]
+    c_mask = (rm < M)[:, None] & (rn < N)[None, :]
+    if SPLIT_K == 1:
+        tl.store(c_ptr + c_off, acc.to(tl.bfloat16), mask=c_mask)
+    else:
+        w_off = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
+        tl.store(ws_ptr + (tile * SPLIT_K + split) * (BLOCK_M * BLOCK_N) + w_off, acc)
+        # Every thread's partial is stored before one thread publishes the arrival (release).
+        tl.debug_barrier()
+        arrived = tl.atomic_add(cnt_ptr + tile, 1, sem="acq_rel", scope="gpu")
+        if arrived == SPLIT_K - 1:
+            # Unrolled, so that all SPLIT_K loads are in flight at once (a loop waited for each in turn).
+            total = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            for s in tl.static_range(SPLIT_K):
+                total += tl.load(ws_ptr + (tile * SPLIT_K + s) * (BLOCK_M * BLOCK_N) + w_off, cache_modifier=".cg")
+            tl.store(c_ptr + c_off, total.to(tl.bfloat16), mask=c_mask)
+            tl.atomic_xchg(cnt_ptr + tile, 0, sem="relaxed", scope="gpu")
+
+
+_fused_counters: dict = {}
+
+
+def _fused_counter_buffer(device: torch.device, tiles: int) -> torch.Tensor:
+    """The zeroed int32 arrival counters of `device`, at least `tiles` of them. Keyed on the device,
+    never on an input: every launch leaves its counters at 0 again (see the module docstring).
+    Grown buffers are kept, never freed: a captured CUDA graph may still point at an older one."""
+    bufs = _fused_counters.setdefault((device.type, device.index), [])
+    if not bufs or bufs[-1].numel() < tiles:
+        bufs.append(torch.zeros(max(tiles, 4096), dtype=torch.int32, device=device))
+    return bufs[-1]
+
+
+def fused_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, *,
+               config: FusedConfig | None = None, rounding: str = "rne",
+               out: torch.Tensor | None = None) -> torch.Tensor:
+    """bf16 (M, N) = dequant(quantize_mxfp4(a, rounding)) @ dequant(B)^T in one kernel launch.
+
+    `out`, if given, is written and returned; otherwise each call returns a fresh tensor."""
+    m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out)
+    choice(rounding, "rounding", ROUNDINGS)
+    cfg = config if config is not None else fused_default_config(m, n, k)
+    if not isinstance(cfg, FusedConfig):
+        raise TypeError(f"config must be a gemm_fused.Config, got {type(cfg).__name__}")
+    c = mx_output(m, n, a.device, out)
+    _fused_launch(a, b_shuffle, b_scale_sh, cfg, rounding, c)
+    return c
+
+
+def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: torch.Tensor):
+    """The one launch, writing C into `c`; returns Triton's handle of the compiled kernel."""
+    m, k = a.shape
+    n = b_shuffle.shape[0]
+    tiles = triton.cdiv(m, cfg.block_m) * triton.cdiv(n, cfg.block_n)
+    if cfg.split_k > 1:
+        ws = torch.empty(tiles * cfg.split_k * cfg.block_n * cfg.block_m, dtype=torch.float32, device=a.device)
+        cnt = _fused_counter_buffer(a.device, tiles)
+    else:
+        ws = cnt = c  # unused: the kernel stores straight into C
+    return _fused_gemm_kernel[(tiles * cfg.split_k,)](
+        a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt,
+        m, n, k, a.stride(0), a.stride(1), c.stride(0), b_scale_sh.shape[1],
+        BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, SPLIT_K=cfg.split_k,
+        EVEN_K=k % cfg.block_k == 0, TIES_AWAY=rounding == "ties_away",
+        num_warps=cfg.num_warps, num_stages=cfg.num_stages)
+
+
+# The path contract (mxlib.paths): every path module exposes these four names.
+Config = FusedConfig
+default_config = fused_default_config
+grid = fused_grid
+gemm = fused_gemm

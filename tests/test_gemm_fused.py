@@ -1,0 +1,235 @@
+"""The fused single-launch path (mxlib.kernels.gemm_fused): golden cases, fresh random shapes and
+split counts, A's quantization bit for bit, NaN/Inf blocks, self-resetting split-K counters, bad input.
+
+Without a GPU the kernel runs in Triton's interpreter (tests/conftest.py), the same kernel as on the
+GPU. Every output is passed in as `out=` filled with NaN, so an element the kernel never writes shows.
+"""
+import random
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+from mxlib.kernels import gemm_fused as F
+from mxlib.kernels.gemm_fused import _fused_bits, _fused_dequantize, _fused_quantize
+from mxlib.layouts import e8m0_shuffle, shuffle_weight
+from mxlib.quant import dequantize_mxfp4, quantize_mxfp4
+from mxlib.reference import check_implementation, compare, generate_input
+
+from . import golden
+
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def run(a, b_shuffle, b_scale_sh, config=None, rounding="rne"):
+    out = torch.full((a.shape[0], b_shuffle.shape[0]), float("nan"), dtype=torch.bfloat16, device=a.device)
+    got = F.gemm(a, b_shuffle, b_scale_sh, config=config, rounding=rounding, out=out)
+    assert got is out
+    return got
+
+
+def run_data(data, config=None, rounding="rne"):
+    a, _, _, b_shuffle, b_scale_sh = data
+    return run(a, b_shuffle, b_scale_sh, config, rounding)
+
+
+def weights(b: torch.Tensor, rounding="rne"):
+    """(B_shuffle, B_scale_sh) of a float (N, K) tensor."""
+    q, s = quantize_mxfp4(b, rounding)
+    return shuffle_weight(q).to(DEVICE), e8m0_shuffle(s).to(DEVICE)
+
+
+@pytest.mark.parametrize("rule", ["rne", "ties_away"])
+def test_golden_cases(golden_dir, rule):
+    """Against the golden C (independent truth), with the default config and with an uneven split."""
+    for name in golden.gemm_cases(golden_dir, rule):
+        case = golden.load(golden_dir, rule, name)
+        data = tuple(t.to(DEVICE) for t in golden.contest_tuple(case))
+        for cfg in (None, F.Config(block_m=16, block_n=64, block_k=128, split_k=3)):
+            out = run_data(data, cfg, rule)
+            ok, msg = compare(out, case["C_bf16_bits"].to(DEVICE))
+            assert ok, f"{name} {rule} {cfg}: {msg}"
+
+
+def test_random_shapes_and_splits():
+    """Fresh shapes and seeds each run: M = 1, odd M over several M tiles, N = 16 and N off the tile,
+    K off the iteration (masked tail), split counts that do not divide the iterations, and more
+    splits than iterations (empty ranges add zero)."""
+    rng = random.SystemRandom()
+    odd_m = rng.randrange(17, 48, 2)
+    cases = [
+        (1, 16, 64, F.Config(block_m=16, block_n=64, block_k=64, split_k=1)),
+        (odd_m, 16 * rng.randrange(5, 9), 192, F.Config(block_m=16, block_n=64, block_k=128, split_k=2)),
+        (rng.randrange(2, 16), 16, 64 * rng.randrange(5, 8), F.Config(block_m=16, block_n=64, block_k=64, split_k=3)),
+        (rng.randrange(1, 33), 32, 128, F.Config(block_m=32, block_n=64, block_k=64, split_k=5)),
+        (rng.randrange(17, 40), 80, 192, F.Config(block_m=16, block_n=128, block_k=64, split_k=2)),
+    ]
+    for m, n, k, cfg in cases:
+        seed = rng.randrange(2**31)
+        data = generate_input(m, n, k, seed, device=DEVICE)
+        ok, msg = check_implementation(data, run_data(data, cfg), "rne")
+        assert ok, f"{m}x{n}x{k} {cfg} seed {seed}: {msg}"
+
+
+def test_default_config_on_random_shape():
+    rng = random.SystemRandom()
+    m, n, k = rng.randrange(1, 40), 16 * rng.randrange(1, 6), 64 * rng.randrange(1, 5)
+    seed = rng.randrange(2**31)
+    data = generate_input(m, n, k, seed, device=DEVICE)
+    ok, msg = check_implementation(data, run_data(data), "rne")
+    assert ok, f"{m}x{n}x{k} seed {seed}: {msg}"
+
+
+def adversarial_a(rows: int, k: int, gen: torch.Generator, max_exp: int) -> torch.Tensor:
+    """fp32 (rows, k): every E2M1 midpoint and grid value, both signs, -0.0, amaxes at the
+    power-of-two round-up edge, saturating values, plain randn; each 32-block scaled by 2**p for a
+    random p in [-max_exp, max_exp]. No NaN/Inf."""
+    grid = torch.tensor([0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0])
+    x = torch.randn(rows, k, generator=gen)
+    for r in range(rows):
+        for b in range(k // 32):
+            scale = 2.0 ** int(torch.randint(-max_exp, max_exp + 1, (1,), generator=gen))
+            kind = (r + b) % 5
+            if kind == 0:  # grid values and midpoints, random signs; amax 6 makes q = x exactly
+                v = grid[torch.randint(0, len(grid), (32,), generator=gen)]
+                v[0] = 6.0
+                v = v * torch.where(torch.rand(32, generator=gen) < 0.5, -1.0, 1.0)
+            elif kind == 1:  # amax 1.75 rounds up to 2: e = -1, so q = 2x and 0.125 * n hits midpoints
+                v = torch.randint(-14, 15, (32,), generator=gen).float() * 0.125
+                v[0] = 1.75
+            elif kind == 2:  # signed zeros and tiny values beside a normal amax
+                v = torch.randn(32, generator=gen) * 1e-6
+                v[::3] = -0.0
+                v[1] = 3.0
+            elif kind == 3:  # values just above 6 * 2**e saturate
+                v = torch.rand(32, generator=gen) * 8.0 - 4.0
+                v[0] = 7.9
+            else:
+                v = torch.randn(32, generator=gen)
+            x[r, b * 32:(b + 1) * 32] = v * scale
+    return x
+
+
+@triton.jit
+def _quantize_probe(x_ptr, out_ptr, R: tl.constexpr, C: tl.constexpr, TIES_AWAY: tl.constexpr):
+    """The kernel's own quantizer on an (R, C) tile, storing the dequantized fp32 values."""
+    offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
+    r, sbyte = _fused_quantize(_fused_bits(tl.load(x_ptr + offs)), TIES_AWAY)
+    tl.store(out_ptr + offs, _fused_dequantize(r, sbyte))
+
+
+def differ(got: torch.Tensor, want: torch.Tensor) -> torch.Tensor:
+    """Positions where two float tensors differ as values (NaN equals NaN; -0.0 equals 0.0)."""
+    got, want = got.cpu().float(), want.cpu().float()
+    return (~((got == want) | (got.isnan() & want.isnan()))).nonzero()
+
+
+@pytest.mark.parametrize("rounding", ["rne", "ties_away"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_quantizer_bit_exact_full_range(rounding, dtype):
+    """The kernel's quantizer, on scales over the whole E8M0 range (subnormal input, the e = 127
+    edge, NaN and Inf blocks), gives mxlib.quant's dequantized values bit for bit."""
+    gen = torch.Generator().manual_seed(random.SystemRandom().randrange(2**31))
+    x = adversarial_a(32, 128, gen, max_exp=140)
+    x[3, 40] = float("nan")
+    x[5, 70] = float("inf")
+    x[6, 0:32] = 1e-40  # a subnormal block
+    x[7, 32:64] = 3.3e38  # amax rounds up past 2**128: e = 127
+    x = x.to(dtype)
+    want = dequantize_mxfp4(*quantize_mxfp4(x, rounding))
+    xd = x.to(DEVICE)
+    got = torch.full(xd.shape, float("nan"), dtype=torch.float32, device=DEVICE)
+    _quantize_probe[(1,)](xd, got, R=32, C=128, TIES_AWAY=rounding == "ties_away")
+    diff = differ(got, want)
+    assert diff.numel() == 0, f"{len(diff)} values differ, first at {diff[:4].tolist()}"
+
+
+@pytest.mark.parametrize("rounding", ["rne", "ties_away"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_gemm_quantizes_a_bit_exact(rounding, dtype):
+    """With B the identity, C = A's dequantized values exactly (two significant bits times a power
+    of two: bf16 holds them), so the GEMM's quantization of A equals mxlib.quant bit for bit. Scales
+    stay within 2**+-8: the interpreter's dot_scaled passes bf16 operands through fp16 (the GPU does
+    not; scripts/tune_fused.py checks the whole range there)."""
+    gen = torch.Generator().manual_seed(random.SystemRandom().randrange(2**31))
+    k = 128
+    a = adversarial_a(20, k, gen, max_exp=8).to(dtype)
+    b_shuffle, b_scale_sh = weights(torch.eye(k))
+    want = dequantize_mxfp4(*quantize_mxfp4(a, rounding)).to(torch.bfloat16)
+    cfg = F.Config(block_m=16, block_n=64, block_k=64, split_k=2)
+    diff = differ(run(a.to(DEVICE), b_shuffle, b_scale_sh, cfg, rounding), want)
+    assert diff.numel() == 0, f"{len(diff)} values differ, first at {diff[:4].tolist()}"
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered")
+def test_nan_and_inf_blocks_propagate():
+    """mxlib's rule: a block holding NaN or Inf has scale 255, so its row of A (or of B) is NaN in C."""
+    gen = torch.Generator().manual_seed(random.SystemRandom().randrange(2**31))
+    m, n, k = 6, 32, 128
+    a = torch.randn(m, k, generator=gen)
+    a[1, 5] = float("nan")
+    a[3, 70] = float("inf")
+    a[4, 100] = float("-inf")
+    b = torch.randn(n, k, generator=gen)
+    b[7, 40] = float("nan")
+    b_shuffle, b_scale_sh = weights(b)
+    keep = torch.ones(m, dtype=torch.bool)
+    keep[[1, 3, 4]] = False
+    out = run(a.to(DEVICE).to(torch.bfloat16), b_shuffle, b_scale_sh,
+              F.Config(block_m=16, block_n=64, block_k=64, split_k=2)).cpu().float()
+    nan = out.isnan()
+    assert nan[[1, 3, 4]].all() and nan[:, 7].all()
+    assert not nan[keep][:, torch.arange(n) != 7].any()
+
+
+def test_split_counters_reset_between_calls():
+    """Two calls in a row on fresh inputs, both right: the last program of each tile resets its counter."""
+    rng = random.SystemRandom()
+    cfg = F.Config(block_m=16, block_n=64, block_k=64, split_k=4)
+    for _ in range(2):
+        seed = rng.randrange(2**31)
+        data = generate_input(5, 128, 256, seed, device=DEVICE)
+        ok, msg = check_implementation(data, run_data(data, cfg), "rne")
+        assert ok, f"seed {seed}: {msg}"
+    assert all(int(buf.abs().sum()) == 0 for bufs in F._fused_counters.values() for buf in bufs)
+
+
+def test_fresh_output_each_call():
+    data = generate_input(3, 64, 64, 7, device=DEVICE)
+    a, _, _, b_shuffle, b_scale_sh = data
+    first = F.gemm(a, b_shuffle, b_scale_sh)
+    second = F.gemm(a, b_shuffle, b_scale_sh)
+    assert first.data_ptr() != second.data_ptr()
+    assert torch.equal(first, second)
+
+
+def test_bad_input_raises():
+    data = generate_input(4, 64, 128, 3, device=DEVICE)
+    a, _, _, b_shuffle, b_scale_sh = data
+    with pytest.raises(ValueError, match="rounding"):
+        F.gemm(a, b_shuffle, b_scale_sh, rounding="nearest")
+    with pytest.raises(TypeError, match="config"):
+        F.gemm(a, b_shuffle, b_scale_sh, config=(16, 64, 64, 1))
+    with pytest.raises(ValueError, match="K"):
+        F.gemm(a[:, :96], b_shuffle[:, :48], b_scale_sh)
+    with pytest.raises(ValueError, match="b_scale_sh"):
+        F.gemm(a, b_shuffle, b_scale_sh[:, :2])
+    with pytest.raises(ValueError, match="block_k"):
+        F.Config(block_k=32)
+    with pytest.raises(ValueError, match="block_n"):
+        F.Config(block_n=32)
+    with pytest.raises(ValueError, match="split_k"):
+        F.Config(split_k=0)
+
+
+
+def test_default_config_and_grid_for_contest_shapes():
+    from mxlib import shapes
+
+    for s in shapes.load():
+        cfg = F.default_config(s.m, s.n, s.k)
+        assert isinstance(cfg, F.Config)
+        tiles = -(-s.m // cfg.block_m) * -(-s.n // cfg.block_n)
+        assert F.grid(s.m, s.n, s.k, cfg) == tiles * cfg.split_k
+        assert cfg.split_k <= -(-s.k // cfg.block_k)
