@@ -5,7 +5,8 @@ else "triton" when the data is on a CUDA/ROCm GPU, else "torch" (the reference).
 tensors (its interpreter, TRITON_INTERPRET=1) is used only when asked for by name.
 
 Path and config (backends "triton" and "aiter"): the `path` argument, else $MXLIB_PATH, else the
-first row for the shape in `data/configs/<device kind>.csv`, else `heuristic_path`. The config comes
+first row for the shape in `data/configs/<device kind>.csv`, else "fused" on a GPU (the fastest path
+measured on the H200, data/configs/h200_fused.csv) and `heuristic_path` (the seed's rule) on the CPU. The config comes
 from the table's row for (shape, path) when there is one, else the path's `default_config`.
 """
 from __future__ import annotations
@@ -89,12 +90,18 @@ def heuristic_path(m: int, n: int, k: int) -> str:
     return "splitk" if k > 1024 else "asm"
 
 
+def unseen_shape_path(m: int, n: int, k: int, kind: str) -> str:
+    """Path for a shape its device's table has no row for: "fused" on a GPU (the fastest path measured
+    on the H200 at every contest shape), the seed's rule (`heuristic_path`) on the CPU."""
+    return heuristic_path(m, n, k) if kind == "cpu" else "fused"
+
+
 def select(m: int, n: int, k: int, device, path: str | None = None):
     """(path name, Config) for a shape on a device; see the module docstring for the order."""
-    table = load_table(device_kind(device))
-    rows = table.get((m, n, k), [])
+    kind = device_kind(device)
+    rows = load_table(kind).get((m, n, k), [])
     if path is None:
-        path = rows[0][0] if rows else heuristic_path(m, n, k)
+        path = rows[0][0] if rows else unseen_shape_path(m, n, k, kind)
     validate.choice(path, "path", tuple(PATHS))
     module = path_module(path)
     for row_path, fields in rows:

@@ -14,7 +14,7 @@ written file is then checked with the harness's source rules (no "stream", no mx
 and imported alone in a subprocess where mxlib cannot be imported.
 
 Targets: "nvidia" exports the Triton paths of `mxlib.paths` with the H200 table
-(`data/configs/h200.csv`); a shape missing from it goes to `mxlib.dispatch.heuristic_path` with the
+(`data/configs/h200.csv`); a shape missing from it goes to `mxlib.dispatch.unseen_shape_path` with the
 path's default config. "amd" is refused, with the reasons (`AMD_REFUSAL`).
 """
 from __future__ import annotations
@@ -300,7 +300,7 @@ def build_source(target: str = "nvidia") -> str:
     paths = _path_modules()
     gemms = {p: col.add(mod, col.alias_target(mod, "gemm")) for p, mod in paths.items()}
     configs = {p: col.add(mod, col.alias_target(mod, "Config")) for p, mod in paths.items()}
-    heuristic = col.add(dispatch.__name__, "heuristic_path")
+    heuristic = col.add(dispatch.__name__, "unseen_shape_path")
     # The first row for a shape is the dispatcher's choice (mxlib.dispatch.select); the rest are alternatives.
     kind = TABLE_KIND[target]
     plan = {shape: rows[0] for shape, rows in dispatch.load_table(kind).items()}
@@ -340,8 +340,8 @@ def _dispatcher(kind: str, paths: dict, gemms: dict, configs: dict, heuristic: s
         "    a, _, _, b_shuffle, b_scale_sh = data",
         "    key = (a.shape[0], b_shuffle.shape[0], a.shape[1])",
         "    plan = _MX_PLAN.get(key)",
-        "    if plan is None:  # a shape the table has not seen: mxlib's heuristic path, its default config",
-        f"        return _MX_GEMMS[{heuristic}(*key)](a, b_shuffle, b_scale_sh, rounding=\"rne\")",
+        "    if plan is None:  # a shape the table has not seen: mxlib's rule for it, the path's default config",
+        f"        return _MX_GEMMS[{heuristic}(*key, {kind!r})](a, b_shuffle, b_scale_sh, rounding=\"rne\")",
         "    gemm, config = plan",
         "    return gemm(a, b_shuffle, b_scale_sh, config=config, rounding=\"rne\")",
         "",
