@@ -7,9 +7,10 @@
 For the 10 contest shapes (data/shapes.csv, kinds test and benchmark, the contest's seeds), on CUDA:
 1. correctness: A quantized by mxlib's Triton kernel, aiter's GEMM (+ its reduce when split), output
    passed as `out=` filled with NaN, checked with `check_implementation(data, out, "rne")`;
-2. timing, contest-style: before every call the L2 is flushed by writing a 512 MiB buffer, then the call
-   is timed between two CUDA events; "e2e" = quant + GEMM (+ reduce), "gemm" = GEMM (+ reduce) on A
-   quantized beforehand; median, mean and min over --iters calls after --warmup calls;
+2. timing with the project's contest-style harness (`mxlib.bench.time_contest`: L2 flushed, host launch
+   hidden, CUDA events around one call), so the numbers sit beside `python -m mxlib bench`'s; "e2e" =
+   quant + GEMM (+ reduce), "gemm" = GEMM (+ reduce) on A quantized beforehand; median, p20, p80, mean
+   over --iters calls after --warmup calls;
 3. aiter's own quant kernel from the same wheel on the shape's A: the fraction of fp4 bytes and of
    scale bytes that equal mxlib's, under both rounding rules (NOTES §4 says its scale bytes saturate on
    NVIDIA and its element rounding predates round-half-even).
@@ -18,7 +19,7 @@ Writes <out>/aiter_triton.csv (one row per shape) and <out>/summary.json (comman
 A shape that raises is a row with ok = 0 and the error; the exit status is 1 if any shape failed, 2 if
 there is no CUDA device or no loadable amd-aiter.
 
-A dry run of the script itself on the CPU (Triton's interpreter; wall-clock times, meaningless):
+A dry run of the script itself on the CPU (Triton's interpreter; correctness only, no timing):
   TRITON_INTERPRET=1 python scripts/h200_aiter_triton_baseline.py --device cpu --site DIR \
       --shape 4x64x512:1 --shape 40x64x512:2 --iters 1 --warmup 0 --out /tmp/dry
 """
@@ -29,9 +30,7 @@ import csv
 import datetime
 import json
 import platform
-import statistics
 import sys
-import time
 import traceback
 from pathlib import Path
 
@@ -42,42 +41,18 @@ sys.path.insert(0, str(ROOT))  # run from a checkout without installing mxlib
 
 from mxlib import shapes  # noqa: E402
 from mxlib.baselines import aiter_triton  # noqa: E402
+from mxlib.bench import time_contest  # noqa: E402
 from mxlib.quant import quantize_mxfp4, quantize_mxfp4_shuffled  # noqa: E402
 from mxlib.reference import check_implementation, generate_input  # noqa: E402
 
 FIELDS = ("kind", "m", "n", "k", "seed", "block_m", "block_n", "num_ksplit", "ok", "message",
-          "e2e_median_us", "e2e_mean_us", "e2e_min_us", "gemm_median_us", "gemm_mean_us", "gemm_min_us",
+          "e2e_median_us", "e2e_p20_us", "e2e_p80_us", "e2e_mean_us",
+          "gemm_median_us", "gemm_p20_us", "gemm_p80_us", "gemm_mean_us",
           "aiter_quant_q_eq_rne", "aiter_quant_q_eq_ties_away", "aiter_quant_s_eq", "error")
 
 
-def contest_times(fn, flush: torch.Tensor, warmup: int, iters: int) -> list[float]:
-    """Microseconds per call: L2 flushed by a large write before each call, timed by CUDA events
-    (wall clock off CUDA, for dry runs only)."""
-    for _ in range(warmup):
-        fn()
-    times = []
-    cuda = flush.device.type == "cuda"
-    if cuda:
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    for i in range(iters):
-        flush.fill_(i & 0x7F)
-        if cuda:
-            torch.cuda.synchronize()
-            start.record()
-            fn()
-            end.record()
-            torch.cuda.synchronize()
-            times.append(start.elapsed_time(end) * 1e3)
-        else:
-            t0 = time.perf_counter()
-            fn()
-            times.append((time.perf_counter() - t0) * 1e6)
-    return times
-
-
-def run_shape(kernels, s, flush, args) -> dict:
+def run_shape(kernels, s, device, args) -> dict:
     row = {"kind": s.kind, "m": s.m, "n": s.n, "k": s.k, "seed": s.seed}
-    device = flush.device
     sms = torch.cuda.get_device_properties(device).multi_processor_count if device.type == "cuda" else 1
     cfg = aiter_triton.config(s.m, s.n, s.k, sms)
     row.update(block_m=cfg["BLOCK_SIZE_M"], block_n=cfg["BLOCK_SIZE_N"], num_ksplit=cfg["NUM_KSPLIT"])
@@ -96,9 +71,10 @@ def run_shape(kernels, s, flush, args) -> dict:
         ("e2e", lambda: aiter_triton.gemm(kernels, data)),
         ("gemm", lambda: aiter_triton.gemm_prequantized(kernels, a_q, a_scale, b_shuffle, b_scale_sh)),
     ):
-        t = contest_times(fn, flush, args.warmup, args.iters)
-        row.update({f"{name}_median_us": round(statistics.median(t), 3), f"{name}_mean_us": round(statistics.mean(t), 3),
-                    f"{name}_min_us": round(min(t), 3)})
+        if device.type != "cuda":  # a CPU dry run checks correctness only
+            continue
+        t = time_contest(fn, iters=args.iters, warmup=args.warmup)  # the project's contest-style timing
+        row.update({f"{name}_{stat}": round(t[stat], 3) for stat in ("median_us", "p20_us", "p80_us", "mean_us")})
 
     q, sc = aiter_triton.aiter_quantize(kernels, a)
     rq, rs = quantize_mxfp4(a, "rne")
@@ -131,7 +107,6 @@ def main(argv=None) -> int:
     import triton
 
     args.out.mkdir(parents=True, exist_ok=True)
-    flush = torch.empty((512 << 20) if device.type == "cuda" else (1 << 20), dtype=torch.uint8, device=device)
     if args.shape:
         todo = []
         for spec in args.shape:
@@ -142,7 +117,7 @@ def main(argv=None) -> int:
     rows = []
     for s in todo:
         try:
-            row = run_shape(kernels, s, flush, args)
+            row = run_shape(kernels, s, device, args)
         except Exception as e:  # one shape's failure must not hide the others
             row = {"kind": s.kind, "m": s.m, "n": s.n, "k": s.k, "seed": s.seed, "ok": 0,
                    "error": "".join(traceback.format_exception_only(type(e), e)).strip()}
