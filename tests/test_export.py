@@ -21,7 +21,7 @@ from . import golden
 # Runs in a fresh interpreter, cwd outside the repository, with mxlib blocked: loads the exported file,
 # runs it on every golden rne GEMM case, saves the outputs' bits for the parent to check.
 RUNNER = textwrap.dedent(r"""
-    import importlib.abc, importlib.util, json, os, sys
+    import importlib.abc, importlib.util, json, sys
     import numpy as np
     import torch
 
@@ -31,21 +31,18 @@ RUNNER = textwrap.dedent(r"""
                 raise ImportError("mxlib is blocked in this process")
 
     sys.meta_path.insert(0, NoMxlib())
-    submission, golden_dir, out = sys.argv[1:4]
+    submission, tests_dir, golden_dir, out = sys.argv[1:5]
+    sys.path.insert(0, tests_dir)  # tests/golden.py alone (numpy and torch only), not the repository
+    import golden
+
     spec = importlib.util.spec_from_file_location("submission", submission)
     mod = importlib.util.module_from_spec(spec)
     sys.modules["submission"] = mod
     spec.loader.exec_module(mod)
 
-    def bf16(bits):
-        return torch.from_numpy(bits.astype(np.int16)).view(torch.bfloat16)
-
     results = {}
-    for name in sorted(f[:-4] for f in os.listdir(golden_dir) if f.startswith("gemm_")):
-        g = np.load(os.path.join(golden_dir, name + ".npz"), allow_pickle=False)
-        data = (bf16(g["A_bf16_bits"]), bf16(g["B_bf16_bits"]), torch.from_numpy(g["B_fp4x2"]),
-                torch.from_numpy(g["B_shuffle"]), torch.from_numpy(g["B_scale_shuffled"]))
-        c = mod.custom_kernel(data)
+    for name in golden.gemm_cases(golden_dir, "rne"):
+        c = mod.custom_kernel(golden.contest_tuple(golden.load(golden_dir, "rne", name)))
         results[name] = c.view(torch.int16).numpy()
     np.savez(out, **results)
     print(json.dumps(sorted(m for m in sys.modules if m == "mxlib" or m.startswith("mxlib."))))
@@ -57,7 +54,7 @@ def test_exported_nvidia_file_alone_passes_the_golden_gemms(tmp_path, golden_dir
     export.export(sub, "nvidia", check_import=False)  # this test imports it alone itself
     env = {**os.environ, "TRITON_INTERPRET": "1"}
     env.pop("PYTHONPATH", None)
-    proc = subprocess.run([sys.executable, "-c", RUNNER, str(sub), os.path.join(golden_dir, "rne"),
+    proc = subprocess.run([sys.executable, "-c", RUNNER, str(sub), os.path.dirname(golden.__file__), golden_dir,
                            str(tmp_path / "out.npz")], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=600)
     assert proc.returncode == 0, proc.stderr[-4000:]
