@@ -35,6 +35,7 @@ import torch
 
 from . import shapes as shapes_mod
 from . import validate
+from .occupancy import traffic_bytes
 from .reference import check_implementation, generate_input, ref_kernel
 
 FLUSH_L2_MULTIPLE = 4
@@ -241,8 +242,9 @@ def measure_ceilings(*, flush: L2Flush | None = None, iters: int = DEFAULT_ITERS
 
 
 def floor_bytes(m: int, n: int, k: int) -> int:
-    """Bytes one call must move: A bf16 + B_shuffle fp4 + B's scales (unpadded E8M0) + C bf16."""
-    return 2 * m * k + n * k // 2 + n * k // 32 + 2 * m * n
+    """Bytes one call must move: A bf16 + B_shuffle fp4 + B's scales (unpadded E8M0) + C bf16, i.e. the
+    occupancy model's traffic without split-K partials."""
+    return traffic_bytes(m, n, k)
 
 
 def floor_us(m: int, n: int, k: int, ceilings: dict) -> float:
