@@ -286,6 +286,11 @@ def _make_empty(data):
     return launch_empty
 
 
+def _make_touch(data):
+    from .baselines import touch
+    return touch.make(data)
+
+
 def _make_mxlib(data):
     from .dispatch import custom_kernel
     return lambda: custom_kernel(data)
@@ -341,8 +346,13 @@ def providers() -> dict[str, Provider]:
     from .baselines import naive_dot_scaled as nds
     from .paths import PATHS
 
+    from .baselines import touch
+
+    touch_config = f"programs={touch.DEFAULT_PROGRAMS} block={touch.DEFAULT_BLOCK}"
     reg = [
         Provider("empty", _make_empty, _fixed("empty kernel"), False, True, "one empty kernel per call"),
+        Provider("touch", _make_touch, _fixed("touch kernel", touch_config), False, True,
+                 "one launch that reads every input byte and writes C (zeros: not checked)"),
         Provider("mxlib", _make_mxlib, _describe_mxlib, True, True, "mxlib.custom_kernel, the dispatcher's choice"),
     ]
     reg += [Provider(f"mxlib:{p}", _make_path(p), _describe_path(p), True, True,

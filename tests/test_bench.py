@@ -60,15 +60,15 @@ def test_registry_names_and_selection():
     from mxlib.paths import PATHS
 
     reg = bench.providers()
-    fixed = ["empty", "mxlib", "cublas_bf16", "torch_dequant", "naive_dot_scaled"]
+    fixed = ["empty", "touch", "mxlib", "cublas_bf16", "torch_dequant", "naive_dot_scaled"]
     assert set(reg) == set(fixed) | {f"mxlib:{p}" for p in PATHS}
     assert {p.name for p in bench.select_providers("mxlib:*", reg)} == {f"mxlib:{p}" for p in PATHS}
     assert [p.name for p in bench.select_providers("cublas_bf16, empty,cublas_bf16", reg)] == ["cublas_bf16", "empty"]
     assert len(bench.select_providers("all", reg)) == len(reg)
     with pytest.raises(ValueError, match="unknown provider 'cublas'"):
         bench.select_providers("cublas", reg)
-    # Only results that are MXFP4 GEMMs are checked; cuBLAS on unquantized B and the empty kernel are not.
-    assert {p.name for p in reg.values() if not p.checked} == {"empty", "cublas_bf16"}
+    # Only results that are MXFP4 GEMMs are checked; cuBLAS on unquantized B, the empty and touch kernels are not.
+    assert {p.name for p in reg.values() if not p.checked} == {"empty", "touch", "cublas_bf16"}
     assert not reg["torch_dequant"].graph  # its torch.tensor(...) constants copy from the host: not capturable
 
 

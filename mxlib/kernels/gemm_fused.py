@@ -51,22 +51,30 @@ from ..validate import choice
 from .common import mx_check_config, mx_check_gemm_args, mx_output
 
 _FUSED_SMS = 132  # H200 multiprocessors
+# How many times a program polls A's flags before it quantizes its slices itself (a_once=1). Each
+# poll is one L2 round trip (well under 1 us); producers that are resident publish within a few us.
+A_ONCE_POLLS = 256
 
 
 @dataclass(frozen=True)
 class FusedConfig:
     """One launch's tiling. block_m: rows of A per program (>= 16); block_n: rows of B per program
     (>= 64, one warpgroup's MMA rows); block_k: K elements per loop iteration (>= 64, so an iteration
-    covers whole 512-byte tiles of the shuffle); split_k: programs along K per tile."""
+    covers whole 512-byte tiles of the shuffle); split_k: programs along K per tile; a_once: 1 to
+    quantize A once per launch (each slice by one program, shared through a workspace) instead of
+    once per program, for launches whose programs are all resident at once (see the kernel)."""
     block_m: int = 16
     block_n: int = 128
     block_k: int = 128
     split_k: int = 1
     num_warps: int = 4
     num_stages: int = 3
+    a_once: int = 0
 
     def __post_init__(self):
         mx_check_config(self, "fused", split_k=True)
+        if self.a_once not in (0, 1):
+            raise ValueError(f"fused Config.a_once must be 0 or 1, got {self.a_once!r}")
         if self.block_k < 64:
             raise ValueError(f"fused Config.block_k must be a power of two >= 64, got {self.block_k!r}")
         if self.block_n < 64:
@@ -170,11 +178,37 @@ def _fused_b_scales(s_ptr, s_row, rn, n_lim, it, Kb, BLOCK_K: tl.constexpr, EVEN
 
 
 @triton.jit
-def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr,
-                       M, N, K, stride_am, stride_ak, stride_cm, S_COLS,
+def _fused_clocks(dep):
+    """(%globaltimer ns, %clock64 cycles) read once `dep` (a scalar) is computed: TIMELINE mode only."""
+    return tl.inline_asm_elementwise("mov.u64 $0, %globaltimer;\n mov.u64 $1, %clock64;", "=l,=l,r", [dep],
+                                     dtype=(tl.int64, tl.int64), is_pure=False, pack=1)
+
+
+@triton.jit
+def _fused_publish_a(a_ptr, aq_ptr, rm, kk, M, K, stride_am, stride_ak, first, it_hi, step,
+                     BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr, TIES_AWAY: tl.constexpr):
+    """Quantize A's (rows rm, K iterations first, first + step, ... < it_hi) slices and store their
+    values, dequant(quantize_mxfp4) in bf16, at the same places of aq (rows x K, contiguous)."""
+    for it in range(first, it_hi, step):
+        a_mask = (rm < M)[:, None]
+        if not EVEN_K:
+            a_mask = a_mask & ((it * BLOCK_K + kk) < K)[None, :]
+        x = tl.load(a_ptr + rm[:, None] * stride_am + (it * BLOCK_K + kk)[None, :] * stride_ak, mask=a_mask, other=0.0)
+        r, a_s = _fused_quantize(_fused_bits(x), TIES_AWAY)
+        tl.store(aq_ptr + rm[:, None] * K + (it * BLOCK_K + kk)[None, :], _fused_dequantize(r, a_s).to(tl.bfloat16),
+                 mask=((it * BLOCK_K + kk) < K)[None, :])
+
+
+@triton.jit
+def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr, aq_ptr, tl_ptr,
+                       M, N, K, stride_am, stride_ak, stride_cm, S_COLS, SPIN,
                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                       SPLIT_K: tl.constexpr, EVEN_K: tl.constexpr, TIES_AWAY: tl.constexpr):
+                       SPLIT_K: tl.constexpr, EVEN_K: tl.constexpr, TIES_AWAY: tl.constexpr,
+                       A_ONCE: tl.constexpr, MAX_ITERS: tl.constexpr,
+                       A_QUANTIZED: tl.constexpr, TIMELINE: tl.constexpr):
     pid = tl.program_id(0)
+    if TIMELINE:
+        t0, c0 = _fused_clocks(pid)
     split = pid % SPLIT_K
     tile = pid // SPLIT_K
     num_m = tl.cdiv(M, BLOCK_M)
@@ -195,6 +229,33 @@ def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr,
     s_row = (rn // 32) * (32 * S_COLS) + (rn % 16) * 4 + (rn % 32) // 16
     kk = tl.arange(0, BLOCK_K)
     a_base = a_ptr + rm[:, None] * stride_am + kk[None, :] * stride_ak
+    if A_ONCE:
+        # A quantized once per launch: program (pid_n, pid_m, split) quantizes the iterations it of
+        # its range with it % num_n == pid_n into aq and raises their flags (release); then it waits
+        # for the flags of its whole range (acquire, at most SPIN polls) and multiplies aq's values.
+        # A program whose wait runs out quantizes its range itself (the same bits, so a rewrite of
+        # a slice another program also writes is harmless): the result never depends on timing.
+        num_n = tl.cdiv(N, BLOCK_N)
+        flags = cnt_ptr + tl.cdiv(M, BLOCK_M) * num_n + 1 + pid_m * iters
+        first = it_lo + ((pid_n - it_lo) % num_n + num_n) % num_n
+        _fused_publish_a(a_ptr, aq_ptr, rm, kk, M, K, stride_am, stride_ak, first, it_hi, num_n,
+                         BLOCK_K, EVEN_K, TIES_AWAY)
+        tl.debug_barrier()
+        for it in range(first, it_hi, num_n):
+            tl.atomic_xchg(flags + it, 1, sem="release", scope="gpu")
+        f_off = it_lo + tl.arange(0, MAX_ITERS)
+        f_mask = f_off < it_hi
+        ready = tl.min(tl.where(f_mask, tl.atomic_add(flags + f_off, 0, mask=f_mask, sem="acquire", scope="gpu"), 1))
+        polls = 0
+        while (ready == 0) & (polls < SPIN):
+            ready = tl.min(tl.where(f_mask, tl.atomic_add(flags + f_off, 0, mask=f_mask, sem="acquire",
+                                                          scope="gpu"), 1))
+            polls += 1
+        if ready == 0:
+            _fused_publish_a(a_ptr, aq_ptr, rm, kk, M, K, stride_am, stride_ak, it_lo, it_hi, 1,
+                             BLOCK_K, EVEN_K, TIES_AWAY)
+            tl.debug_barrier()
+        a_base = aq_ptr + rm[:, None] * K + kk[None, :]
 
     # Triton's pipeliner stages B and A through shared memory (cp.async) but not the scale bytes: in
     # Triton 3.6's sm_90 build they were plain loads used in the same iteration, and the measured
@@ -207,15 +268,23 @@ def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr,
         a_mask = (rm < M)[:, None]
         if not EVEN_K:
             a_mask = a_mask & ((it * BLOCK_K + kk) < K)[None, :]
-        x = tl.load(a_base + it * BLOCK_K * stride_ak, mask=a_mask, other=0.0)
-        r, a_s = _fused_quantize(_fused_bits(x), TIES_AWAY)
-        a_v = _fused_dequantize(r, a_s).to(tl.bfloat16)
+        if A_ONCE:
+            a_v = tl.load(a_base + it * BLOCK_K, mask=a_mask, other=0.0, cache_modifier=".cg")
+        elif A_QUANTIZED:
+            a_v = tl.load(a_base + it * BLOCK_K * stride_ak, mask=a_mask, other=0.0)
+        else:
+            x = tl.load(a_base + it * BLOCK_K * stride_ak, mask=a_mask, other=0.0)
+            r, a_s = _fused_quantize(_fused_bits(x), TIES_AWAY)
+            a_v = _fused_dequantize(r, a_s).to(tl.bfloat16)
         b = _fused_b_bytes(b_ptr, b_off, rn, N, it, Kb, BLOCK_K, EVEN_K)
         acc = tl.dot_scaled(a_v, None, "bf16", b, s_cur, "e2m1", acc)
         s_cur = s_nxt
 
+    if TIMELINE:
+        t1, c1 = _fused_clocks(tl.max(acc).to(tl.int32, bitcast=True))
     c_off = rm[:, None] * stride_cm + rn[None, :]
     c_mask = (rm < M)[:, None] & (rn < N)[None, :]
+    last = tl.full((), 1, tl.int32)
     if SPLIT_K == 1:
         tl.store(c_ptr + c_off, acc.to(tl.bfloat16), mask=c_mask)
     else:
@@ -224,6 +293,7 @@ def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr,
         # Every thread's partial is stored before one thread publishes the arrival (release).
         tl.debug_barrier()
         arrived = tl.atomic_add(cnt_ptr + tile, 1, sem="acq_rel", scope="gpu")
+        last = (arrived == SPLIT_K - 1).to(tl.int32)
         if arrived == SPLIT_K - 1:
             # Unrolled, so that all SPLIT_K loads are in flight at once (a loop waited for each in turn).
             total = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
@@ -231,6 +301,28 @@ def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr,
                 total += tl.load(ws_ptr + (tile * SPLIT_K + s) * (BLOCK_M * BLOCK_N) + w_off, cache_modifier=".cg")
             tl.store(c_ptr + c_off, total.to(tl.bfloat16), mask=c_mask)
             tl.atomic_xchg(cnt_ptr + tile, 0, sem="relaxed", scope="gpu")
+    if A_ONCE:
+        # The last program of the launch to get here (every other one is past its flag reads)
+        # lowers all flags again, so the next launch starts clean.
+        done = cnt_ptr + tl.cdiv(M, BLOCK_M) * tl.cdiv(N, BLOCK_N)
+        if tl.atomic_add(done, 1, sem="acq_rel", scope="gpu") == tl.num_programs(0) - 1:
+            n_flags = tl.cdiv(M, BLOCK_M) * iters
+            for f in range(0, n_flags, 256):
+                z_off = f + tl.arange(0, 256)
+                tl.store(done + 1 + z_off, tl.zeros((256,), dtype=tl.int32), mask=z_off < n_flags)
+            tl.atomic_xchg(done, 0, sem="relaxed", scope="gpu")
+    if TIMELINE:
+        t2, c2 = _fused_clocks(last)
+        smid = tl.inline_asm_elementwise("mov.u32 $0, %smid;", "=r", [], dtype=tl.int32, is_pure=False, pack=1)
+        rec = tl_ptr + pid * 8
+        tl.store(rec + 0, smid.to(tl.int64))
+        tl.store(rec + 1, t0)
+        tl.store(rec + 2, t1)
+        tl.store(rec + 3, t2)
+        tl.store(rec + 4, c0)
+        tl.store(rec + 5, c1)
+        tl.store(rec + 6, c2)
+        tl.store(rec + 7, last.to(tl.int64) + 2 * (it_hi - it_lo))
 
 
 _fused_counters: dict = {}
@@ -262,22 +354,35 @@ def fused_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tenso
     return c
 
 
-def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: torch.Tensor):
-    """The one launch, writing C into `c`; returns Triton's handle of the compiled kernel."""
+def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: torch.Tensor, *,
+                  a_quantized: bool = False, timeline: torch.Tensor | None = None):
+    """The one launch, writing C into `c`; returns Triton's handle of the compiled kernel.
+
+    Probe modes (scripts/probe_fused.py), off in every mxlib call: `a_quantized` means `a` already
+    holds dequant(quantize_mxfp4(A)) as bf16 and is multiplied as it is (A's quantization left out);
+    `timeline`, an int64 (programs, 8) tensor, receives per program [SM id, %globaltimer at start,
+    after the K loop, at the end, %clock64 at the same three points, last-arrival flag + 2 * K
+    iterations]."""
     m, k = a.shape
     n = b_shuffle.shape[0]
-    tiles = triton.cdiv(m, cfg.block_m) * triton.cdiv(n, cfg.block_n)
-    if cfg.split_k > 1:
-        ws = torch.empty(tiles * cfg.split_k * cfg.block_n * cfg.block_m, dtype=torch.float32, device=a.device)
-        cnt = _fused_counter_buffer(a.device, tiles)
-    else:
-        ws = cnt = c  # unused: the kernel stores straight into C
+    num_m = triton.cdiv(m, cfg.block_m)
+    tiles = num_m * triton.cdiv(n, cfg.block_n)
+    iters = triton.cdiv(k, cfg.block_k)
+    a_once = bool(cfg.a_once) and not a_quantized
+    # The counter buffer: split-K arrivals (tiles), then A_ONCE's launch-done counter and flags.
+    counters = tiles + (1 + num_m * iters if a_once else 0)
+    cnt = _fused_counter_buffer(a.device, counters) if cfg.split_k > 1 or a_once else c
+    ws = (torch.empty(tiles * cfg.split_k * cfg.block_n * cfg.block_m, dtype=torch.float32, device=a.device)
+          if cfg.split_k > 1 else c)  # c: unused, the kernel stores straight into C
+    aq = torch.empty((num_m * cfg.block_m, k), dtype=torch.bfloat16, device=a.device) if a_once else c
     return _fused_gemm_kernel[(tiles * cfg.split_k,)](
-        a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt,
-        m, n, k, a.stride(0), a.stride(1), c.stride(0), b_scale_sh.shape[1],
+        a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt, aq,
+        timeline if timeline is not None else c,
+        m, n, k, a.stride(0), a.stride(1), c.stride(0), b_scale_sh.shape[1], A_ONCE_POLLS,
         BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, SPLIT_K=cfg.split_k,
         EVEN_K=k % cfg.block_k == 0, TIES_AWAY=rounding == "ties_away",
-        num_warps=cfg.num_warps, num_stages=cfg.num_stages)
+        A_ONCE=a_once, MAX_ITERS=triton.next_power_of_2(triton.cdiv(iters, cfg.split_k)),
+        A_QUANTIZED=a_quantized, TIMELINE=timeline is not None, num_warps=cfg.num_warps, num_stages=cfg.num_stages)
 
 
 # The path contract (mxlib.paths): every path module exposes these four names.
