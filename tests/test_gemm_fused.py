@@ -219,6 +219,28 @@ def test_a_once_equals_per_program_quantization(rounding):
     assert all(int(buf.abs().sum()) == 0 for bufs in F._fused_counters.values() for buf in bufs)
 
 
+@pytest.mark.gpu
+def test_a_once_under_real_concurrency():
+    """On a GPU the programs of an a_once launch really run at once and wait on each other's flags:
+    60 fresh launches (contest-like and random shapes, 1-2 waves of programs, split K or not, back to
+    back on one queue) each equal the a_once=0 result bit for bit, and leave every flag at 0."""
+    rng = random.SystemRandom()
+    shapes = [(16, 2112, 7168, F.Config(16, 64, 128, 8, a_once=1)), (64, 7168, 2048, F.Config(64, 128, 128, 2, 8, a_once=1)),
+              (256, 3072, 1536, F.Config(64, 128, 128, 1, 8, a_once=1)), (4, 2880, 512, F.Config(16, 64, 128, 4, a_once=1))]
+    for _ in range(60):
+        if rng.random() < 0.5:
+            m, n, k, cfg = rng.choice(shapes)
+        else:
+            m, n, k = rng.randrange(1, 300), 64 * rng.randrange(1, 60), 128 * rng.randrange(1, 40)
+            cfg = F.Config(rng.choice([16, 32, 64]), 64, 128, rng.randrange(1, 6), a_once=1)
+        data = generate_input(m, n, k, rng.randrange(2**31), device=DEVICE)
+        got = run_data(data, cfg)
+        want = run_data(data, F.Config(cfg.block_m, cfg.block_n, cfg.block_k, cfg.split_k, cfg.num_warps))
+        assert torch.equal(got.view(torch.int16), want.view(torch.int16)), f"{m}x{n}x{k} {cfg}"
+    torch.cuda.synchronize()
+    assert all(int(buf.abs().sum()) == 0 for bufs in F._fused_counters.values() for buf in bufs)
+
+
 def test_fresh_output_each_call():
     data = generate_input(3, 64, 64, 7, device=DEVICE)
     a, _, _, b_shuffle, b_scale_sh = data
