@@ -55,7 +55,7 @@ def variants(m: int, n: int, k: int, table: F.Config) -> list[tuple[str, F.Confi
     bigger M tiles / other splits; the plain fused path, split 1 with long K steps for short K."""
     tilings = [table]
     for bm in sorted({table.block_m, min(128, max(16, triton.next_power_of_2(m)))}):
-        for bn, warps in ((64, 4), (128, 4 if bm <= 32 else 8), (256, 8)):
+        for bn, warps in ((64, 4), (64, 8), (128, 4), (128, 8), (256, 8)):
             if bm >= 128 and bn >= 256:
                 continue
             tiles = triton.cdiv(m, bm) * triton.cdiv(n, bn)

@@ -185,18 +185,23 @@ def _fused_clocks(dep):
 
 
 @triton.jit
-def _fused_publish_a(a_ptr, aq_ptr, rm, kk, M, K, stride_am, stride_ak, first, it_hi, step,
-                     BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr, TIES_AWAY: tl.constexpr):
-    """Quantize A's (rows rm, K iterations first, first + step, ... < it_hi) slices and store their
-    values, dequant(quantize_mxfp4) in bf16, at the same places of aq (rows x K, contiguous)."""
-    for it in range(first, it_hi, step):
-        a_mask = (rm < M)[:, None]
+def _fused_publish_a(a_ptr, aq_ptr, row0, it_lo, M, K, stride_am, stride_ak, u_first, n_units, u_step,
+                     BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr, TIES_AWAY: tl.constexpr):
+    """Quantize A's units u_first, u_first + u_step, ... < n_units and store their values,
+    dequant(quantize_mxfp4) in bf16, at the same places of aq (rows x K, contiguous). Unit u is the
+    16 rows row0 + 16 * (u % G) of K iteration it_lo + u // G, G = BLOCK_M // 16."""
+    G: tl.constexpr = BLOCK_M // 16
+    kk = tl.arange(0, BLOCK_K)
+    for u in range(u_first, n_units, u_step):
+        rows = row0 + (u % G) * 16 + tl.arange(0, 16)
+        cols = (it_lo + u // G) * BLOCK_K + kk
+        a_mask = (rows < M)[:, None]
         if not EVEN_K:
-            a_mask = a_mask & ((it * BLOCK_K + kk) < K)[None, :]
-        x = tl.load(a_ptr + rm[:, None] * stride_am + (it * BLOCK_K + kk)[None, :] * stride_ak, mask=a_mask, other=0.0)
+            a_mask = a_mask & (cols < K)[None, :]
+        x = tl.load(a_ptr + rows[:, None] * stride_am + cols[None, :] * stride_ak, mask=a_mask, other=0.0)
         r, a_s = _fused_quantize(_fused_bits(x), TIES_AWAY)
-        tl.store(aq_ptr + rm[:, None] * K + (it * BLOCK_K + kk)[None, :], _fused_dequantize(r, a_s).to(tl.bfloat16),
-                 mask=((it * BLOCK_K + kk) < K)[None, :])
+        tl.store(aq_ptr + rows[:, None] * K + cols[None, :], _fused_dequantize(r, a_s).to(tl.bfloat16),
+                 mask=(cols < K)[None, :])
 
 
 @triton.jit
@@ -230,21 +235,24 @@ def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr, aq_ptr, tl_p
     kk = tl.arange(0, BLOCK_K)
     a_base = a_ptr + rm[:, None] * stride_am + kk[None, :] * stride_ak
     if A_ONCE:
-        # A quantized once per launch: program (pid_n, pid_m, split) quantizes the iterations it of
-        # its range with it % num_n == pid_n into aq and raises their flags (release); then it waits
-        # for the flags of its whole range (acquire, at most SPIN polls) and multiplies aq's values.
-        # A program whose wait runs out quantizes its range itself (the same bits, so a rewrite of
-        # a slice another program also writes is harmless): the result never depends on timing.
+        # A quantized once per launch, in units of 16 rows x BLOCK_K: unit u of a program's range
+        # (K iteration it_lo + u // G, rows 16 * (u % G) of its M tile) is quantized into aq by the
+        # program of the same M tile and split with pid_n = u % num_n, which then raises the unit's
+        # flag (release). Every program waits for the flags of its whole range (acquire, at most SPIN
+        # polls) and multiplies aq's values. A program whose wait runs out quantizes its range itself
+        # (the same bits, so rewriting a unit another program also writes is harmless): the result
+        # never depends on timing.
+        G: tl.constexpr = BLOCK_M // 16
         num_n = tl.cdiv(N, BLOCK_N)
-        flags = cnt_ptr + tl.cdiv(M, BLOCK_M) * num_n + 1 + pid_m * iters
-        first = it_lo + ((pid_n - it_lo) % num_n + num_n) % num_n
-        _fused_publish_a(a_ptr, aq_ptr, rm, kk, M, K, stride_am, stride_ak, first, it_hi, num_n,
-                         BLOCK_K, EVEN_K, TIES_AWAY)
+        n_units = (it_hi - it_lo) * G
+        flags = cnt_ptr + tl.cdiv(M, BLOCK_M) * num_n + 1 + pid_m * iters * G + it_lo * G
+        _fused_publish_a(a_ptr, aq_ptr, pid_m * BLOCK_M, it_lo, M, K, stride_am, stride_ak, pid_n, n_units, num_n,
+                         BLOCK_M, BLOCK_K, EVEN_K, TIES_AWAY)
         tl.debug_barrier()
-        for it in range(first, it_hi, num_n):
-            tl.atomic_xchg(flags + it, 1, sem="release", scope="gpu")
-        f_off = it_lo + tl.arange(0, MAX_ITERS)
-        f_mask = f_off < it_hi
+        for u in range(pid_n, n_units, num_n):
+            tl.atomic_xchg(flags + u, 1, sem="release", scope="gpu")
+        f_off = tl.arange(0, MAX_ITERS * G)
+        f_mask = f_off < n_units
         ready = tl.min(tl.where(f_mask, tl.atomic_add(flags + f_off, 0, mask=f_mask, sem="acquire", scope="gpu"), 1))
         polls = 0
         while (ready == 0) & (polls < SPIN):
@@ -252,8 +260,8 @@ def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr, aq_ptr, tl_p
                                                           scope="gpu"), 1))
             polls += 1
         if ready == 0:
-            _fused_publish_a(a_ptr, aq_ptr, rm, kk, M, K, stride_am, stride_ak, it_lo, it_hi, 1,
-                             BLOCK_K, EVEN_K, TIES_AWAY)
+            _fused_publish_a(a_ptr, aq_ptr, pid_m * BLOCK_M, it_lo, M, K, stride_am, stride_ak, 0, n_units, 1,
+                             BLOCK_M, BLOCK_K, EVEN_K, TIES_AWAY)
             tl.debug_barrier()
         a_base = aq_ptr + rm[:, None] * K + kk[None, :]
 
@@ -306,7 +314,7 @@ def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr, aq_ptr, tl_p
         # lowers all flags again, so the next launch starts clean.
         done = cnt_ptr + tl.cdiv(M, BLOCK_M) * tl.cdiv(N, BLOCK_N)
         if tl.atomic_add(done, 1, sem="acq_rel", scope="gpu") == tl.num_programs(0) - 1:
-            n_flags = tl.cdiv(M, BLOCK_M) * iters
+            n_flags = tl.cdiv(M, BLOCK_M) * iters * (BLOCK_M // 16)
             for f in range(0, n_flags, 256):
                 z_off = f + tl.arange(0, 256)
                 tl.store(done + 1 + z_off, tl.zeros((256,), dtype=tl.int32), mask=z_off < n_flags)
@@ -370,7 +378,7 @@ def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: 
     iters = triton.cdiv(k, cfg.block_k)
     a_once = bool(cfg.a_once) and not a_quantized
     # The counter buffer: split-K arrivals (tiles), then A_ONCE's launch-done counter and flags.
-    counters = tiles + (1 + num_m * iters if a_once else 0)
+    counters = tiles + (1 + num_m * iters * (cfg.block_m // 16) if a_once else 0)
     cnt = _fused_counter_buffer(a.device, counters) if cfg.split_k > 1 or a_once else c
     ws = (torch.empty(tiles * cfg.split_k * cfg.block_n * cfg.block_m, dtype=torch.float32, device=a.device)
           if cfg.split_k > 1 else c)  # c: unused, the kernel stores straight into C
