@@ -77,6 +77,26 @@ def variants(m: int, n: int, k: int, table: F.Config) -> list[tuple[str, F.Confi
     return uniq
 
 
+def variants_around(m: int, n: int, k: int, table: F.Config) -> list[tuple[str, F.Config]]:
+    """--around: the table config's neighbours, each with a_once off and on (where the grid is at most
+    two waves): other pipeline depths, half and double split, double warps, BLOCK_K 256 at 2 stages."""
+    near = [replace(table, num_stages=2), replace(table, num_stages=4),
+            replace(table, split_k=max(1, table.split_k // 2)),
+            replace(table, split_k=min(triton.cdiv(k, table.block_k), 2 * table.split_k)),
+            replace(table, num_warps=min(8, 2 * table.num_warps))]
+    if k >= 1024:
+        near.append(replace(table, block_k=256, split_k=max(1, table.split_k // 2), num_stages=2))
+    out, seen = [], set()
+    for c in [table] + near:
+        for once in (0, 1):
+            v = replace(c, a_once=once)
+            if v not in seen and (once == 0 or F.grid(m, n, k, v) <= 2 * SMS):
+                seen.add(v)
+                out.append(("a_once" if once else "fused_cfg", v))
+    return [v for v in out if v[1] != table] if table.a_once == 0 else \
+        [v for v in out if v != ("a_once", table)]
+
+
 def _compile_worker(jobs):
     torch.cuda.init()
     out = {}
@@ -124,6 +144,8 @@ def main() -> int:
     p.add_argument("--iters", type=int, default=30)
     p.add_argument("--run", default="", help="MxNxK: only run the table config 5 times (for a profiler)")
     p.add_argument("--a-quantized", action="store_true")
+    p.add_argument("--around", action="store_true",
+                   help="try the table config's neighbours (variants_around) instead of the broad set")
     args = p.parse_args()
     if args.run:
         m, n, k = map(int, args.run.split("x"))
@@ -140,8 +162,9 @@ def main() -> int:
     os.makedirs(args.out, exist_ok=True)
     shapes = [s for kind in args.kinds.split(",") for s in shapes_mod.load(kind)]
     tables = {s.mnk: select(*s.mnk, "cuda", path="fused")[1] for s in shapes}
+    pick = variants_around if args.around else variants
     jobs = [((s.m, s.n, s.k, s.seed), kind, cfg) for s in shapes
-            for kind, cfg in [("fused", tables[s.mnk])] + variants(*s.mnk, tables[s.mnk])]
+            for kind, cfg in [("fused", tables[s.mnk])] + pick(*s.mnk, tables[s.mnk])]
     t_start = time.time()
     workers = max(1, (os.cpu_count() or 2) - 1)
     with mp.get_context("spawn").Pool(workers) as pool:
@@ -212,7 +235,7 @@ def main() -> int:
                 return c
             return call
 
-        for kind, cfg in [("fused", cfg0)] + variants(m, n, k, cfg0):
+        for kind, cfg in [("fused", cfg0)] + pick(m, n, k, cfg0):
             b = {**base, "variant": kind, "config": bench.config_text(cfg), "programs": F.grid(m, n, k, cfg)}
             err = errs.get(((m, n, k, s.seed), kind, cfg))
             rows.append({**b, "ok": 0, "message": err} if err else
