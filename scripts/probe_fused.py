@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import torch  # noqa: E402
 import triton  # noqa: E402
 
-from mxlib import bench, shapes as shapes_mod  # noqa: E402
+from mxlib import bench, probe, shapes as shapes_mod  # noqa: E402
 from mxlib.baselines import touch  # noqa: E402
 from mxlib.dispatch import select  # noqa: E402
 from mxlib.kernels import gemm_fused as F  # noqa: E402
@@ -110,31 +110,6 @@ def _compile_worker(jobs):
         except Exception as exc:
             out[((m, n, k, seed), kind, cfg)] = f"{type(exc).__name__}: {str(exc)[:160]}"
     return out
-
-
-def timeline_summary(rec: torch.Tensor) -> dict:
-    """Per-launch numbers from a (programs, 8) timeline: span, per-program phases, residency."""
-    r = rec.cpu().tolist()
-    t0 = min(x[1] for x in r)
-    span = max(x[3] for x in r) - t0
-    prog = sorted(x[3] - x[1] for x in r)
-    loop = sorted(x[2] - x[1] for x in r)
-    tail = sorted(x[3] - x[2] for x in r)
-    iters = [x[7] // 2 for x in r]
-    cyc_it = sorted((x[5] - x[4]) / max(1, x[7] // 2) for x in r)
-    starts = sorted(x[1] - t0 for x in r)
-    per_sm: dict = {}
-    for x in r:
-        per_sm.setdefault(x[0], []).append((x[1], x[3]))
-    conc = 0
-    for ivs in per_sm.values():
-        for s, _ in ivs:
-            conc = max(conc, sum(1 for s2, e2 in ivs if s2 <= s < e2))
-    med = lambda v: v[len(v) // 2]  # noqa: E731
-    return {"span_ns": span, "prog_ns": med(prog), "loop_ns": med(loop), "tail_ns": med(tail),
-            "tail_last_ns": med(sorted(x[3] - x[2] for x in r if x[7] % 2 == 1) or [0]),
-            "start_spread_ns": starts[-1], "start_p50_ns": med(starts), "iters": max(iters),
-            "cycles_per_iter": med(cyc_it), "sms": len(per_sm), "max_resident": conc}
 
 
 def main() -> int:
@@ -256,13 +231,14 @@ def main() -> int:
                 timelines_ok = False
                 break
             ok, _ = check_implementation(data, c, "rne")
-            summ = timeline_summary(rec)
+            progs_rows = [{"m": m, "n": n, "k": k, "state": state, "program": i, "smid": x[0],
+                           "t_start_ns": x[1], "t_loop_ns": x[2], "t_end_ns": x[3], "clk_start": x[4],
+                           "clk_loop": x[5], "clk_end": x[6], "last": x[7] % 2, "iters": x[7] // 2}
+                          for i, x in enumerate(rec.cpu().tolist())]
+            tl_rows += progs_rows
+            summ = probe.timeline_summary(progs_rows)
             print(f"{s} {state} timeline ok={ok}: " + " ".join(f"{kk}={v:.0f}" if isinstance(v, float) else
                                                                f"{kk}={v}" for kk, v in summ.items()), flush=True)
-            for i, x in enumerate(rec.cpu().tolist()):
-                tl_rows.append({"m": m, "n": n, "k": k, "state": state, "program": i, "smid": x[0],
-                                "t_start_ns": x[1], "t_loop_ns": x[2], "t_end_ns": x[3], "clk_start": x[4],
-                                "clk_loop": x[5], "clk_end": x[6], "last": x[7] % 2, "iters": x[7] // 2})
         mine = [r for r in rows if (r["m"], r["n"], r["k"]) == s.mnk]
         best = lambda v: min((r for r in mine if r["variant"] == v and r.get("contest_us")),  # noqa: E731
                              key=lambda r: r["contest_us"], default=None)

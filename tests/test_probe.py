@@ -1,0 +1,48 @@
+"""mxlib.probe: the timeline summary on a hand-made launch, and the best row per variant."""
+import pytest
+
+from mxlib import probe
+
+
+def prog(sm, start, loop, end, iters=2, last=0):
+    return {"smid": sm, "t_start_ns": start, "t_loop_ns": loop, "t_end_ns": end, "clk_start": 0,
+            "clk_loop": 1000 * iters, "clk_end": 0, "last": last, "iters": iters}
+
+
+def test_timeline_summary_of_a_known_launch():
+    # SM 0 runs programs 0 and 1 overlapping, then program 2 after both; SM 1 runs program 3 alone.
+    progs = [prog(0, 100, 300, 400), prog(0, 150, 350, 500, last=1), prog(0, 600, 700, 900, iters=4),
+             prog(1, 120, 220, 320, last=1)]
+    s = probe.timeline_summary([{k: str(v) for k, v in p.items()} for p in progs])  # strings, as read from CSV
+    assert s["programs"] == 4 and s["sms"] == 2
+    assert s["span_ns"] == 800 and s["start_spread_ns"] == 500
+    assert s["prog_ns"] == 300.0  # durations 300, 350, 300, 200: the median of 200, 300, 300, 350
+    assert s["loop_ns"] == 150.0 and s["tail_ns"] == 125.0  # loops 200, 200, 100, 100; tails 100, 150, 200, 100
+    assert s["tail_last_ns"] == 125.0  # the last arrivals' tails: 150 and 100
+    assert s["iters"] == 4 and s["cycles_per_iter"] == 1000.0
+    assert s["max_resident"] == 2
+
+
+def test_timeline_rejects_bad_records():
+    with pytest.raises(ValueError, match="out of order"):
+        probe.timeline_summary([prog(0, 100, 50, 400)])
+    with pytest.raises(ValueError, match="at least one"):
+        probe.timeline_summary([])
+
+
+def test_timelines_groups_by_shape_and_state():
+    rows = [{"m": "4", "n": "64", "k": "128", "state": st, **prog(0, 0, 10, 20 + i)} for st in ("warm", "cold")
+            for i in range(3)]
+    t = probe.timelines(rows)
+    assert set(t) == {(4, 64, 128, "warm"), (4, 64, 128, "cold")} and t[(4, 64, 128, "cold")]["programs"] == 3
+
+
+def test_best_by_variant_skips_failed_and_untimed_rows():
+    rows = [{"m": "4", "n": "64", "k": "128", "variant": "fused", "ok": "1", "contest_us": "9.0"},
+            {"m": "4", "n": "64", "k": "128", "variant": "fused", "ok": "1", "contest_us": "8.0"},
+            {"m": "4", "n": "64", "k": "128", "variant": "fused", "ok": "0", "contest_us": "1.0"},
+            {"m": "4", "n": "64", "k": "128", "variant": "touch", "ok": "", "contest_us": "5.0"},
+            {"m": "4", "n": "64", "k": "128", "variant": "a_once", "ok": "1", "contest_us": ""}]
+    best = probe.best_by_variant(rows)
+    assert set(best[(4, 64, 128)]) == {"fused", "touch"}
+    assert best[(4, 64, 128)]["fused"]["contest_us"] == "8.0"
