@@ -8,7 +8,7 @@ import sys
 # command -> (module, one-line help). Modules are imported only when their command runs.
 COMMANDS = {
     "check": ("mxlib.check", "run the reference on the contest shapes and check custom_kernel against it"),
-    "workbook": ("mxlib.workbook", "execute the seven notebooks in order, headless, and export their figures"),
+    "workbook": ("mxlib.workbook", "execute the eight notebooks in order, headless, and export their figures"),
     "bench": ("mxlib.bench", "time mxlib's paths beside baselines, contest-style and by graph replay, with floors"),
     "harness": ("mxlib.harness", "run a submission file through the contest's test, benchmark or leaderboard protocol"),
     "export": ("mxlib.export", "write the single-file contest submission (no mxlib import) for a target"),

@@ -1,4 +1,4 @@
-"""`python -m mxlib workbook`: execute the seven notebooks in order, headless, and export their figures.
+"""`python -m mxlib workbook`: execute the eight notebooks in order, headless, and export their figures.
 
 Each notebook has one cell tagged ``parameters`` (``PROFILE = "auto"``, ``FIGURES = None``). The runner
 inserts a cell after it that sets the profile and the figures folder, runs every cell in a fresh

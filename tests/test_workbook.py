@@ -13,8 +13,8 @@ from mxlib import workbook
 NOTEBOOKS = workbook.notebook_paths()
 
 
-def test_the_seven_notebooks_are_there_in_order():
-    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06", "07"]
+def test_the_eight_notebooks_are_there_in_order():
+    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06", "07", "08"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

@@ -26,17 +26,28 @@ of A and a contiguous range of K iterations (split-K). Each iteration:
   nibbles with byte permutes, applies the scale in bf16 (exact) and accumulates in fp32. Products of
   two-significant-bit values are exact, so only the fp32 summation order differs from the reference.
 
+With `Config.a_once = 1` (rung 3 in KERNEL_NOTES.md; the H200 table's choice from M = 64) A is
+quantized once per launch instead of once per program: 16-row units of each K iteration are
+quantized by the programs of the other N tiles and shared through a per-call workspace and flags;
+a program that waits too long for a unit quantizes its own range instead (the same bits). It needs
+every program of the launch resident at once to pay off (the default config uses it only for grids
+of at most two programs per SM), never to be correct.
+
 Split-K is reduced in the same launch, deterministically: every program of a tile stores its fp32
 partial into its slot of a workspace, then bumps the tile's arrival counter (release after a CTA
 barrier); the program that arrives last (acquire) sums the slots in split order 0, 1, ..., writes C
 and sets the counter back to 0. The result does not depend on which program finished first.
-Counters live in one int32 buffer per device, allocated zeroed once (grown when a call needs more
-tiles) and never keyed on an input; every launch leaves the counters it used at 0, so the next call
-starts clean. Safety: launches on one CUDA queue run one after another, so they never share a
-counter in flight; two launches running at the same time on different queues of one device would,
-so the path is for one queue at a time (the contest's setting). A launch that dies midway leaves
+Counters (and a_once's launch-done counter and flags) live in one int32 buffer per device,
+allocated zeroed once (grown when a call needs more) and never keyed on an input; every launch
+leaves what it used at 0, so the next call starts clean. Safety: launches on one CUDA queue run
+one after another, so they never share a counter in flight; two launches running at the same time
+on different queues of one device would, so the path is for one queue at a time (the contest's
+setting). A launch that dies midway leaves
 counters set, but it also leaves the CUDA context unusable. The workspace is allocated per call
-(torch.empty: no kernel launch, served by the caching allocator).
+(torch.empty: no kernel launch, served by the caching allocator), as is a_once's workspace.
+
+Two probe modes of `_fused_launch`, off in every mxlib call, serve scripts/probe_fused.py: A handed
+over already quantized (to measure what quantizing it costs) and a per-program timeline.
 """
 from __future__ import annotations
 
@@ -83,17 +94,18 @@ class FusedConfig:
 
 
 def fused_default_config(m: int, n: int, k: int) -> FusedConfig:
-    """A heuristic for shapes without a tuned row, fitted to the H200 tuning run (KERNEL_NOTES.md):
-    one M tile up to M = 64 (A is quantized once per program and N tile, B decoded once per M tile);
-    up to M = 32, 64-row N tiles with 4 warps and split_k aiming at two waves of 132 programs; from
-    M = 64, 128-row N tiles with 8 warps aiming at one wave. BLOCK_K = 128 (256 spills)."""
-    block_m = min(64, max(16, triton.next_power_of_2(m)))
-    small = block_m <= 32
-    block_n = 64 if small else 128
-    tiles = triton.cdiv(m, block_m) * triton.cdiv(n, block_n)
+    """A heuristic for shapes without a tuned row, fitted to the H200 runs (KERNEL_NOTES.md): up to
+    M = 32, one M tile, 64-row N tiles, 4 warps and split_k aiming at two waves of 132 programs, A
+    quantized per program (rung 1's winners); from M = 64, M tiles of up to 128 rows, 64-row N tiles,
+    4 warps, split_k aiming at one wave, and A quantized once per launch when the grid is at most two
+    programs per SM (rung 3's winners). BLOCK_K = 128 (256 spills)."""
+    small = m <= 32
+    block_m = max(16, triton.next_power_of_2(m)) if small else min(128, triton.next_power_of_2(m))
+    tiles = triton.cdiv(m, block_m) * triton.cdiv(n, 64)
     split = max(1, min(triton.cdiv(k, 128), round((2 if small else 1) * _FUSED_SMS / tiles)))
-    return FusedConfig(block_m=block_m, block_n=block_n, block_k=128, split_k=split,
-                       num_warps=4 if small else 8, num_stages=3)
+    a_once = int(not small and tiles * split <= 2 * _FUSED_SMS)
+    return FusedConfig(block_m=block_m, block_n=64, block_k=128, split_k=split, num_warps=4, num_stages=3,
+                       a_once=a_once)
 
 
 def fused_grid(m: int, n: int, k: int, config: FusedConfig) -> int:
