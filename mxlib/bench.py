@@ -241,6 +241,20 @@ def measure_ceilings(*, flush: L2Flush | None = None, iters: int = DEFAULT_ITERS
     }
 
 
+def ceilings_text(ceilings: dict) -> str:
+    """One line naming the GPU and the ceilings `measure_ceilings` measured on it."""
+    return (f"{ceilings['device']}: {ceilings['sms']} SMs, L2 {ceilings['l2_bytes'] / 2**20:.0f} MiB, "
+            f"copy {ceilings['bandwidth_Bps'] / 1e12:.2f} TB/s (read+write), bf16 mm "
+            f"{ceilings['bf16_flops'] / 1e12:.0f} TFLOP/s, empty kernel {ceilings['empty_us']:.2f} us")
+
+
+def measure_run(flush: L2Flush | None = None, iters: int = DEFAULT_ITERS) -> tuple[dict, dict]:
+    """The ceilings measured now, and the columns every row of a run carries: device, torch and
+    Triton versions, date (UTC)."""
+    ceilings = measure_ceilings(flush=flush, iters=iters)
+    return ceilings, {"device": ceilings["device"], **_versions()}
+
+
 def floor_bytes(m: int, n: int, k: int) -> int:
     """Bytes one call must move: A bf16 + B_shuffle fp4 + B's scales (unpadded E8M0) + C bf16, i.e. the
     occupancy model's traffic without split-K partials."""
@@ -758,9 +772,6 @@ def run(args) -> int:
                                graph=not args.no_graph, head_start_us=args.head_start_us)
     out = args.out or default_out(ceilings["device"])
     write_csv(rows, out)
-    print(f"{ceilings['device']}: {ceilings['sms']} SMs, L2 {ceilings['l2_bytes'] / 2**20:.0f} MiB, "
-          f"copy {ceilings['bandwidth_Bps'] / 1e12:.2f} TB/s (read+write), bf16 mm {ceilings['bf16_flops'] / 1e12:.0f} "
-          f"TFLOP/s, empty kernel {ceilings['empty_us']:.2f} us; {len(rows)} rows in {time.perf_counter() - t0:.0f} s "
-          f"-> {out}")
+    print(f"{ceilings_text(ceilings)}; {len(rows)} rows in {time.perf_counter() - t0:.0f} s -> {out}")
     print(summary(rows))
     return 1 if any(str(r["ok"]) == "0" for r in rows) else 0

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import datetime
 import multiprocessing as mp
 import os
 import sys
@@ -150,11 +149,8 @@ def main() -> int:
           f"{sum(e is not None for e in errs.values())} failed", flush=True)
 
     flush = bench.L2Flush()
-    ceil = bench.measure_ceilings(flush=flush, iters=100)
-    info = {"device": ceil["device"], "torch": torch.__version__, "triton": triton.__version__,
-            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")}
-    print(f"{info['device']}: copy {ceil['bandwidth_Bps'] / 1e12:.2f} TB/s, bf16 {ceil['bf16_flops'] / 1e12:.0f} "
-          f"TFLOP/s, empty {ceil['empty_us']:.2f} us", flush=True)
+    ceil, info = bench.measure_run(flush, iters=100)
+    print(bench.ceilings_text(ceil), flush=True)
     rows, tl_rows = [], []
     cols = ["kind", "m", "n", "k", "variant", "config", "programs", "ok", "contest_us", "p20_us", "p80_us",
             "graph_us", "floor_us", "empty_us", "message", "device", "torch", "triton", "date"]

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
-import datetime
 import math
 import multiprocessing as mp
 import os
@@ -198,11 +197,8 @@ def main() -> int:
         print(f"check {'OK ' if ok else 'BAD'} {name}: {msg}", flush=True)
 
     flush = bench.L2Flush()
-    ceil = bench.measure_ceilings(flush=flush, iters=100)
-    info = {"device": ceil["device"], "torch": torch.__version__, "triton": triton.__version__,
-            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")}
-    print(f"{info['device']}: copy {ceil['bandwidth_Bps'] / 1e12:.2f} TB/s, bf16 {ceil['bf16_flops'] / 1e12:.0f} TFLOP/s, "
-          f"empty kernel {ceil['empty_us']:.2f} us (contest-style)", flush=True)
+    ceil, info = bench.measure_run(flush, iters=100)
+    print(bench.ceilings_text(ceil), flush=True)
 
     rows, best = [], {}
     cols = ["kind", "m", "n", "k"] + [f.name for f in fields(F.Config)] + [
