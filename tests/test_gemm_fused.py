@@ -281,3 +281,19 @@ def test_default_config_and_grid_for_contest_shapes():
         tiles = -(-s.m // cfg.block_m) * -(-s.n // cfg.block_n)
         assert F.grid(s.m, s.n, s.k, cfg) == tiles * cfg.split_k
         assert cfg.split_k <= -(-s.k // cfg.block_k)
+
+
+def test_h200_table_a_once_rows_fit_on_the_gpu_at_once():
+    """a_once pays off only when every program of the launch is resident (its programs wait on each
+    other): every H200 table row with a_once=1 launches at most two programs per SM, as the default
+    config requires too."""
+    from mxlib import dispatch
+
+    rows = [(mnk, cfg) for mnk, entries in dispatch.load_table("h200").items()
+            for path, cfg in entries if path == "fused" and cfg.get("a_once")]
+    assert rows, "the H200 table has no a_once row"
+    for (m, n, k), cfg in rows:
+        assert F.grid(m, n, k, F.Config(**cfg)) <= 2 * 132, f"{m}x{n}x{k} {cfg}"
+    for m, n, k in ((64, 7168, 2048), (300, 8000, 4096), (1, 64, 64)):
+        cfg = F.default_config(m, n, k)
+        assert not cfg.a_once or F.grid(m, n, k, cfg) <= 2 * 132
