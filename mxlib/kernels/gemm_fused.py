@@ -42,9 +42,9 @@ allocated zeroed once (grown when a call needs more) and never keyed on an input
 leaves what it used at 0, so the next call starts clean. Safety: launches on one CUDA queue run
 one after another, so they never share a counter in flight; two launches running at the same time
 on different queues of one device would, so the path is for one queue at a time (the contest's
-setting). A launch that dies midway leaves
-counters set, but it also leaves the CUDA context unusable. The workspace is allocated per call
-(torch.empty: no kernel launch, served by the caching allocator), as is a_once's workspace.
+setting). A launch that dies midway leaves counters set, but it also leaves the CUDA context
+unusable. The workspace is allocated per call (torch.empty: no kernel launch, served by the caching
+allocator), as is a_once's workspace.
 
 Two probe modes of `_fused_launch`, off in every mxlib call, serve scripts/probe_fused.py: A handed
 over already quantized (to measure what quantizing it costs) and a per-program timeline.
@@ -72,8 +72,8 @@ class FusedConfig:
     """One launch's tiling. block_m: rows of A per program (>= 16); block_n: rows of B per program
     (>= 64, one warpgroup's MMA rows); block_k: K elements per loop iteration (>= 64, so an iteration
     covers whole 512-byte tiles of the shuffle); split_k: programs along K per tile; a_once: 1 to
-    quantize A once per launch (each slice by one program, shared through a workspace) instead of
-    once per program, for launches whose programs are all resident at once (see the kernel)."""
+    quantize A once per launch (each 16-row unit by one program, shared through a workspace) instead
+    of once per program, for launches whose programs are all resident at once (see the kernel)."""
     block_m: int = 16
     block_n: int = 128
     block_k: int = 128
