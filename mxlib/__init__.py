@@ -1,16 +1,16 @@
 """mxlib: MXFP4 GEMM for the `amd-mxfp4-mm` problem, as a library the workbook imports.
 
-The spec lives in `mxlib.quant` (quantization), `mxlib.layouts` (the preshuffled layouts) and
-`mxlib.reference` (the contest's inputs, reference and check); everything else must agree with them.
+The spec lives in `mxlib.spec.quant` (quantization), `mxlib.spec.layouts` (the preshuffled layouts) and
+`mxlib.spec.reference` (the contest's inputs, reference and check); everything else must agree with them.
 Importing mxlib imports neither Triton nor aiter.
 """
-from .backends import backends
-from .dispatch import custom_kernel
-from .formats import BLOCK_SIZE, E2M1_MAGNITUDES, e2m1_table, e8m0_to_float32
-from .layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight, unshuffle_weight
-from .paths import PATHS
-from .quant import ROUNDINGS, dequantize_mxfp4, quantize_mxfp4, quantize_mxfp4_shuffled
-from .reference import check_implementation, generate_input, ref_kernel
+from .runtime.backends import backends
+from .runtime.dispatch import custom_kernel
+from .spec.formats import BLOCK_SIZE, E2M1_MAGNITUDES, e2m1_table, e8m0_to_float32
+from .spec.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight, unshuffle_weight
+from .runtime.paths import PATHS
+from .spec.quant import ROUNDINGS, dequantize_mxfp4, quantize_mxfp4, quantize_mxfp4_shuffled
+from .spec.reference import check_implementation, generate_input, ref_kernel
 
 __version__ = "0.1.0"
 

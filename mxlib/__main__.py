@@ -7,12 +7,12 @@ import sys
 
 # command -> (module, one-line help). Modules are imported only when their command runs.
 COMMANDS = {
-    "check": ("mxlib.check", "run the reference on the contest shapes and check custom_kernel against it"),
-    "workbook": ("mxlib.workbook", "execute the eight notebooks in order, headless, and export their figures"),
-    "bench": ("mxlib.bench", "time mxlib's paths beside baselines, contest-style and by graph replay, with floors"),
-    "harness": ("mxlib.harness", "run a submission file through the contest's test, benchmark or leaderboard protocol"),
-    "export": ("mxlib.export", "write the single-file contest submission (no mxlib import) for a target"),
-    "sweep": ("mxlib.sweeps", "split-K x tile sweep of the splitk path, timed contest-style, against the occupancy model"),
+    "check": ("mxlib.tools.check", "run the reference on the contest shapes and check custom_kernel against it"),
+    "workbook": ("mxlib.tools.workbook", "execute the eight notebooks in order, headless, and export their figures"),
+    "bench": ("mxlib.tools.bench", "time mxlib's paths beside baselines, contest-style and by graph replay, with floors"),
+    "harness": ("mxlib.tools.harness", "run a submission file through the contest's test, benchmark or leaderboard protocol"),
+    "export": ("mxlib.tools.export", "write the single-file contest submission (no mxlib import) for a target"),
+    "sweep": ("mxlib.tools.sweeps", "split-K x tile sweep of the splitk path, timed contest-style, against the occupancy model"),
 }
 
 

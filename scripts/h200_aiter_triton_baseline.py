@@ -1,13 +1,13 @@
 #!/usr/bin/env python
-"""aiter's own Triton preshuffle MXFP4 GEMM on the H200, loaded by file path (mxlib.baselines.aiter_triton).
+"""aiter's own Triton preshuffle MXFP4 GEMM on the H200, loaded by file path (mxlib.tools.baselines.aiter_triton).
 
   pip install --no-deps .whl/amd_aiter-0.1.7.post2.dev18-py3-none-any.whl   # PyPI's wheel, 40 MB
   python scripts/h200_aiter_triton_baseline.py --out data/results/h200/aiter_triton
 
-For the 10 contest shapes (data/shapes.csv, kinds test and benchmark, the contest's seeds), on CUDA:
+For the 10 contest shapes (mxlib/data/shapes.csv, kinds test and benchmark, the contest's seeds), on CUDA:
 1. correctness: A quantized by mxlib's Triton kernel, aiter's GEMM (+ its reduce when split), output
    passed as `out=` filled with NaN, checked with `check_implementation(data, out, "rne")`;
-2. timing with the project's contest-style harness (`mxlib.bench.time_contest`: L2 flushed, host launch
+2. timing with the project's contest-style harness (`mxlib.tools.bench.time_contest`: L2 flushed, host launch
    hidden, CUDA events around one call), so the numbers sit beside `python -m mxlib bench`'s; "e2e" =
    quant + GEMM (+ reduce), "gemm" = GEMM (+ reduce) on A quantized beforehand; median, p20, p80, mean
    over --iters calls after --warmup calls;
@@ -39,11 +39,11 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing mxlib
 
-from mxlib import shapes  # noqa: E402
-from mxlib.baselines import aiter_triton  # noqa: E402
-from mxlib.bench import time_contest  # noqa: E402
-from mxlib.quant import quantize_mxfp4, quantize_mxfp4_shuffled  # noqa: E402
-from mxlib.reference import check_implementation, generate_input  # noqa: E402
+from mxlib.spec import shapes  # noqa: E402
+from mxlib.tools.baselines import aiter_triton  # noqa: E402
+from mxlib.tools.bench import time_contest  # noqa: E402
+from mxlib.spec.quant import quantize_mxfp4, quantize_mxfp4_shuffled  # noqa: E402
+from mxlib.spec.reference import check_implementation, generate_input  # noqa: E402
 
 FIELDS = ("kind", "m", "n", "k", "seed", "block_m", "block_n", "num_ksplit", "ok", "message",
           "e2e_median_us", "e2e_p20_us", "e2e_p80_us", "e2e_mean_us",

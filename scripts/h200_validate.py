@@ -3,7 +3,7 @@
 
   python scripts/h200_validate.py --out data/results/h200/validate
 
-For every path in mxlib.paths.PATHS, on the 10 contest shapes (data/shapes.csv kinds test and
+For every path in mxlib.runtime.paths.PATHS, on the 10 contest shapes (mxlib/data/shapes.csv kinds test and
 benchmark, the contest's seeds) and on a seeded sweep of random shapes (M 1..512, N 16..8192 in
 steps of 16, K 64..8192 in steps of 64): one call per (shape, path), with the output passed as `out=`
 filled with NaN (where the path takes `out`) and the caching allocator's free blocks filled with 0xFF
@@ -41,10 +41,11 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing mxlib
 
-from mxlib import dispatch, shapes  # noqa: E402
-from mxlib.ops import mxfp4_gemm  # noqa: E402
-from mxlib.paths import PATHS, path_module  # noqa: E402
-from mxlib.reference import check_implementation, generate_input  # noqa: E402
+from mxlib.runtime import dispatch  # noqa: E402
+from mxlib.spec import shapes
+from mxlib.runtime.ops import mxfp4_gemm  # noqa: E402
+from mxlib.runtime.paths import PATHS, path_module  # noqa: E402
+from mxlib.spec.reference import check_implementation, generate_input  # noqa: E402
 
 FIELDS = ("check", "kind", "m", "n", "k", "seed", "path", "config", "poison", "ok", "message")
 

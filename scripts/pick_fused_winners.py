@@ -4,8 +4,8 @@
 
 For each shape, the fastest checked contest-style time among the launches that ARE the fused path
 (variants `fused`, `a_once`, `fused_cfg`; not `a_quantized`, which leaves A's quantization out)
-becomes the shape's first row in data/configs/h200.csv (the seed-path rows stay as they are), and
-data/configs/h200_fused.csv gets the winner's times, floor, empty kernel, device, Triton and date.
+becomes the shape's first row in mxlib/data/configs/h200.csv (the seed-path rows stay as they are), and
+mxlib/data/configs/h200_fused.csv gets the winner's times, floor, empty kernel, device, Triton and date.
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def main() -> int:
         key = (int(r["m"]), int(r["n"]), int(r["k"]))
         if key not in best or float(r["contest_us"]) < float(best[key]["contest_us"]):
             best[key] = r
-    table = os.path.join(ROOT, "data", "configs", "h200.csv")
+    table = os.path.join(ROOT, "mxlib", "data", "configs", "h200.csv")
     with open(table, newline="") as f:
         old = list(csv.DictReader(f))
     out = [{"m": r["m"], "n": r["n"], "k": r["k"], "path": "fused", "config": r["config"]} for r in best.values()]
@@ -43,7 +43,7 @@ def main() -> int:
         w.writeheader()
         w.writerows(out)
     names = [fl.name for fl in fields(F.Config)]
-    with open(os.path.join(ROOT, "data", "configs", "h200_fused.csv"), "w", newline="") as f:
+    with open(os.path.join(ROOT, "mxlib", "data", "configs", "h200_fused.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=["m", "n", "k", "path", "config", *names, "variant", "contest_us",
                                           "graph_us", "floor_us", "empty_us", "device", "triton", "date"])
         w.writeheader()

@@ -5,7 +5,7 @@
 
 For every shape, all checked against the reference where they compute C, contest-style and graph timed:
 
-1. `touch` (mxlib.baselines.touch): one launch that reads every input byte and writes C, over a few
+1. `touch` (mxlib.tools.baselines.touch): one launch that reads every input byte and writes C, over a few
    grid sizes; the fastest is the single-launch memory floor measured, launch and cold caches included.
 2. An empty kernel with as many 4-warp programs as the fused launch has (`empty_grid`).
 3. The fused path with its table config (`fused`), and its per-program timeline (`timeline` mode of
@@ -33,12 +33,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import torch  # noqa: E402
 import triton  # noqa: E402
 
-from mxlib import bench, probe, shapes as shapes_mod  # noqa: E402
-from mxlib.baselines import touch  # noqa: E402
-from mxlib.dispatch import select  # noqa: E402
+from mxlib.tools import bench, probe  # noqa: E402
+from mxlib.spec import shapes as shapes_mod
+from mxlib.tools.baselines import touch  # noqa: E402
+from mxlib.runtime.dispatch import select  # noqa: E402
 from mxlib.kernels import gemm_fused as F  # noqa: E402
-from mxlib.quant import dequantize_mxfp4, quantize_mxfp4  # noqa: E402
-from mxlib.reference import check_implementation, generate_input  # noqa: E402
+from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4  # noqa: E402
+from mxlib.spec.reference import check_implementation, generate_input  # noqa: E402
 
 SMS = 132
 TOUCH = [(132, 2048), (264, 2048), (264, 4096), (528, 1024), (528, 2048)]

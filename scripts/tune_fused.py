@@ -9,8 +9,8 @@
 2. Checks the GPU semantics the CPU tests cannot: A's quantization bit for bit over the whole scale
    range (B = identity), NaN/Inf blocks of A and B giving NaN rows/columns.
 3. For each shape and config: one poisoned, checked call (`check_implementation`, rne), then the
-   contest-style time (`mxlib.bench.time_contest`: synchronize, L2 flush, events around one call).
-   The fastest checked config of each shape is graph-timed too (`mxlib.bench.time_graph`).
+   contest-style time (`mxlib.tools.bench.time_contest`: synchronize, L2 flush, events around one call).
+   The fastest checked config of each shape is graph-timed too (`mxlib.tools.bench.time_graph`).
 4. Writes DIR/fused_tuning.csv (every row) and DIR/h200_fused.csv (the winners: the dispatcher's
    `m,n,k,path,config` columns, the config fields, times and date) after every shape, optionally the
    TTGIR/SASS of one shape's winner (--dump), and prints a short table last.
@@ -33,11 +33,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import torch  # noqa: E402
 import triton  # noqa: E402
 
-from mxlib import bench, shapes as shapes_mod  # noqa: E402
+from mxlib.tools import bench  # noqa: E402
+from mxlib.spec import shapes as shapes_mod
 from mxlib.kernels import gemm_fused as F  # noqa: E402
-from mxlib.layouts import e8m0_shuffle, shuffle_weight  # noqa: E402
-from mxlib.quant import dequantize_mxfp4, quantize_mxfp4  # noqa: E402
-from mxlib.reference import generate_input  # noqa: E402
+from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight  # noqa: E402
+from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4  # noqa: E402
+from mxlib.spec.reference import generate_input  # noqa: E402
 
 SMS = 132
 

@@ -1,4 +1,4 @@
-"""Contract tests of mxlib.aiter_backend against a fake aiter (tests/fake_aiter), on CPU.
+"""Contract tests of mxlib.runtime.aiter_backend against a fake aiter (tests/fake_aiter), on CPU.
 
 No AMD GPU is involved: these tests prove what the backend *sends* (names, argument order, dtypes,
 views, shapes, strides, padding, output slicing) and how it refuses platforms and versions; the fake
@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from mxlib import aiter_backend, check_implementation, e8m0_shuffle, generate_input, quantize_mxfp4
-from mxlib import shapes as shapes_mod
+from mxlib.runtime import aiter_backend
+from mxlib import check_implementation, e8m0_shuffle, generate_input, quantize_mxfp4
+from mxlib.spec import shapes as shapes_mod
 
 FAKE_SRC = Path(__file__).resolve().parent / "fake_aiter" / "aiter"
 GFX950 = ("6.4.43483", "gfx950:sramecc+:xnack-")
@@ -76,7 +77,7 @@ def _bytes(t):
 
 def test_aiter_import_mxlib_imports_neither_aiter_nor_triton():
     code = (
-        "import sys, mxlib, mxlib.aiter_backend as ab; ok, why = ab.available(); "
+        "import sys, mxlib, mxlib.runtime.aiter_backend as ab; ok, why = ab.available(); "
         "bad = [m for m in sys.modules if m.split('.')[0] in ('aiter', 'triton')]; "
         "assert not bad, bad; print(ok, why)"
     )
@@ -366,7 +367,7 @@ def test_aiter_splitk_call_contract(fake_aiter, version, passes_use_aot, m, n, k
     assert ok, f"seed {seed}: {msg}"
 
 
-# --- the aiter-Triton baseline (mxlib.baselines.aiter_triton), only where an amd-aiter is at hand -----
+# --- the aiter-Triton baseline (mxlib.tools.baselines.aiter_triton), only where an amd-aiter is at hand -----
 
 
 def _aiter_site():
@@ -382,7 +383,7 @@ def _aiter_site():
 
 @pytest.mark.parametrize("m, n, k, sms", [(4, 64, 512, 1), (16, 96, 1024, 8), (40, 64, 512, 4)])
 def test_aiter_triton_baseline_by_path_matches_reference(m, n, k, sms):
-    from mxlib.baselines import aiter_triton
+    from mxlib.tools.baselines import aiter_triton
 
     kernels = aiter_triton.load(_aiter_site())
     assert not _aiter_modules(), "the baseline must load aiter's files without importing aiter"
@@ -396,7 +397,7 @@ def test_aiter_triton_baseline_by_path_matches_reference(m, n, k, sms):
 
 
 def test_aiter_triton_baseline_refuses_unsafe_shapes():
-    from mxlib.baselines import aiter_triton
+    from mxlib.tools.baselines import aiter_triton
 
     with pytest.raises(ValueError, match="multiple of 32"):
         aiter_triton.config(4, 48, 512, 132)  # no 32- or 64-wide tile divides N: the % N wrap would read past B

@@ -1,4 +1,4 @@
-"""mxlib.bench on the CPU: floors, the CSV schema, the provider registry, the naive dot_scaled baseline
+"""mxlib.tools.bench on the CPU: floors, the CSV schema, the provider registry, the naive dot_scaled baseline
 (interpreter), and the issue-6 acceptance logic on synthetic rows. No timings here."""
 import io
 import math
@@ -7,8 +7,9 @@ import random
 import pytest
 import torch
 
-from mxlib import bench, shapes
-from mxlib.reference import check_implementation, generate_input
+from mxlib.tools import bench
+from mxlib.spec import shapes
+from mxlib.spec.reference import check_implementation, generate_input
 
 # NOTES §6: copy 4.28 TB/s (read+write), bf16 mm 799 TFLOP/s, and the floors they give (us).
 H200 = {"bandwidth_Bps": 4.28e12, "bf16_flops": 799e12}
@@ -57,7 +58,7 @@ def test_gpu_timing_refuses_cpu_clearly():
 
 
 def test_registry_names_and_selection():
-    from mxlib.paths import PATHS
+    from mxlib.runtime.paths import PATHS
 
     reg = bench.providers()
     fixed = ["empty", "touch", "mxlib", "cublas_bf16", "torch_dequant", "naive_dot_scaled"]
@@ -91,7 +92,7 @@ def _tiny_data():
 
 def test_naive_dot_scaled_small_shapes():
     """Edges in every dimension: M < BLOCK_M, N % BLOCK_N != 0, K % BLOCK_K != 0."""
-    from mxlib.baselines import naive_dot_scaled as nds
+    from mxlib.tools.baselines import naive_dot_scaled as nds
 
     for m, n, k in [(5, 80, 320), (1, 16, 64), (16, 64, 256)]:
         data = generate_input(m, n, k, random.randrange(1 << 30), device=DEVICE)
@@ -122,7 +123,7 @@ def test_checked_providers_agree_with_the_reference():
 
 
 def _rows(mx=2.0, cublas=8.0, graph=None, empty=3.0, floor=1.0, ok=1):
-    """One run's rows: mxlib, cublas_bf16 and empty on every shape of data/shapes.csv."""
+    """One run's rows: mxlib, cublas_bf16 and empty on every shape of mxlib/data/shapes.csv."""
     rows = []
     for s in shapes.load():
         base = {"kind": s.kind, "m": s.m, "n": s.n, "k": s.k, "seed": s.seed, "floor_us": floor, "empty_us": empty,

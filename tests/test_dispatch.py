@@ -3,10 +3,11 @@ import pytest
 import torch
 
 import mxlib
-from mxlib import dispatch, shapes
-from mxlib.backends import backends
-from mxlib.paths import PATHS, path_module
-from mxlib.reference import check_implementation, generate_input, ref_kernel
+from mxlib.runtime import dispatch
+from mxlib.spec import shapes
+from mxlib.runtime.backends import backends
+from mxlib.runtime.paths import PATHS, path_module
+from mxlib.spec.reference import check_implementation, generate_input, ref_kernel
 
 from . import golden
 

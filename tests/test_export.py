@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 import torch
 
-from mxlib import dispatch, export
+from mxlib.runtime import dispatch
+from mxlib.tools import export
 from mxlib.__main__ import main
-from mxlib.harness import check_source
-from mxlib.reference import check_implementation, compare
+from mxlib.tools.harness import check_source
+from mxlib.spec.reference import check_implementation, compare
 
 from . import golden
 
@@ -184,7 +185,7 @@ def test_verify_applies_the_harness_rules(tmp_path):
     with pytest.raises(export.NotExportable, match='the word "stream"'):
         export.verify("def custom_kernel(data):\n    '''no side Stream here'''\n")
     with pytest.raises(export.NotExportable, match="no mxlib"):
-        export.verify("import mxlib.dispatch\ncustom_kernel = mxlib.dispatch.custom_kernel\n")
+        export.verify("import mxlib.runtime.dispatch\ncustom_kernel = mxlib.runtime.dispatch.custom_kernel\n")
     with pytest.raises(export.NotExportable, match="relative import"):
         export.verify("from .kernels import gemm\n")
     # An import the rules cannot see is caught by importing the file alone.

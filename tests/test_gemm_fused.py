@@ -13,9 +13,9 @@ import triton.language as tl
 
 from mxlib.kernels import gemm_fused as F
 from mxlib.kernels.gemm_fused import _fused_bits, _fused_dequantize, _fused_quantize
-from mxlib.layouts import e8m0_shuffle, shuffle_weight
-from mxlib.quant import dequantize_mxfp4, quantize_mxfp4
-from mxlib.reference import check_implementation, compare, generate_input
+from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight
+from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4
+from mxlib.spec.reference import check_implementation, compare, generate_input
 
 from . import golden
 
@@ -129,7 +129,7 @@ def differ(got: torch.Tensor, want: torch.Tensor) -> torch.Tensor:
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 def test_quantizer_bit_exact_full_range(rounding, dtype):
     """The kernel's quantizer, on scales over the whole E8M0 range (subnormal input, the e = 127
-    edge, NaN and Inf blocks), gives mxlib.quant's dequantized values bit for bit."""
+    edge, NaN and Inf blocks), gives mxlib.spec.quant's dequantized values bit for bit."""
     gen = torch.Generator().manual_seed(random.SystemRandom().randrange(2**31))
     x = adversarial_a(32, 128, gen, max_exp=140)
     x[3, 40] = float("nan")
@@ -149,7 +149,7 @@ def test_quantizer_bit_exact_full_range(rounding, dtype):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 def test_gemm_quantizes_a_bit_exact(rounding, dtype):
     """With B the identity, C = A's dequantized values exactly (two significant bits times a power
-    of two: bf16 holds them), so the GEMM's quantization of A equals mxlib.quant bit for bit. Scales
+    of two: bf16 holds them), so the GEMM's quantization of A equals mxlib.spec.quant bit for bit. Scales
     stay within 2**+-8: the interpreter's dot_scaled passes bf16 operands through fp16 (the GPU does
     not; scripts/tune_fused.py checks the whole range there)."""
     gen = torch.Generator().manual_seed(random.SystemRandom().randrange(2**31))
@@ -273,7 +273,7 @@ def test_bad_input_raises():
 
 
 def test_default_config_and_grid_for_contest_shapes():
-    from mxlib import shapes
+    from mxlib.spec import shapes
 
     for s in shapes.load():
         cfg = F.default_config(s.m, s.n, s.k)
@@ -287,7 +287,7 @@ def test_h200_table_a_once_rows_fit_on_the_gpu_at_once():
     """a_once pays off only when every program of the launch is resident (its programs wait on each
     other): every H200 table row with a_once=1 launches at most two programs per SM, as the default
     config requires too."""
-    from mxlib import dispatch
+    from mxlib.runtime import dispatch
 
     rows = [(mnk, cfg) for mnk, entries in dispatch.load_table("h200").items()
             for path, cfg in entries if path == "fused" and cfg.get("a_once")]

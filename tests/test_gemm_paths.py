@@ -17,8 +17,8 @@ import torch
 import triton
 
 import mxlib
-from mxlib.paths import PATHS, path_module
-from mxlib.reference import check_implementation, generate_input
+from mxlib.runtime.paths import PATHS, path_module
+from mxlib.spec.reference import check_implementation, generate_input
 
 from . import golden
 

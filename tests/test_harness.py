@@ -8,7 +8,7 @@ import random
 import pytest
 import torch
 
-from mxlib import harness
+from mxlib.tools import harness
 from mxlib.__main__ import main
 
 # An honest submission: A quantized round-half-even and dequantized, B dequantized from B_q and the
@@ -170,7 +170,7 @@ def test_stream_is_refused_before_running(tmp_path, capsys, spelling):
 
 def test_mxlib_import_and_missing_entry_point_are_refused(tmp_path):
     with pytest.raises(harness.SubmissionRejected, match="no mxlib"):
-        harness.load_submission(_write(tmp_path, "from mxlib.dispatch import custom_kernel\n"))
+        harness.load_submission(_write(tmp_path, "from mxlib.runtime.dispatch import custom_kernel\n"))
     with pytest.raises(harness.SubmissionRejected, match="no callable custom_kernel"):
         harness.load_submission(_write(tmp_path, "import torch\ndef kernel(data):\n    return None\n", "b.py"))
 
@@ -203,7 +203,7 @@ def test_timed_modes_need_a_gpu(tmp_path, capsys, mode):
 @pytest.mark.gpu
 def test_leaderboard_catches_pointer_cache_on_gpu(tmp_path):
     """Leaderboard mode: fresh seeds every iteration, every other one in the previous storage."""
-    from mxlib.bench import L2Flush
+    from mxlib.tools.bench import L2Flush
 
     flush = L2Flush(head_start_us=0)
     case = harness.Case(32, 256, 512, random.randrange(1 << 20))

@@ -1,4 +1,4 @@
-"""mxlib.occupancy: the seed's occupancy numbers, aiter's split-K and ASM-tile arithmetic, the latency model."""
+"""mxlib.tools.occupancy: the seed's occupancy numbers, aiter's split-K and ASM-tile arithmetic, the latency model."""
 import csv
 import math
 import random
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mxlib import occupancy as occ
-from mxlib import shapes as shapes_mod
+from mxlib.tools import occupancy as occ
+from mxlib.spec import shapes as shapes_mod
 
 SEED_SHAPE = (16, 2112, 7168)
 CONTEST_SHAPES = [s.mnk for s in shapes_mod.load()]
@@ -339,12 +339,12 @@ def test_model_csv_is_current(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------------------
-# The sweep (mxlib.sweeps): what runs without a GPU
+# The sweep (mxlib.tools.sweeps): what runs without a GPU
 
 
 def test_sweep_dry_run_builds_and_verifies(tmp_path):
     from mxlib.__main__ import main
-    from mxlib import sweeps
+    from mxlib.tools import sweeps
 
     assert main(["sweep", "--dry-run", "--out", str(tmp_path)]) == 0
     with open(tmp_path / "splitk_sweep.csv", newline="") as f:
@@ -374,14 +374,14 @@ class _BrokenPath:
 
 
 def test_sweep_dry_run_fails_on_a_wrong_kernel(capsys):
-    from mxlib import sweeps
+    from mxlib.tools import sweeps
 
     assert sweeps.dry_run(_BrokenPath, [], occ.DEVICES["H200"], None) == 1
     assert "FAILED" in capsys.readouterr().out
 
 
 def test_sweep_plan():
-    from mxlib import sweeps
+    from mxlib.tools import sweeps
     from mxlib.kernels import gemm_splitk
 
     configs = sweeps.plan(sweeps.DEFAULT_SHAPES, sweeps.DEFAULT_TILES, sweeps.DEFAULT_SPLITS, gemm_splitk)
@@ -389,7 +389,7 @@ def test_sweep_plan():
     for (m, n, k, seed), cfg in configs:
         assert cfg.split_k <= k // cfg.block_k and (cfg.block_m, cfg.block_n) in sweeps.DEFAULT_TILES
     assert {s[:3] for s, _ in configs} == set(sweeps.DEFAULT_SHAPES)
-    assert next(s for s, _ in configs if s[:3] == (16, 2112, 7168))[3] == 15  # the seed from data/shapes.csv
+    assert next(s for s, _ in configs if s[:3] == (16, 2112, 7168))[3] == 15  # the seed from mxlib/data/shapes.csv
     splits_7168 = sorted({c.split_k for s, c in configs if s[2] == 7168})
     assert splits_7168[-1] == 28 and 7 in splits_7168 and 14 in splits_7168
     with pytest.raises(ValueError, match="block_m must be a power of two"):
@@ -401,7 +401,7 @@ def test_sweep_plan():
 
 def test_sweep_model_and_report_on_synthetic_rows(tmp_path):
     # run_model fits the rows, fills every prediction column, and the report gives the error.
-    from mxlib import sweeps
+    from mxlib.tools import sweeps
 
     truth = replace(occ.model_params("H200"), dot_efficiency=0.05, extra_kernel_us=1.5)
     info = dict(launch_us=truth.launch_us, extra_kernel_us=truth.extra_kernel_us, copy_TBps=truth.bandwidth / 1e12,

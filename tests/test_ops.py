@@ -11,10 +11,10 @@ import pytest
 import torch
 from torch._subclasses.fake_tensor import FakeTensorMode
 
-from mxlib import dispatch
-from mxlib.ops import mxfp4_gemm
-from mxlib.paths import PATHS, path_module
-from mxlib.reference import check_implementation, generate_input
+from mxlib.runtime import dispatch
+from mxlib.runtime.ops import mxfp4_gemm
+from mxlib.runtime.paths import PATHS, path_module
+from mxlib.spec.reference import check_implementation, generate_input
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 

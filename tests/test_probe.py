@@ -1,7 +1,7 @@
-"""mxlib.probe: the timeline summary on a hand-made launch, and the best row per variant."""
+"""mxlib.tools.probe: the timeline summary on a hand-made launch, and the best row per variant."""
 import pytest
 
-from mxlib import probe
+from mxlib.tools import probe
 
 
 def prog(sm, start, loop, end, iters=2, last=0):

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mxlib
-from mxlib.formats import E2M1_MAGNITUDES, pack_nibbles, unpack_nibbles
-from mxlib.quant import block_exponent, round_to_e2m1
+from mxlib.spec.formats import E2M1_MAGNITUDES, pack_nibbles, unpack_nibbles
+from mxlib.spec.quant import block_exponent, round_to_e2m1
 
 from . import golden
 

@@ -1,4 +1,4 @@
-"""The Triton quant kernels (natural and fused quant+shuffle scales) are bit-exact with mxlib.quant's
+"""The Triton quant kernels (natural and fused quant+shuffle scales) are bit-exact with mxlib.spec.quant's
 torch spec, NaN/Inf rule included, for both rounding rules, on golden, random and adversarial input.
 
 On a machine without a GPU they run in Triton's interpreter (tests/conftest.py sets TRITON_INTERPRET).
@@ -11,7 +11,7 @@ import random
 import pytest
 import torch
 
-from mxlib.quant import quantize_mxfp4, quantize_mxfp4_shuffled
+from mxlib.spec.quant import quantize_mxfp4, quantize_mxfp4_shuffled
 
 from . import golden
 

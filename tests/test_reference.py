@@ -3,7 +3,7 @@ import pytest
 import torch
 
 import mxlib
-from mxlib.reference import compare, unpack_data
+from mxlib.spec.reference import compare, unpack_data
 
 from . import golden
 

@@ -1,10 +1,10 @@
-"""The touch baseline (mxlib.baselines.touch): it reads every input word (a planted word changes what it
+"""The touch baseline (mxlib.tools.baselines.touch): it reads every input word (a planted word changes what it
 writes) and writes every element of C, in the interpreter without a GPU."""
 import pytest
 import torch
 
-from mxlib.baselines import touch
-from mxlib.reference import generate_input
+from mxlib.tools.baselines import touch
+from mxlib.spec.reference import generate_input
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 

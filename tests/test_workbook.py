@@ -8,7 +8,7 @@ import textwrap
 import nbformat
 import pytest
 
-from mxlib import workbook
+from mxlib.tools import workbook
 
 NOTEBOOKS = workbook.notebook_paths()
 
@@ -29,7 +29,7 @@ def test_notebook_is_valid_clean_and_parameterized(path):
     for c in code:
         assert c.outputs == [] and c.execution_count is None, f"stored with outputs: {c.source[:60]!r}"
     # setup() must run before anything can import triton (TRITON_INTERPRET is read at triton's import).
-    assert code[1].source.startswith("from mxlib.workbook import setup\nPROFILE = setup(PROFILE)")
+    assert code[1].source.startswith("from mxlib.tools.workbook import setup\nPROFILE = setup(PROFILE)")
     assert any("import mxlib" in c.source for c in code)
 
 
@@ -62,7 +62,7 @@ def _svg_bytes_in_fresh_process(out_dir, seed):
     """Draw a figure (image, text, legend, stamp) in a new interpreter and save it: SVG bytes and PNG path."""
     script = textwrap.dedent(f"""
         import numpy as np, pandas as pd, matplotlib.pyplot as plt
-        from mxlib import figures
+        from mxlib.tools import figures
         rng = np.random.default_rng({seed})
         fig, (a, b) = plt.subplots(1, 2)
         a.plot(rng.standard_normal(50).cumsum(), label="walk"); a.legend(); a.set_title("x / block scale")
@@ -88,7 +88,7 @@ def test_svg_export_is_deterministic(tmp_path):
 def test_save_refuses_a_path_as_name(tmp_path):
     import matplotlib.pyplot as plt
 
-    from mxlib import figures
+    from mxlib.tools import figures
 
     fig = plt.figure()
     with pytest.raises(ValueError, match="plain file stem"):
@@ -99,7 +99,7 @@ def test_save_refuses_a_path_as_name(tmp_path):
 def test_stamp_needs_device_and_date():
     import pandas as pd
 
-    from mxlib import figures
+    from mxlib.tools import figures
 
     with pytest.raises(ValueError, match="'date' column"):
         figures.source_line(pd.DataFrame({"device": ["H200"]}), "x.csv")
@@ -172,7 +172,7 @@ def test_speed_bars_draws_each_timed_row_and_skips_failed_ones():
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    from mxlib import figures
+    from mxlib.tools import figures
 
     rows = []
     for m, n, k in ((4, 2880, 512), (16, 2112, 7168)):

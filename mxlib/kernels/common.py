@@ -7,7 +7,7 @@ two E8M0 scales of that group. It is exact on every backend Triton has, includin
 interpreter, whose `tl.dot` is wrong on bf16 operands but right on fp16 (it upcasts to the fp32
 accumulator dtype), so the kernel tested on the CPU is the kernel shipped to GPUs.
 
-Layouts (mxlib.layouts, NOTES §3), read in place:
+Layouts (mxlib.spec.layouts, NOTES §3), read in place:
   B_shuffle byte (n, kb) at (n//16)*16*Kb + (kb//32)*512 + ((kb%32)//16)*256 + (n%16)*16 + kb%16,
   so K group g of row n is the 16 contiguous bytes at row_off(n) + (g//2)*512 + (g%2)*256.
   e8m0_shuffle scale (r, g) at (r//32)*32*sn + (g//8)*256 + (g%4)*64 + (r%16)*4 + ((g%8)//4)*2 + (r%32)//16.
@@ -20,9 +20,9 @@ import torch
 import triton
 import triton.language as tl
 
-from ..formats import BLOCK_SIZE
-from ..layouts import SCALE_PAD_COLS, SCALE_PAD_ROWS
-from ..validate import byte_dtype, float_dtype, multiple, ndim, same_device, tensor
+from ..spec.formats import BLOCK_SIZE
+from ..spec.layouts import SCALE_PAD_COLS, SCALE_PAD_ROWS
+from ..spec.validate import byte_dtype, float_dtype, multiple, ndim, same_device, tensor
 
 
 @triton.jit

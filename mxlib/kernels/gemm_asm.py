@@ -73,7 +73,7 @@ def asm_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor,
     return c
 
 
-# The path contract (mxlib.paths): every path module exposes these four names.
+# The path contract (mxlib.runtime.paths): every path module exposes these four names.
 Config = AsmConfig
 default_config = asm_default_config
 grid = asm_grid

@@ -86,7 +86,7 @@ def ck_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, 
     return c
 
 
-# The path contract (mxlib.paths): every path module exposes these four names.
+# The path contract (mxlib.runtime.paths): every path module exposes these four names.
 Config = CkConfig
 default_config = ck_default_config
 grid = ck_grid

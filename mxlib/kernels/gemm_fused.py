@@ -16,7 +16,7 @@ of A and a contiguous range of K iterations (split-K). Each iteration:
   pipeliner keeps num_stages - 1 iterations of B and A in flight (cp.async); the scale bytes, which
   it does not stage, are loaded one iteration ahead into registers.
 - quantizes the A slice it needs (its rows, this iteration's K), bit-exact with
-  `mxlib.quant.quantize_mxfp4`: the scale from amax's fp32 bits, then the element rounding on the
+  `mxlib.spec.quant.quantize_mxfp4`: the scale from amax's fp32 bits, then the element rounding on the
   grid step s (0.5 below 2, 1 below 4, else 2): "rne" as ``(q + 1.5*2**23*s) - 1.5*2**23*s`` (the
   fp32 add rounds to a multiple of s, ties to the even multiple, which is the even code),
   "ties_away" as ``floor(|q|/s + 1/2) * s``. The dequantized value r * 2**e has two significant
@@ -57,8 +57,8 @@ import torch
 import triton
 import triton.language as tl
 
-from ..quant import ROUNDINGS
-from ..validate import choice
+from ..spec.quant import ROUNDINGS
+from ..spec.validate import choice
 from .common import mx_check_config, mx_check_gemm_args, mx_output
 
 _FUSED_SMS = 132  # H200 multiprocessors
@@ -118,7 +118,7 @@ def _fused_quantize(u, TIES_AWAY: tl.constexpr):
     """(R, C) fp32 bit patterns (int32) -> quantize_mxfp4 of those values, blocks of 32 along C:
     the signed E2M1 grid values (R, C/32, 32) fp32 and the E8M0 scale bytes (R, C/32) int32.
 
-    Bit-exact with mxlib.quant: the scale from amax's fp32 bits (round up at mantissa >= 0.75,
+    Bit-exact with mxlib.spec.quant: the scale from amax's fp32 bits (round up at mantissa >= 0.75,
     e = clamp(floor(log2) - 2, -127, 127)), q = x * 2**-e in fp32, then the grid rounding. The grid
     step s is 2**(max(E, 0) - 1) for q's exponent E, so "rne" is (q + 1.5*2**23*s) - 1.5*2**23*s:
     the add rounds to a multiple of s, ties to the even multiple, which is the even code. Saturation
@@ -132,7 +132,7 @@ def _fused_quantize(u, TIES_AWAY: tl.constexpr):
     amax = tl.max(ub & 0x7FFFFFFF, axis=2)
     field = ((amax + 0x200000) >> 23) & 0xFF
     e = tl.where(field == 255, 127, tl.minimum(tl.maximum(field - 129, -127), 127))
-    inv_b = 127 - e  # E8M0 byte of 2**-e; byte 0 is the subnormal 2**-127 (mxlib.formats)
+    inv_b = 127 - e  # E8M0 byte of 2**-e; byte 0 is the subnormal 2**-127 (mxlib.spec.formats)
     inv = tl.where(inv_b == 0, 0x400000, inv_b << 23).to(tl.float32, bitcast=True)
     q = ub.to(tl.float32, bitcast=True) * inv[:, :, None]
     # fp32 bits of 2**max(E, 0), the grid step s times 2; C = 1.5 * 2**22 * that.
@@ -151,7 +151,7 @@ def _fused_quantize(u, TIES_AWAY: tl.constexpr):
 @triton.jit
 def _fused_dequantize(r, sbyte):
     """(R, G, 32) grid values and (R, G) scale bytes -> (R, G*32) fp32 r * 2**(s-127), exact (two
-    significant bits, so bf16 holds it too); byte 0 is 2**-127, byte 255 NaN (mxlib.formats)."""
+    significant bits, so bf16 holds it too); byte 0 is 2**-127, byte 255 NaN (mxlib.spec.formats)."""
     bits = tl.where(sbyte == 0, 0x400000, sbyte << 23)
     sc = tl.where(sbyte == 255, 0x7FC00000, bits).to(tl.float32, bitcast=True)
     return tl.reshape(r * sc[:, :, None], (r.shape[0], r.shape[1] * r.shape[2]))
@@ -405,7 +405,7 @@ def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: 
         A_QUANTIZED=a_quantized, TIMELINE=timeline is not None, num_warps=cfg.num_warps, num_stages=cfg.num_stages)
 
 
-# The path contract (mxlib.paths): every path module exposes these four names.
+# The path contract (mxlib.runtime.paths): every path module exposes these four names.
 Config = FusedConfig
 default_config = fused_default_config
 grid = fused_grid

@@ -115,7 +115,7 @@ def splitk_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tens
     return c
 
 
-# The path contract (mxlib.paths): every path module exposes these four names.
+# The path contract (mxlib.runtime.paths): every path module exposes these four names.
 Config = SplitkConfig
 default_config = splitk_default_config
 grid = splitk_grid

@@ -1,4 +1,4 @@
-"""MXFP4 quantization in Triton, bit-exact with `mxlib.quant.quantize_mxfp4` (both rounding rules,
+"""MXFP4 quantization in Triton, bit-exact with `mxlib.spec.quant.quantize_mxfp4` (both rounding rules,
 mxlib's NaN/Inf rule, subnormals), identical on CPU (interpreter) and GPU.
 
 Two outputs for the scales: natural (M, K/32), or written straight into the e8m0_shuffle layout
@@ -18,10 +18,10 @@ import torch
 import triton
 import triton.language as tl
 
-from ..formats import BLOCK_SIZE
-from ..layouts import SCALE_PAD_COLS, SCALE_PAD_ROWS
-from ..quant import ROUNDINGS
-from ..validate import choice, float_dtype, multiple, ndim, tensor
+from ..spec.formats import BLOCK_SIZE
+from ..spec.layouts import SCALE_PAD_COLS, SCALE_PAD_ROWS
+from ..spec.quant import ROUNDINGS
+from ..spec.validate import choice, float_dtype, multiple, ndim, tensor
 from .common import mx_check_triton_device, mx_shuffled_scale_col, mx_shuffled_scale_row
 
 _MXQ_BLOCKS_PER_PROGRAM = 64  # 32-element blocks per quantizing program: 2048 elements
@@ -67,7 +67,7 @@ def _mxq_blocks(x_ptr, q_ptr, s_ptr, pid, M, G, stride_xm, stride_xk, S_COLS,
     a = u & 0x7FFFFFFF
     amax = tl.max(a, axis=1)
     nonfinite = amax >= 0x7F800000  # some element has an all-ones exponent: Inf or NaN
-    # mxlib.quant.block_exponent on bits: round amax up at mantissa >= 0.75, keep the exponent field.
+    # mxlib.spec.quant.block_exponent on bits: round amax up at mantissa >= 0.75, keep the exponent field.
     field = (((tl.where(nonfinite, 0, amax) + 0x200000) & -0x800000) >> 23) & 0xFF
     e = tl.where(field == 255, 127, tl.minimum(tl.maximum(field - 129, -127), 127))
     # Midpoints 0.25 0.75 1.25 1.75 2.5 3.5 5; "rne" reaches 0.75, 1.75, 3.5 inclusively (even code above).

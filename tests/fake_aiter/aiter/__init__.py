@@ -1,4 +1,4 @@
-"""A fake of ROCm's `aiter`, for CPU contract tests of `mxlib.aiter_backend` (tests/test_aiter_contract.py).
+"""A fake of ROCm's `aiter`, for CPU contract tests of `mxlib.runtime.aiter_backend` (tests/test_aiter_contract.py).
 
 Same module paths and Python signatures as the real package for the calls the backend makes. Every
 call is appended to `CALLS` with its arguments (the tensors themselves, so tests can check dtypes,

@@ -3,7 +3,7 @@ from typing import NamedTuple
 
 import torch
 
-from mxlib.quant import dequantize_mxfp4
+from mxlib.spec.quant import dequantize_mxfp4
 
 
 class Call(NamedTuple):

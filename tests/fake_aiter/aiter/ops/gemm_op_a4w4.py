@@ -6,7 +6,7 @@ log2_k_split splits K only for the kernels whose splitK flag is 1.
 """
 import torch
 
-from mxlib.layouts import e8m0_unshuffle, unshuffle_weight
+from mxlib.spec.layouts import e8m0_unshuffle, unshuffle_weight
 
 from aiter._record import as_bytes, mxfp4_matmul, record, require
 from aiter.utility import dtypes

@@ -8,7 +8,7 @@ kernel's EVEN_K-only loads. Like the real wrapper it writes SPLITK_BLOCK_SIZE in
 import torch
 from packaging.version import Version
 
-from mxlib.layouts import e8m0_unshuffle, unshuffle_weight
+from mxlib.spec.layouts import e8m0_unshuffle, unshuffle_weight
 
 from aiter._record import mxfp4_matmul, record, require
 from aiter._version import __version__

@@ -7,7 +7,7 @@ to e4048607a5, 2026-08-22) and checked only by contract tests against a fake ait
 Every path quantizes A per call with the seed's two Triton quant kernels, as mxlib has them
 (`quantize_mxfp4_shuffled(a, "rne", backend="triton")`, the fused quant+shuffle, for asm and ck;
 `quantize_mxfp4(a, "rne", backend="triton")`, natural layout, for splitk: round-half-even, bit-exact
-with `mxlib.quant`, scale bytes computed as int32 so they are right on NVIDIA too, NOTES §4), and reads
+with `mxlib.spec.quant`, scale bytes computed as int32 so they are right on NVIDIA too, NOTES §4), and reads
 B_shuffle and B_scale_sh as given, through zero-copy views:
 
 - ``"asm"``: ``gemm_a4w4_asm(A_q, B_shuffle, A_scale_sh, B_scale_sh, out, kernelName, bias=None,
@@ -45,8 +45,8 @@ from pathlib import Path
 
 import torch
 
-from . import validate
-from .reference import unpack_data
+from ..spec import validate
+from ..spec.reference import unpack_data
 
 PATHS = ("asm", "ck", "splitk")
 
@@ -238,7 +238,7 @@ def _path_status(path: str, version) -> tuple[bool, str]:
     if Version(version.public) > Version(NEWEST_CHECKED):
         return False, (f"aiter {version} is newer than the newest version these calls were checked against "
                        f"({NEWEST_CHECKED}, ROCm/aiter e4048607a5 of 2026-08-22): re-read gemm_op_a4w4.py and "
-                       f"gemm/basic/gemm_afp4wfp4.py and extend mxlib.aiter_backend.VERSIONS")
+                       f"gemm/basic/gemm_afp4wfp4.py and extend mxlib.runtime.aiter_backend.VERSIONS")
     if path == "splitk" and (version.is_devrelease or version.local):
         return False, (f"aiter {version} is a development build: setuptools_scm numbers a main-branch commit "
                        f"from the last tag on main (ROCm/aiter#3359 is v0.1.14-rc0 + 222 commits, 0.1.14rc1.dev222, "
@@ -331,7 +331,7 @@ def gemm(path: str, data, *, tile: str | None = None, log2_k_split: int | None =
     if not status.ok:
         raise RuntimeError(f"aiter backend, path {path!r}: {status.reason}")
 
-    from .quant import quantize_mxfp4, quantize_mxfp4_shuffled
+    from ..spec.quant import quantize_mxfp4, quantize_mxfp4_shuffled
 
     if path == "splitk":
         from aiter.ops.triton.gemm.basic.gemm_afp4wfp4 import gemm_afp4wfp4_preshuffle

@@ -33,10 +33,11 @@ from typing import Any, Callable
 
 import torch
 
-from . import shapes as shapes_mod
-from . import validate
+from ..spec import shapes as shapes_mod
+from ..spec import validate
 from .occupancy import traffic_bytes
-from .reference import check_implementation, generate_input, ref_kernel
+from .repo import RESULTS_DIR
+from ..spec.reference import check_implementation, generate_input, ref_kernel
 
 FLUSH_L2_MULTIPLE = 4
 DEFAULT_ITERS = 200
@@ -306,13 +307,13 @@ def _make_touch(data):
 
 
 def _make_mxlib(data):
-    from .dispatch import custom_kernel
+    from ..runtime.dispatch import custom_kernel
     return lambda: custom_kernel(data)
 
 
 def _describe_mxlib(m: int, n: int, k: int, device) -> tuple[str, str]:
     """The dispatcher's choice for data of this shape on `device`: backend, path and config."""
-    from .dispatch import resolve_backend, select
+    from ..runtime.dispatch import resolve_backend, select
     backend = resolve_backend(device)
     if backend == "torch":
         return "torch reference", ""
@@ -322,8 +323,8 @@ def _describe_mxlib(m: int, n: int, k: int, device) -> tuple[str, str]:
 
 def _make_path(path: str):
     def make(data):
-        from .dispatch import select
-        from .paths import path_module
+        from ..runtime.dispatch import select
+        from ..runtime.paths import path_module
         gemm = path_module(path).gemm
         a, _, _, b_shuffle, b_scale_sh = data
         _, config = select(a.shape[0], b_shuffle.shape[0], a.shape[1], a.device, path=path)
@@ -333,7 +334,7 @@ def _make_path(path: str):
 
 def _describe_path(path: str):
     def describe(m, n, k, device):
-        from .dispatch import select
+        from ..runtime.dispatch import select
         return path, config_text(select(m, n, k, device, path=path)[1])
     return describe
 
@@ -355,10 +356,10 @@ def _make_naive(data):
 
 
 def providers() -> dict[str, Provider]:
-    """Every provider by name: the fixed ones and one `mxlib:<path>` per path in `mxlib.paths.PATHS`
+    """Every provider by name: the fixed ones and one `mxlib:<path>` per path in `mxlib.runtime.paths.PATHS`
     (each with the dispatcher table's config for that path and shape, else the path's default)."""
     from .baselines import naive_dot_scaled as nds
-    from .paths import PATHS
+    from ..runtime.paths import PATHS
 
     from .baselines import touch
 
@@ -376,7 +377,7 @@ def providers() -> dict[str, Provider]:
         Provider("cublas_bf16", _make_cublas, _fixed("torch.mm bf16"), False, True,
                  "torch.mm of A on the unquantized bf16 B^T (not an MXFP4 result: not checked)"),
         Provider("torch_dequant", _make_torch_dequant, _fixed("torch reference"), True, False,
-                 "mxlib.reference.ref_kernel: quantize A, dequantize both, fp32 matmul, in torch"),
+                 "mxlib.spec.reference.ref_kernel: quantize A, dequantize both, fp32 matmul, in torch"),
         Provider("naive_dot_scaled", _make_naive, _fixed("triton naive dot_scaled", naive_config),
                  True, True, "a naive tl.dot_scaled kernel, A quantized outside the timed call"),
     ]
@@ -400,7 +401,7 @@ def select_providers(spec: str | None, registry: dict[str, Provider]) -> list[Pr
 
 
 def select_shapes(spec: str) -> list[shapes_mod.Shape]:
-    """Shapes of the kinds in a comma list (test, benchmark, extra), in data/shapes.csv order."""
+    """Shapes of the kinds in a comma list (test, benchmark, extra), in mxlib/data/shapes.csv order."""
     kinds = [s.strip() for s in spec.split(",") if s.strip()]
     if not kinds:
         raise ValueError("--shapes must name at least one kind of shapes")
@@ -727,7 +728,7 @@ def summary(rows: list[dict]) -> str:
 def default_out(device_name: str) -> Path:
     """data/results/<device>/bench.csv, <device> a slug of the GPU's name (h200 on an H200)."""
     slug = "h200" if "H200" in device_name.upper() else re.sub(r"[^a-z0-9]+", "_", device_name.lower()).strip("_")
-    return shapes_mod.DATA_DIR / "results" / slug / "bench.csv"
+    return RESULTS_DIR / slug / "bench.csv"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -736,7 +737,7 @@ def default_out(device_name: str) -> Path:
 
 def add_arguments(p) -> None:
     p.add_argument("--shapes", default="test,benchmark,extra",
-                   help="comma list of shape kinds from data/shapes.csv (default: test,benchmark,extra)")
+                   help="comma list of shape kinds from mxlib/data/shapes.csv (default: test,benchmark,extra)")
     p.add_argument("--providers", default="all",
                    help="comma list of providers (default: all; 'mxlib:*' = every mxlib path); "
                         "--list-providers shows them")

@@ -3,15 +3,15 @@
 The op is opaque to torch.compile (its fake implementation gives the output's shape, dtype and
 device without running anything) and safe to capture in a CUDA graph: it only launches kernels and
 allocates from the current stream's pool; nothing on the host waits for the device. Path and config
-are chosen as `mxlib.dispatch.select` does; path "" means "let the dispatcher choose".
+are chosen as `mxlib.runtime.dispatch.select` does; path "" means "let the dispatcher choose".
 """
 from __future__ import annotations
 
 import torch
 
-from . import validate
+from ..spec import validate
 from .dispatch import triton_gemm
-from .quant import ROUNDINGS
+from ..spec.quant import ROUNDINGS
 
 
 @torch.library.custom_op("mxlib::mxfp4_gemm", mutates_args=())

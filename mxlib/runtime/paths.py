@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 
-from . import validate
+from ..spec import validate
 
 PATHS = {
     "asm": "mxlib.kernels.gemm_asm",

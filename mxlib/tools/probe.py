@@ -2,7 +2,7 @@
 
 The probe writes two CSVs per run (`data/results/h200/probe/` and `.../rung3/` hold the recorded runs):
 
-- `probe.csv`, one row per timed launch: `variant` is `touch` (mxlib.baselines.touch, the launch that
+- `probe.csv`, one row per timed launch: `variant` is `touch` (mxlib.tools.baselines.touch, the launch that
   only reads the inputs and writes C), `empty_grid` (an empty kernel with the fused launch's grid),
   `fused` (the dispatcher table's config), `a_quantized` (the same launch with A's quantization left
   out: A handed over already quantized), `a_once` (Config.a_once=1) or `fused_cfg` (other tilings);

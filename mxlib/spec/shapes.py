@@ -1,13 +1,14 @@
-"""The contest's shapes, read from `data/shapes.csv` (the one list everything uses)."""
+"""The contest's shapes, read from `mxlib/data/shapes.csv` (package data: the one list everything uses)."""
 from __future__ import annotations
 
 import csv
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from . import validate
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+SHAPES_CSV = resources.files("mxlib") / "data" / "shapes.csv"
 KINDS = ("test", "benchmark", "extra")
 
 
@@ -31,7 +32,7 @@ def load(kind: str | None = None, path: Path | None = None) -> list[Shape]:
     """Shapes of one kind ("test", "benchmark", "extra"), or all of them when kind is None."""
     if kind is not None:
         validate.choice(kind, "kind", KINDS)
-    path = Path(path) if path is not None else DATA_DIR / "shapes.csv"
-    with open(path, newline="") as f:
+    source = Path(path) if path is not None else SHAPES_CSV
+    with source.open(newline="") as f:
         rows = [Shape(r["kind"], int(r["m"]), int(r["n"]), int(r["k"]), int(r["seed"])) for r in csv.DictReader(f)]
     return [r for r in rows if kind is None or r.kind == kind]

@@ -13,8 +13,8 @@ module (`from .. import validate`), a top-level statement that binds no name, an
 written file is then checked with the harness's source rules (no "stream", no mxlib import), parsed,
 and imported alone in a subprocess where mxlib cannot be imported.
 
-Targets: "nvidia" exports the Triton paths of `mxlib.paths` with the H200 table
-(`data/configs/h200.csv`); a shape missing from it goes to `mxlib.dispatch.unseen_shape_path` with the
+Targets: "nvidia" exports the Triton paths of `mxlib.runtime.paths` with the H200 table
+(`mxlib/data/configs/h200.csv`); a shape missing from it goes to `mxlib.runtime.dispatch.unseen_shape_path` with the
 path's default config. "amd" is refused, with the reasons (`AMD_REFUSAL`).
 """
 from __future__ import annotations
@@ -27,13 +27,13 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
 TARGETS = ("nvidia", "amd")
 
 AMD_REFUSAL = (
     "--target amd is refused. The AMD file would hold mxlib.aiter_backend (the seed's aiter calls) and a "
     "dispatcher for the MI355X, but (1) it could not be run or tested anywhere we can reach: aiter imports only "
-    "on ROCm and the backend has never run on an MI355X; (2) there is no MI355X table (data/configs/) to bake in; "
+    "on ROCm and the backend has never run on an MI355X; (2) there is no MI355X table (mxlib/data/configs/) to bake in; "
     "(3) the backend's modules are not exportable as written"
 )
 
@@ -272,13 +272,13 @@ def _import_sort_key(text: str):
 
 
 def _path_modules() -> dict[str, str]:
-    """Path name -> dotted module name, from mxlib.paths.PATHS."""
-    from .paths import PATHS
+    """Path name -> dotted module name, from mxlib.runtime.paths.PATHS."""
+    from ..runtime.paths import PATHS
 
     return dict(PATHS)
 
 
-# The device kind whose dispatcher table each target bakes in (data/configs/<kind>.csv).
+# The device kind whose dispatcher table each target bakes in (mxlib/data/configs/<kind>.csv).
 TABLE_KIND = {"nvidia": "h200"}
 _GENERATED = ("_MX_GEMMS", "_MX_CONFIGS", "_MX_PLAN", "custom_kernel")
 
@@ -289,19 +289,19 @@ def build_source(target: str = "nvidia") -> str:
         raise ValueError(f"target must be one of {', '.join(map(repr, TARGETS))}, got {target!r}")
     if target == "amd":
         try:
-            Collector().add("mxlib.aiter_backend", "gemm")
+            Collector().add("mxlib.runtime.aiter_backend", "gemm")
             now = "they collect now, but (1) and (2) still hold"
         except NotExportable as exc:
             now = str(exc)
         raise NotExportable(f"{AMD_REFUSAL}: {now}. Export --target nvidia, or submit a file that calls aiter directly.")
-    from . import dispatch
+    from ..runtime import dispatch
 
     col = Collector()
     paths = _path_modules()
     gemms = {p: col.add(mod, col.alias_target(mod, "gemm")) for p, mod in paths.items()}
     configs = {p: col.add(mod, col.alias_target(mod, "Config")) for p, mod in paths.items()}
     heuristic = col.add(dispatch.__name__, "unseen_shape_path")
-    # The first row for a shape is the dispatcher's choice (mxlib.dispatch.select); the rest are alternatives.
+    # The first row for a shape is the dispatcher's choice (mxlib.runtime.dispatch.select); the rest are alternatives.
     kind = TABLE_KIND[target]
     plan = {shape: rows[0] for shape, rows in dispatch.load_table(kind).items()}
     imports, code, bound = col.render()
@@ -310,7 +310,7 @@ def build_source(target: str = "nvidia") -> str:
         raise NotExportable(f"the exported dispatcher's names {sorted(clash)} are already defined by mxlib modules")
     header = (f'"""MXFP4 GEMM submission for the amd-mxfp4-mm problem (target {target}), written by '
               f"`python -m mxlib export` on {datetime.date.today().isoformat()}.\n\n"
-              f"Self-contained: mxlib's Triton paths and its dispatcher table (data/configs/{kind}.csv, "
+              f"Self-contained: mxlib's Triton paths and its dispatcher table (mxlib/data/configs/{kind}.csv, "
               f"{len(plan)} shapes),\ncopied verbatim. Edit mxlib and export again rather than editing this file.\n"
               '"""\n')
     tail = _dispatcher(kind, paths, gemms, configs, heuristic, plan)
@@ -321,15 +321,15 @@ def _dispatcher(kind: str, paths: dict, gemms: dict, configs: dict, heuristic: s
     rows = []
     for (m, n, k), (path, fields) in sorted(plan.items()):
         if path not in paths:
-            raise NotExportable(f"data/configs/{kind}.csv row {m}x{n}x{k} names path {path!r}, not one of {list(paths)}")
+            raise NotExportable(f"mxlib/data/configs/{kind}.csv row {m}x{n}x{k} names path {path!r}, not one of {list(paths)}")
         args = ", ".join(f"{f}={v!r}" for f, v in fields.items())
         rows.append(f"    ({m}, {n}, {k}): (_MX_GEMMS[{path!r}], _MX_CONFIGS[{path!r}]({args})),")
     return "\n".join([
-        "# ---- dispatcher (written by mxlib.export) " + "-" * 40,
+        "# ---- dispatcher (written by mxlib.tools.export) " + "-" * 40,
         "",
         "_MX_GEMMS = {" + ", ".join(f"{p!r}: {g}" for p, g in gemms.items()) + "}",
         "_MX_CONFIGS = {" + ", ".join(f"{p!r}: {c}" for p, c in configs.items()) + "}",
-        f"# (M, N, K) -> (the chosen path's gemm, its config), from data/configs/{kind}.csv; built once, at import.",
+        f"# (M, N, K) -> (the chosen path's gemm, its config), from mxlib/data/configs/{kind}.csv; built once, at import.",
         "_MX_PLAN = {",
         *rows,
         "}",

@@ -1,6 +1,6 @@
 """Which backends can run here: `backends()` -> {name: (available, reason)}.
 
-"aiter" runs the seed's own kernels (ROCm only, through mxlib.aiter_backend); "triton" runs mxlib's
+"aiter" runs the seed's own kernels (ROCm only, through mxlib.runtime.aiter_backend); "triton" runs mxlib's
 portable kernels (CUDA or ROCm GPUs, or the CPU when TRITON_INTERPRET=1); "torch" is the reference,
 available everywhere. Probing imports neither Triton nor aiter unless the aiter backend module exists.
 """
@@ -21,13 +21,13 @@ BACKENDS = ("aiter", "triton", "torch")
 def _aiter_status() -> tuple[bool, str]:
     # Cached: whether aiter imports is a fact about the installation, fixed for the process.
     try:
-        mod = importlib.import_module("mxlib.aiter_backend")
+        mod = importlib.import_module("mxlib.runtime.aiter_backend")
     except ModuleNotFoundError as e:
-        if e.name == "mxlib.aiter_backend":
-            return False, "aiter backend unavailable: mxlib.aiter_backend is not part of this checkout"
+        if e.name == "mxlib.runtime.aiter_backend":
+            return False, "aiter backend unavailable: mxlib.runtime.aiter_backend is not part of this checkout"
         return False, f"aiter backend unavailable: {e}"
     except Exception as e:  # a probe must answer, not raise; the reason names the failure
-        return False, f"aiter backend unavailable: importing mxlib.aiter_backend raised {e!r}"
+        return False, f"aiter backend unavailable: importing mxlib.runtime.aiter_backend raised {e!r}"
     ok, reason = mod.available()
     return bool(ok), str(reason)
 
@@ -57,5 +57,5 @@ def backends() -> dict[str, tuple[bool, str]]:
     return {
         "aiter": _aiter_status(),
         "triton": _triton_status(),
-        "torch": (True, "pure-PyTorch reference (mxlib.reference.ref_kernel), any device"),
+        "torch": (True, "pure-PyTorch reference (mxlib.spec.reference.ref_kernel), any device"),
     }

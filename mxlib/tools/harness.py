@@ -21,7 +21,7 @@ Stricter than the contest, so a file that passes here cannot pass there by luck:
   previous call's output, fails with its own message.
 - A source that imports mxlib is refused: the contest machine does not have it.
 
-Differences: the flush writes 4x the L2 plus a GPU sleep (`mxlib.bench.L2Flush`) instead of a 64 GB
+Differences: the flush writes 4x the L2 plus a GPU sleep (`mxlib.tools.bench.L2Flush`) instead of a 64 GB
 random tensor; the submission runs in this process (loaded from its path under a fresh module name)
 rather than in a spawned worker. On a machine without a GPU only test mode runs, at small shapes,
 through Triton's interpreter (TRITON_INTERPRET=1), with inputs drawn by the CPU generator.
@@ -44,8 +44,8 @@ from typing import Callable
 
 import torch
 
-from . import shapes as shapes_mod
-from .reference import check_implementation, generate_input
+from ..spec import shapes as shapes_mod
+from ..spec.reference import check_implementation, generate_input
 
 MODES = ("test", "benchmark", "leaderboard")
 SEED_STEP = 13  # eval.py: leaderboard mode adds 13 to the seed before every iteration

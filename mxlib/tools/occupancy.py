@@ -34,12 +34,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from .repo import RESULTS_DIR
+
 def _cdiv(a: int, b: int) -> int:
     return -(-a // b)
 
 
 def _positive(value, name: str) -> None:
-    # Local twin of validate.positive: mxlib.validate imports torch, this module must not.
+    # Local twin of validate.positive: mxlib.spec.validate imports torch, this module must not.
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
@@ -609,7 +611,7 @@ def fit(rows, device, base: ModelParams) -> ModelParams:
 
 MODEL_TILES = ((16, 64), (16, 128), (32, 128), (64, 128))
 MODEL_SPLITS = tuple(range(1, 33))
-MODEL_CSV = Path(__file__).resolve().parent.parent / "data" / "results" / "occupancy_model.csv"
+MODEL_CSV = RESULTS_DIR / "occupancy_model.csv"
 TABLE_COLUMNS = ("device", "kind", "m", "n", "k", "tile_m", "tile_n", "split_k", "ctas", "waves",
                  "utilization", "even_k")
 
@@ -625,7 +627,7 @@ class _Shape:
 def utilization_table(shapes, device, tiles=MODEL_TILES, split_ks=MODEL_SPLITS) -> list[dict]:
     """One row per shape x tile x split_k (split_k <= K/32) with CTAs, waves and utilization on `device`.
 
-    `shapes`: mxlib.shapes.Shape objects, or (M, N, K) tuples (kind ""). `even_k` says whether the K slices
+    `shapes`: mxlib.spec.shapes.Shape objects, or (M, N, K) tuples (kind ""). `even_k` says whether the K slices
     are equal whole scale groups (K % (32 * split_k) == 0).
     """
     d = get_device(device)
@@ -646,7 +648,7 @@ def utilization_table(shapes, device, tiles=MODEL_TILES, split_ks=MODEL_SPLITS) 
 
 def write_model_csv(path=None, shapes=None) -> Path:
     """Write utilization_table for every contest shape on both devices (deterministic; no GPU)."""
-    from . import shapes as shapes_mod  # mxlib.shapes imports torch (via validate); keep it out of import time
+    from ..spec import shapes as shapes_mod  # mxlib.spec.shapes imports torch (via validate); keep it out of import time
 
     path = Path(path) if path is not None else MODEL_CSV
     shapes = shapes_mod.load() if shapes is None else shapes

@@ -5,8 +5,8 @@ else "triton" when the data is on a CUDA/ROCm GPU, else "torch" (the reference).
 tensors (its interpreter, TRITON_INTERPRET=1) is used only when asked for by name.
 
 Path and config (backends "triton" and "aiter"): the `path` argument, else $MXLIB_PATH, else the
-first row for the shape in `data/configs/<device kind>.csv`, else "fused" on a GPU (the fastest path
-measured on the H200, data/configs/h200_fused.csv) and `heuristic_path` (the seed's rule) on the CPU. The config comes
+first row for the shape in `mxlib/data/configs/<device kind>.csv`, else "fused" on a GPU (the fastest path
+measured on the H200, mxlib/data/configs/h200_fused.csv) and `heuristic_path` (the seed's rule) on the CPU. The config comes
 from the table's row for (shape, path) when there is one, else the path's `default_config`.
 """
 from __future__ import annotations
@@ -15,18 +15,19 @@ import csv
 import functools
 import os
 import re
+from importlib import resources
 from pathlib import Path
 
 import torch
 
-from . import validate
+from ..spec import validate
 from .backends import BACKENDS, backends
 from .paths import PATHS, path_module
-from .reference import ref_kernel, unpack_data
+from ..spec.reference import ref_kernel, unpack_data
 
 ENV_BACKEND = "MXLIB_BACKEND"
 ENV_PATH = "MXLIB_PATH"
-CONFIG_DIR = Path(__file__).resolve().parent.parent / "data" / "configs"
+CONFIG_DIR = resources.files("mxlib") / "data" / "configs"
 AITER_PATHS = ("asm", "ck", "splitk")
 _TABLE_COLUMNS = ("m", "n", "k", "path", "config")
 
@@ -46,14 +47,14 @@ def device_kind(device) -> str:
 @functools.lru_cache(maxsize=None)
 def load_table(kind: str, directory: str | None = None) -> dict:
     """{(m, n, k): [(path, {config field: int}), ...]} in file order from `<directory>/<kind>.csv`
-    (default data/configs); {} when there is no such file. Cached per file: tables do not change
+    (default the package's `mxlib/data/configs`); {} when there is no such file. Cached per file: tables do not change
     while a process runs."""
     file = Path(directory) if directory is not None else CONFIG_DIR
     file = file / f"{kind}.csv"
-    if not file.exists():
+    if not file.is_file():
         return {}
     table: dict = {}
-    with open(file, newline="") as f:
+    with file.open(newline="") as f:
         reader = csv.DictReader(line for line in f if not line.startswith("#"))
         if tuple(reader.fieldnames or ()) != _TABLE_COLUMNS:
             raise ValueError(f"{file}: columns must be {','.join(_TABLE_COLUMNS)}, got {reader.fieldnames}")
@@ -64,7 +65,7 @@ def load_table(kind: str, directory: str | None = None) -> dict:
             except ValueError:
                 raise ValueError(f"{where}: m, n, k must be integers, got {row['m']!r}, {row['n']!r}, {row['k']!r}") from None
             if row["path"] not in PATHS:
-                raise ValueError(f"{where}: path {row['path']!r} is not in mxlib.paths.PATHS ({', '.join(PATHS)})")
+                raise ValueError(f"{where}: path {row['path']!r} is not in mxlib.runtime.paths.PATHS ({', '.join(PATHS)})")
             table.setdefault(shape, []).append((row["path"], _parse_config(row["config"] or "", where)))
     return table
 

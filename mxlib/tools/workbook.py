@@ -22,11 +22,8 @@ import sys
 import time
 from pathlib import Path
 
-from .shapes import DATA_DIR
+from .repo import FIGURES_DIR, NOTEBOOKS_DIR, RESULTS_DIR, ROOT
 
-ROOT = DATA_DIR.parent
-NOTEBOOKS_DIR = ROOT / "notebooks"
-RESULTS_DIR = DATA_DIR / "results"
 PROFILES = ("auto", "cpu", "gpu")
 PARAMETERS_TAG = "parameters"
 INJECTED_TAG = "injected-parameters"
@@ -240,7 +237,7 @@ def _update_manifest(figures_dir: Path, notebook: str, changed: list, run: dict)
     Only figures whose bytes this run changed (or created) get a new row: re-running on the CPU, which
     redraws the same bytes, keeps the record of the H200 run that made them, and a partial run (--only)
     keeps the other notebooks' rows. Figures drawn from measurements also carry their own source in a
-    corner (`mxlib.figures.stamp`).
+    corner (`mxlib.tools.figures.stamp`).
     """
     path = figures_dir / MANIFEST
     rows = {}
@@ -270,7 +267,7 @@ def _figure_stamps(figures_dir: Path) -> dict:
 def add_arguments(p) -> None:
     p.add_argument("--out", type=Path, default=ROOT / "out" / "notebooks",
                    help="folder for the executed notebooks (default: out/notebooks)")
-    p.add_argument("--figures", type=Path, default=DATA_DIR / "figures",
+    p.add_argument("--figures", type=Path, default=FIGURES_DIR,
                    help="folder for the exported SVG and PNG figures (default: data/figures)")
     p.add_argument("--profile", choices=PROFILES, default="auto",
                    help="gpu runs the measuring cells; cpu runs Triton in its interpreter at small shapes "

@@ -5,9 +5,9 @@ import time
 
 import torch
 
-from . import shapes as shapes_mod
-from .dispatch import custom_kernel
-from .reference import check_implementation, generate_input
+from ..spec import shapes as shapes_mod
+from ..runtime.dispatch import custom_kernel
+from ..spec.reference import check_implementation, generate_input
 
 
 def add_arguments(p) -> None:

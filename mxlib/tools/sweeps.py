@@ -3,15 +3,15 @@
 For each shape (default: (16,2112,7168), (8,2112,7168), (64,7168,2048), (256,3072,1536)) and each
 tile (block_m x block_n) and split_k, the path's default config with those three changed is
   1. run once untimed (compiles it),
-  2. checked once against the reference (`mxlib.bench.check_call`: the allocator is filled with NaN first),
-  3. timed contest-style (`mxlib.bench.time_contest`: L2 flushed, events around one call), --iters calls
+  2. checked once against the reference (`mxlib.tools.bench.check_call`: the allocator is filled with NaN first),
+  3. timed contest-style (`mxlib.tools.bench.time_contest`: L2 flushed, events around one call), --iters calls
      after --warmup untimed ones.
 split_k runs only up to K / block_k, so no K range is shorter than one block_k step.
 
 Before the configs the run measures what the model takes as given: the device's copy bandwidth, bf16
-peak and a lone empty kernel (`mxlib.bench.measure_ceilings`), two empty kernels in one timed call
+peak and a lone empty kernel (`mxlib.tools.bench.measure_ceilings`), two empty kernels in one timed call
 (the cost of each further kernel), and, once per (M, split_k > 1), how many kernels a call launches
-(torch.profiler; where it cannot count, the path's structure: the `kernels_from` column says which). Then it fits the model's two free parameters (`mxlib.occupancy.fit`) to the checked
+(torch.profiler; where it cannot count, the path's structure: the `kernels_from` column says which). Then it fits the model's two free parameters (`mxlib.tools.occupancy.fit`) to the checked
 rows and reports the median abs % error: of the prior, of the fit, and of a leave-one-shape-out fit
 (each shape predicted by parameters fitted to the others).
 
@@ -19,7 +19,7 @@ Output: `data/results/h200/splitk_sweep.csv` (or `--out DIR`), one row per confi
 
 `--dry-run` needs no GPU: it builds every planned config, then runs two configs of a tiny shape through
 the path (Triton's interpreter on a CPU) and checks them, untimed. `--model-only` writes
-`data/results/occupancy_model.csv` (`mxlib.occupancy.write_model_csv`).
+`data/results/occupancy_model.csv` (`mxlib.tools.occupancy.write_model_csv`).
 """
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def _parse_list(text: str, name: str, parts: int):
 
 
 def _seed(m: int, n: int, k: int) -> int:
-    from . import shapes as shapes_mod
+    from ..spec import shapes as shapes_mod
 
     return next((s.seed for s in shapes_mod.load() if s.mnk == (m, n, k)), 0)
 
@@ -140,7 +140,7 @@ def measure(configs, module, device: occ.Device, *, iters: int, warmup: int, pro
 
     from . import bench
     from .baselines.empty import launch_empty
-    from .reference import generate_input
+    from ..spec.reference import generate_input
 
     flush = bench.L2Flush()
     ceilings = bench.measure_ceilings(flush=flush)
@@ -275,7 +275,7 @@ def dry_run(module, configs, device: occ.Device, out_dir: Path | None) -> int:
     DRY_SHAPE on the available device (CPU through Triton's interpreter) and check each output."""
     import torch
 
-    from .reference import check_implementation, generate_input
+    from ..spec.reference import check_implementation, generate_input
 
     dev = "cuda" if torch.cuda.is_available() else "cpu"
     m, n, k, seed = DRY_SHAPE
@@ -338,7 +338,7 @@ def run(args) -> int:
         if "mxlib.kernels.gemm_splitk" in sys.modules and os.environ.get("TRITON_INTERPRET") != "1":
             raise RuntimeError("the splitk path was imported without TRITON_INTERPRET=1; set it and rerun")
         os.environ["TRITON_INTERPRET"] = "1"
-    from .paths import path_module
+    from ..runtime.paths import path_module
 
     module = path_module(PATH)
     configs = plan(shapes, tiles, splits, module)

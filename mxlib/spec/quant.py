@@ -98,7 +98,7 @@ def quantize_mxfp4(x: torch.Tensor, rounding: str = "rne", backend: str = "torch
     validate.choice(rounding, "rounding", ROUNDINGS)
     validate.choice(backend, "backend", BACKENDS)
     if backend == "triton":
-        from .kernels.quant_triton import mxq_quantize
+        from ..kernels.quant_triton import mxq_quantize
 
         return mxq_quantize(x, rounding)
     m, k = x.shape
@@ -122,7 +122,7 @@ def quantize_mxfp4_shuffled(x: torch.Tensor, rounding: str = "rne", backend: str
     validate.choice(rounding, "rounding", ROUNDINGS)
     validate.choice(backend, "backend", BACKENDS)
     if backend == "triton":
-        from .kernels.quant_triton import mxq_quantize_shuffled
+        from ..kernels.quant_triton import mxq_quantize_shuffled
 
         return mxq_quantize_shuffled(x, rounding)
     q, scales = quantize_mxfp4(x, rounding)

@@ -34,8 +34,8 @@ from pathlib import Path
 
 import torch
 
-from .. import validate
-from ..reference import unpack_data
+from ...spec import validate
+from ...spec.reference import unpack_data
 
 GEMM_KERNEL = "_gemm_afp4_wfp4_kernel_preshuffled_weight_scales"
 REDUCE_KERNEL = "_gemm_afp4_wfp4_reduce_kernel"
@@ -174,7 +174,7 @@ def gemm_prequantized(kernels: AiterTriton, a_q, a_scale, b_shuffle, b_scale_sh,
 def gemm(kernels: AiterTriton, data, *, out=None, sms=None) -> torch.Tensor:
     """bf16 (M, N) for the contest tuple: A quantized by mxlib's Triton kernel (round-half-even; natural
     scales for M < 32, e8m0-shuffled from 32), then aiter's GEMM."""
-    from ..quant import quantize_mxfp4, quantize_mxfp4_shuffled
+    from ...spec.quant import quantize_mxfp4, quantize_mxfp4_shuffled
 
     a, _, _, b_shuffle, b_scale_sh, (m, n, k) = unpack_data(data)
     config(m, n, k, 1)  # shape checks before any launch
@@ -187,7 +187,7 @@ def aiter_quantize(kernels: AiterTriton, x: torch.Tensor) -> tuple[torch.Tensor,
     """aiter's own `_dynamic_mxfp4_quant_kernel` on a 2-D x (K % 32 == 0): (fp4 (M, K/2), scales (M, K/32)).
 
     Blocks of 8 x 32 (its bytes do not depend on the blocking), without aiter's waves_per_eu launch
-    argument, which CUDA rejects. For measuring aiter's quant against mxlib.quant; `gemm` does not use it."""
+    argument, which CUDA rejects. For measuring aiter's quant against mxlib.spec.quant; `gemm` does not use it."""
     import triton
 
     validate.tensor(x, "x")

@@ -10,11 +10,11 @@ import torch
 import triton
 import triton.language as tl
 
-from .. import validate
-from ..formats import BLOCK_SIZE
-from ..layouts import e8m0_unshuffle
-from ..quant import quantize_mxfp4
-from ..reference import unpack_data
+from ...spec import validate
+from ...spec.formats import BLOCK_SIZE
+from ...spec.layouts import e8m0_unshuffle
+from ...spec.quant import quantize_mxfp4
+from ...spec.reference import unpack_data
 
 BLOCK_M = 16
 BLOCK_N = 64

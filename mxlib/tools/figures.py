@@ -22,9 +22,7 @@ if "ipykernel" not in sys.modules:
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend choice)
 from matplotlib import ticker  # noqa: E402
 
-from .shapes import DATA_DIR  # noqa: E402
-
-FIGURES_DIR = DATA_DIR / "figures"
+from .repo import FIGURES_DIR  # noqa: E402
 
 # Colors by role, so a path keeps its color across notebooks (Okabe-Ito, readable by colorblind readers).
 COLORS = {

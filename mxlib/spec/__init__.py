@@ -1,0 +1,7 @@
+"""The spec: what an MXFP4 GEMM for `amd-mxfp4-mm` must compute, as code.
+
+`formats` (E2M1 and E8M0), `quant` (the bit-exact quantizer, both rounding rules), `layouts` (the
+preshuffled weight and scale layouts with their inverses), `reference` (the contest's inputs, reference
+and check), `shapes` (the contest's shapes) and `validate` (argument checks that name the argument and
+the rule). Everything else in mxlib must agree with these modules; they import only torch.
+"""

@@ -1,0 +1,12 @@
+"""Folders of an mxlib checkout that the tools write to: measured results, exported figures and the
+notebooks. The library itself needs none of them (its data ships in the package, `mxlib/data/`); a
+tool that writes results is run from a checkout."""
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA_DIR = ROOT / "data"
+RESULTS_DIR = DATA_DIR / "results"
+FIGURES_DIR = DATA_DIR / "figures"
+NOTEBOOKS_DIR = ROOT / "notebooks"
