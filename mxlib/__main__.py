@@ -12,6 +12,8 @@ COMMANDS = {
     "bench": ("mxlib.tools.bench", "time mxlib's paths beside baselines, contest-style and by graph replay, with floors"),
     "harness": ("mxlib.tools.harness", "run a submission file through the contest's test, benchmark or leaderboard protocol"),
     "export": ("mxlib.tools.export", "write the single-file contest submission (no mxlib import) for a target"),
+    "isa": ("mxlib.tools.isa", "compile the Triton kernels a GEMM launches on the contest shapes for gfx950 or sm_90, "
+                               "no GPU needed: registers, LDS, spills, occupancy, matrix instructions"),
     "sweep": ("mxlib.tools.sweeps", "split-K x tile sweep of the splitk path, timed contest-style, against the occupancy model"),
 }
 

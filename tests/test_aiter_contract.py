@@ -21,6 +21,7 @@ import torch
 
 from mxlib.runtime import aiter_backend
 from mxlib import check_implementation, e8m0_shuffle, generate_input, quantize_mxfp4
+from mxlib.spec import seed as seed_mod
 from mxlib.spec import shapes as shapes_mod
 
 FAKE_SRC = Path(__file__).resolve().parent / "fake_aiter" / "aiter"
@@ -212,6 +213,8 @@ def test_aiter_gemm_bad_arguments(fake_aiter):
     with pytest.raises(ValueError, match="takes neither"):
         aiter_backend.gemm("ck", data, tile="32x128")
     with pytest.raises(ValueError, match="silently ignored by the 32x128 kernel"):
+        aiter_backend.gemm("asm", data, tile="32x128", log2_k_split=1)
+    with pytest.raises(ValueError, match="log2_k_split=1 needs a tile"):
         aiter_backend.gemm("asm", data, log2_k_split=1)
     with pytest.raises(ValueError, match="tile must be one of"):
         aiter_backend.gemm("asm", data, tile="16x16")
@@ -221,6 +224,8 @@ def test_aiter_gemm_bad_arguments(fake_aiter):
         aiter_backend.gemm("asm", data, tile="256x256", log2_k_split=5)
     with pytest.raises(ValueError, match="multiple of 256"):
         aiter_backend.gemm("splitk", data)  # K = 320
+    with pytest.raises(ValueError, match="must split evenly under the seed's config"):
+        aiter_backend.gemm("splitk", _data(16, 48, 768)[0])  # 2 slices of 512 do not cover 768
     big_m, _ = _data(32, 48, 512)
     with pytest.raises(ValueError, match="needs M < 32"):
         aiter_backend.gemm("splitk", big_m)
@@ -244,10 +249,12 @@ def test_aiter_asm_kernel_names():
 
 
 def test_aiter_asm_kernel_per_contest_shape():
+    # The seed names the 32x128 kernel for three shapes and leaves the others to aiter's heuristic ("").
+    named = {(4, 2880, 512), (32, 4096, 512), (32, 2880, 512)}
     for s in shapes_mod.load():
-        tile, split = aiter_backend.asm_kernel(*s.mnk)
-        assert split == 0, s  # 32x128 and 64x128 ignore log2_k_split
-        assert tile == ("64x128" if s.mnk == (256, 7168, 2048) else "32x128"), s
+        name, split = aiter_backend.asm_kernel(*s.mnk)
+        assert split == 0, s
+        assert name == (aiter_backend.asm_kernel_name("32x128") if s.mnk in named else ""), s
 
 
 @pytest.mark.parametrize("m, n, k", [(1, 32, 256), (5, 48, 320), (33, 64, 512)])
@@ -260,7 +267,7 @@ def test_aiter_asm_call_contract(fake_aiter, m, n, k):
     dt = sys.modules["aiter"].dtypes
     assert [c.name for c in calls] == ["gemm_a4w4_asm"]
     A, B, A_scale, B_scale, out, name = calls[0].args
-    assert name == "_ZN5aiter41f4gemm_bf16_per1x32Fp4_BpreShuffle_32x128E"
+    assert name == ""  # not a shape the seed names: aiter's heuristic picks
     assert calls[0].kwargs == dict(bias=None, alpha=1.0, beta=0.0, bpreshuffle=True, log2_k_split=0)
 
     ref_q, ref_s = quantize_mxfp4(a, "rne")
@@ -328,16 +335,24 @@ def test_aiter_ck_call_contract(fake_aiter, m, n, k):
 # --- the Triton split-K path ---------------------------------------------------------------------
 
 
+def test_aiter_asm_call_passes_the_seeds_kernel_name(fake_aiter):
+    fake_aiter("0.1.14")
+    data, seed = _data(4, 2880, 512)
+    aiter_backend.gemm("asm", data)
+    assert _calls()[0].args[5] == "_ZN5aiter41f4gemm_bf16_per1x32Fp4_BpreShuffle_32x128E"
+
+
 def test_aiter_splitk_seed_config():
     cfg = aiter_backend.SPLITK_CONFIG
+    assert cfg is seed_mod.SEED_SPLITK_CONFIG and cfg["BLOCK_SIZE_K"] == 512 and cfg["num_stages"] == 1
     ctas = lambda splits: splits * -(-16 // cfg["BLOCK_SIZE_M"]) * -(-2112 // cfg["BLOCK_SIZE_N"])  # noqa: E731
     assert cfg["NUM_KSPLIT"] == 7 and ctas(cfg["NUM_KSPLIT"]) == 119
-    assert aiter_backend.SPLITK_CONFIG_HEADER_NUM_KSPLIT == 14 and ctas(14) == 238
+    assert seed_mod.SEED_HEADER_NUM_KSPLIT == 14 and ctas(14) == 238
     assert cfg["BLOCK_SIZE_M"] <= 16  # M < 32: un-shuffled A scales
 
 
 @pytest.mark.parametrize("version, passes_use_aot", [("0.1.14", True), ("0.1.15", False)])
-@pytest.mark.parametrize("m, n, k", [(16, 48, 512), (3, 80, 768)])
+@pytest.mark.parametrize("m, n, k", [(16, 48, 512), (3, 80, 1024)])
 def test_aiter_splitk_call_contract(fake_aiter, version, passes_use_aot, m, n, k):
     fake_aiter(version)
     data, seed = _data(m, n, k)

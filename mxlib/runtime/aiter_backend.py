@@ -14,7 +14,9 @@ B_shuffle and B_scale_sh as given, through zero-copy views:
   alpha=1.0, beta=0.0, bpreshuffle=True, log2_k_split=...)``, A_q viewed as ``dtypes.fp4x2`` (0.1.10's
   entry point rejects uint8 A when torch has float4_e2m1fn_x2; main of 2026-08 takes either), scales as
   ``dtypes.fp8_e8m0``, out (ceil32(M), N) bf16 because the kernel writes whole 32-row tiles; the result
-  is ``out[:M]``. Kernel names are ``_ZN5aiter{len}f4gemm_bf16_per1x32Fp4_BpreShuffle_{tile}E``.
+  is ``out[:M]``. kernelName is what the seed passes (`mxlib.spec.seed.seed_plan`): the 32x128 kernel,
+  ``_ZN5aiter41f4gemm_bf16_per1x32Fp4_BpreShuffle_32x128E``, for the three shapes it names, else "" (aiter's
+  heuristic picks, 192x128 for every contest shape); log2_k_split 0.
   `log2_k_split` is honoured only by the 128x512 and 256x256 kernels (``splitK`` column of aiter's
   hsa/gfx950/f4gemm/f4gemm_bf16_per1x32Fp4.csv); every other kernel silently ignores it, so passing a
   nonzero value to one of them is refused here.
@@ -22,12 +24,14 @@ B_shuffle and B_scale_sh as given, through zero-copy views:
   Despite its name this is not a CK kernel for the contest: gemm_a4w4 looks (M, N, K) up in
   aiter/configs/a4w4_blockscale_tuned_gemm.csv and runs CK only for a row whose kernel name lacks "_ZN";
   for every contest shape the row is an ASM kernel or missing (ASM with aiter's heuristic choice), so it
-  dispatches to ``gemm_a4w4_asm``. That holds from aiter 0.1.11 (CSV of ROCm/aiter#2037); in 0.1.10.x,
+  dispatches to ``gemm_a4w4_asm``. That holds from aiter 0.1.11 (CSV of ROCm/aiter#2092); in 0.1.10.x,
   M in {16, 32, 64, 256} with (N, K) in {(3072, 1536), (7168, 2048)} still went to CK blockscale.
 - ``"splitk"``: ``gemm_afp4wfp4_preshuffle(A_q, B_shuffle as (N/16, K/2*16), A_scale (M, K/32),
   B_scale_sh as (N_pad/32, K), dtype=bf16, config=SPLITK_CONFIG)``, aiter's Triton kernel, uint8 views.
-  Needs M < 32 (the kernel reads un-shuffled A scales only with BLOCK_SIZE_M <= 16) and K % 256 == 0 (the
-  B_scale_sh view, and the kernel has no masked K path). Known aiter hazard, kept as the seed has it:
+  SPLITK_CONFIG is the seed's (BLOCK_SIZE_K 512, NUM_KSPLIT 7, num_stages 1, waves_per_eu 2,
+  matrix_instr_nonkdim 16, .cg loads). Needs M < 32 (the kernel reads un-shuffled A scales only with
+  BLOCK_SIZE_M <= 16), K % 256 == 0 (the B_scale_sh view) and a K that the config splits evenly (the
+  kernel has no masked K path). Known aiter hazard, kept as the seed has it:
   B rows wrap with ``% N`` (a row index of the N/16-row view taken modulo N), so when N % 128 != 0 the
   last column tile reads rows past the end of B_shuffle (N = 2112: 4 rows of K/2*16 bytes); the
   columns they feed are never stored.
@@ -45,7 +49,7 @@ from pathlib import Path
 
 import torch
 
-from ..spec import validate
+from ..spec import aiter_rules, seed, validate
 from ..spec.reference import unpack_data
 
 PATHS = ("asm", "ck", "splitk")
@@ -73,7 +77,7 @@ CHANGES = (
         "_triton_kernels/quant/quant.py; the splitk import below exists only from here on.",
     ),
     AiterChange(
-        "asm_tuned_csv", "0.1.11", "ROCm/aiter#2037", "a407c02c2d", "2026-02-11",
+        "asm_tuned_csv", "0.1.11", "ROCm/aiter#2092", "768c037adb", "2026-02-25",
         "MI355X rows in a4w4_blockscale_tuned_gemm.csv: from here every contest shape sends gemm_a4w4 "
         "(path 'ck') to the ASM kernel; before, some went to CK blockscale. No call changes.",
     ),
@@ -105,59 +109,29 @@ VERSIONS = {
                "0.1.15 (ROCm/aiter#2695); wrong split-K K units from 0.1.16 (ROCm/aiter#3359)"),
 }
 
-# --- the seed's kernel choices -------------------------------------------------------------------
+# --- the seed's kernel choices: mxlib.spec.seed ----------------------------------------------------
 
 # BpreShuffle kernels of aiter's hsa/gfx950/f4gemm/f4gemm_bf16_per1x32Fp4.csv (unchanged 0.1.10 ->
 # 2026-08-22), with the `splitK` column: only these two honour log2_k_split.
-ASM_TILES = (
-    "32x128", "32x256", "32x384", "32x512", "32x640", "32x768", "32x896", "32x1024",
-    "64x128", "64x256", "64x384", "64x512", "64x640", "64x768", "64x896", "64x1024",
-    "96x128", "96x256", "96x384", "96x512", "96x640",
-    "128x128", "128x256", "128x384", "128x512",
-    "160x128", "160x256", "160x384", "192x128", "192x256", "224x128", "224x256",
-    "256x128", "256x256",
-)
-ASM_SPLITK_TILES = ("128x512", "256x256")
+ASM_TILES = tuple(f"{k.tile_m}x{k.tile_n}" for k in aiter_rules.ASM_KERNELS if k.bpreshuffle)
+ASM_SPLITK_TILES = tuple(f"{k.tile_m}x{k.tile_n}" for k in aiter_rules.ASM_KERNELS if k.bpreshuffle and k.split_k)
 
-# The seed runs every ASM shape on 32x128 ("optimal for all small-M shapes per tuned CSV analysis"),
-# log2_k_split 0 (32x128 ignores it). The one contest-family shape for which aiter's tuned CSV (0.1.11+)
-# names another tile: 256x7168x2048 -> 64x128.
-ASM_DEFAULT_TILE = "32x128"
-ASM_TUNED_TILES = {(256, 7168, 2048): "64x128"}
-
-# The seed's split-K config for M = 16, K = 7168 (N = 2112). Its header says NUM_KSPLIT = 14 (238 CTAs),
-# but the config it runs uses 7: 7 splits x cdiv(16, 16) x cdiv(2112, 128) = 119 CTAs on 256 CUs. We run
-# what the seed ran (7). aiter's get_splitk turns K = 3584 bytes, BLOCK_SIZE_K = 256, 7 splits into
-# SPLITK_BLOCK_SIZE = 1024 elements, 4 K iterations per split. NOTES records NUM_KSPLIT and the CTA
-# count (hence BLOCK_SIZE_M 16, BLOCK_SIZE_N 128); the remaining fields are the values of the public
-# amd-mxfp4-mm submissions of the same family (same 119/238-CTA arithmetic), not read from the seed.
-SPLITK_CONFIG = {
-    "BLOCK_SIZE_M": 16,
-    "BLOCK_SIZE_N": 128,
-    "BLOCK_SIZE_K": 256,
-    "GROUP_SIZE_M": 1,
-    "num_warps": 4,
-    "num_stages": 2,
-    "waves_per_eu": 2,
-    "matrix_instr_nonkdim": 16,
-    "cache_modifier": ".cg",
-    "NUM_KSPLIT": 7,
-}
-SPLITK_CONFIG_HEADER_NUM_KSPLIT = 14
+# The seed's split-K config, as it hands it to gemm_afp4wfp4_preshuffle (a fresh copy per call).
+SPLITK_CONFIG = seed.SEED_SPLITK_CONFIG
 
 
 def asm_kernel_name(tile: str) -> str:
     """The mangled symbol aiter's ASM dispatcher looks up, e.g. "_ZN5aiter41f4gemm_..._32x128E"."""
     validate.choice(tile, "tile", ASM_TILES)
-    name = f"f4gemm_bf16_per1x32Fp4_BpreShuffle_{tile}"
-    return f"_ZN5aiter{len(name)}{name}E"
+    return aiter_rules.asm_kernel(*map(int, tile.split("x"))).name
 
 
 def asm_kernel(m: int, n: int, k: int) -> tuple[str, int]:
-    """(tile, log2_k_split) the asm path uses for a shape: the seed's 32x128 unless the tuned CSV says else."""
+    """(kernel name, log2_k_split) the asm path passes for a shape, as the seed does: the name it lists for
+    the shape, else "" (aiter's heuristic picks), and log2_k_split 0."""
     for v, name in ((m, "m"), (n, "n"), (k, "k")):
         validate.positive(v, name)
-    return ASM_TUNED_TILES.get((m, n, k), ASM_DEFAULT_TILE), 0
+    return seed.seed_asm_kernel(m, n, k), seed.SEED_LOG2_K_SPLIT
 
 
 def _check_asm_choice(tile: str, log2_k_split: int, n: int, k: int) -> None:
@@ -174,6 +148,18 @@ def _check_asm_choice(tile: str, log2_k_split: int, n: int, k: int) -> None:
     if tile == "128x512" and n % 512:
         raise ValueError(f"the 128x512 kernel needs N % 512 == 0 (aiter's own heuristic never picks it otherwise: "
                          f"it 'may not support N % tile_N != 0'), got N = {n}")
+
+
+def _check_splitk_even_k(k: int) -> None:
+    """aiter's split-K kernel loads only under EVEN_K (no masked K path): after get_splitk adjusts the seed's
+    config for this K, every slice and step must divide K."""
+    cfg = SPLITK_CONFIG
+    s = aiter_rules.triton_splitk(k, cfg["BLOCK_SIZE_K"], cfg["NUM_KSPLIT"])
+    if k % s.block_k or s.splitk_block_size % s.block_k or k % s.splitk_block_size:
+        raise ValueError(f"A.shape[1] (K) = {k} for path 'splitk' must split evenly under the seed's config "
+                         f"(BLOCK_SIZE_K {cfg['BLOCK_SIZE_K']}, NUM_KSPLIT {cfg['NUM_KSPLIT']}: aiter runs "
+                         f"{s.num_ksplit} slices of {s.splitk_block_size} in steps of {s.block_k}); its kernel has "
+                         f"no masked K path")
 
 
 # --- availability --------------------------------------------------------------------------------
@@ -310,23 +296,29 @@ def _view(t: torch.Tensor, shape: tuple[int, int], name: str) -> torch.Tensor:
 def gemm(path: str, data, *, tile: str | None = None, log2_k_split: int | None = None) -> torch.Tensor:
     """bf16 (M, N) for the contest's input tuple through the seed's aiter path `path`.
 
-    `tile` and `log2_k_split` (asm only) override `asm_kernel`'s choice. Raises RuntimeError with the
-    reason when `available(path)` refuses, ValueError for shapes the path cannot take.
+    `tile` and `log2_k_split` (asm only) override `asm_kernel`'s choice (the seed's kernel name, or "" for
+    aiter's heuristic). Raises RuntimeError with the reason when `available(path)` refuses, ValueError for
+    shapes the path cannot take.
     """
     validate.choice(path, "path", PATHS)
     a, _, _, b_shuffle, b_scale_sh, (m, n, k) = unpack_data(data)
     if path != "asm" and (tile is not None or log2_k_split is not None):
         raise ValueError(f"tile and log2_k_split choose the ASM kernel; path {path!r} takes neither")
     if path == "asm":
-        default_tile, default_split = asm_kernel(m, n, k)
-        tile = default_tile if tile is None else tile
+        kernel_name, default_split = asm_kernel(m, n, k)
         log2_k_split = default_split if log2_k_split is None else log2_k_split
-        _check_asm_choice(tile, log2_k_split, n, k)
+        if tile is not None:
+            _check_asm_choice(tile, log2_k_split, n, k)
+            kernel_name = asm_kernel_name(tile)
+        elif log2_k_split:
+            raise ValueError(f"log2_k_split={log2_k_split} needs a tile: only {' and '.join(ASM_SPLITK_TILES)} "
+                             f"honour it")
     if path == "splitk":
         if m >= 32:
             raise ValueError(f"path 'splitk' needs M < 32 (the seed's BLOCK_SIZE_M = 16 reads un-shuffled A "
                              f"scales; aiter wants shuffled ones and BLOCK_SIZE_M >= 32 from M = 32), got M = {m}")
         validate.multiple(k, "A.shape[1] (K) for path 'splitk' (B_scale_sh viewed as (N_pad/32, K))", 256)
+        _check_splitk_even_k(k)
     status = _status(path)
     if not status.ok:
         raise RuntimeError(f"aiter backend, path {path!r}: {status.reason}")
@@ -358,6 +350,6 @@ def gemm(path: str, data, *, tile: str | None = None, log2_k_split: int | None =
     if path == "ck":
         return gemm_a4w4(*args, dtype=torch.bfloat16, bpreshuffle=True)
     out = torch.empty(((m + 31) // 32 * 32, n), dtype=torch.bfloat16, device=a.device)
-    gemm_a4w4_asm(*args, out, asm_kernel_name(tile), bias=None, alpha=1.0, beta=0.0,
+    gemm_a4w4_asm(*args, out, kernel_name, bias=None, alpha=1.0, beta=0.0,
                   bpreshuffle=True, log2_k_split=log2_k_split)
     return out[:m]

@@ -6,7 +6,7 @@ tensors (its interpreter, TRITON_INTERPRET=1) is used only when asked for by nam
 
 Path and config (backends "triton" and "aiter"): the `path` argument, else $MXLIB_PATH, else the
 first row for the shape in `mxlib/data/configs/<device kind>.csv`, else "fused" on a GPU (the fastest path
-measured on the H200, mxlib/data/configs/h200_fused.csv) and `heuristic_path` (the seed's rule) on the CPU. The config comes
+measured on the H200, mxlib/data/configs/h200_fused.csv) and `heuristic_path` (the seed's route) on the CPU. The config comes
 from the table's row for (shape, path) when there is one, else the path's `default_config`.
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import torch
 
-from ..spec import validate
+from ..spec import seed, validate
 from .backends import BACKENDS, backends
 from .paths import PATHS, path_module
 from ..spec.reference import ref_kernel, unpack_data
@@ -84,11 +84,9 @@ def _parse_config(text: str, where: str) -> dict:
 
 
 def heuristic_path(m: int, n: int, k: int) -> str:
-    """The seed's rule: CK's tiles from M = 64; below that the split-K kernel when K is long
-    (the seed sends M = 16, K = 7168 there) and the 32x128 ASM kernel otherwise (M <= 32, K = 512)."""
-    if m >= 64:
-        return "ck"
-    return "splitk" if k > 1024 else "asm"
+    """The seed's route for a shape (`mxlib.spec.seed.seed_path`): "splitk" for (16, 2112, 7168) only,
+    "asm" for M <= 32, "ck" above."""
+    return seed.seed_path(m, n, k)
 
 
 def unseen_shape_path(m: int, n: int, k: int, kind: str) -> str:
@@ -174,7 +172,7 @@ def custom_kernel(data, *, backend: str | None = None, path: str | None = None) 
 
 
 def select_aiter_path(m: int, n: int, k: int, device) -> str:
-    """The table's first aiter-capable path for the shape, else the seed's rule."""
+    """The table's first aiter-capable path for the shape, else the seed's route (`heuristic_path`)."""
     for row_path, _ in load_table(device_kind(device)).get((m, n, k), []):
         if row_path in AITER_PATHS:
             return row_path

@@ -32,7 +32,7 @@ import csv
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable
 
 from .repo import RESULTS_DIR
 
@@ -176,280 +176,90 @@ def group_loads(ctas: int, device) -> list[int]:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# aiter's split-K arithmetic
+# Residency from compiled resources
 
 
 @dataclass(frozen=True)
-class TritonSplitK:
-    splitk_block_size: int  # K elements per slice (SPLITK_BLOCK_SIZE)
-    block_k: int
-    num_ksplit: int
+class UnitLimits:
+    """What one CU (gfx950) or SM (sm_90) holds at once, with where each number comes from."""
+
+    registers: int  # per SIMD lane (AMD: VGPRs incl. AGPRs, one wave uses up to 512) or per SM (NVIDIA)
+    register_granule: int  # AMD: VGPRs per allocation step; NVIDIA: registers per warp allocation step
+    simds: int  # AMD SIMDs per CU (1 on NVIDIA)
+    waves_per_simd: int  # AMD waves per SIMD; NVIDIA warps per SM
+    shared_bytes: int  # LDS per CU / shared memory per SM
+    shared_reserved: int  # bytes the runtime reserves per CTA (NVIDIA: 1 KB)
+    ctas: int  # hardware limit of resident CTAs (workgroups) per unit
+    source: str
 
 
-def aiter_get_splitk(k_arg: int, block_k: int, num_ksplit: int) -> TritonSplitK:
-    """aiter's `get_splitk(K, BLOCK_SIZE_K, NUM_KSPLIT)`, same arithmetic and the same units.
-
-    Replicates ROCm/aiter:aiter/ops/triton/gemm/basic/gemm_afp4wfp4.py `get_splitk` at 741f0b89f1: halve
-    NUM_KSPLIT (or BLOCK_SIZE_K) until the slices divide K evenly, then recount the slices. `k_arg` is what
-    aiter passes: `gemm_afp4wfp4_preshuffle` hands it K in packed bytes (K/2), while SPLITK_BLOCK_SIZE and
-    BLOCK_SIZE_K are in elements (hence its `2 *` and `// 2`). `triton_splitk` takes elements.
-    """
-    for v, name in ((k_arg, "k_arg"), (block_k, "block_k"), (num_ksplit, "num_ksplit")):
-        _positive(v, name)
-
-    def slice_size(splits, bk):
-        return _cdiv(2 * _cdiv(k_arg, splits), bk) * bk
-
-    size = slice_size(num_ksplit, block_k)
-    while num_ksplit > 1 and block_k > 16:
-        if k_arg % (size // 2) == 0 and size % block_k == 0 and k_arg % (block_k // 2) == 0:
-            break
-        if k_arg % (size // 2) != 0:
-            num_ksplit //= 2
-        elif size % block_k != 0:
-            num_ksplit //= 2  # num_ksplit > 1 here: the loop condition holds it
-        elif k_arg % (block_k // 2) != 0:
-            block_k //= 2
-        else:
-            break
-        size = slice_size(num_ksplit, block_k)
-    return TritonSplitK(size, block_k, _cdiv(k_arg, size // 2))
-
-
-def triton_splitk(k: int, block_k: int, num_ksplit: int) -> TritonSplitK:
-    """The split aiter's Triton preshuffle GEMM runs for K elements when asked for `num_ksplit` slices.
-
-    As `gemm_afp4wfp4_preshuffle` does at 741f0b89f1: `get_splitk` on K/2 bytes when num_ksplit > 1,
-    then a BLOCK_SIZE_K of at least the whole K collapses to one slice of K.
-    """
-    _positive(k, "k")
-    if k % 2:
-        raise ValueError(f"k must be even (two fp4 values per byte), got {k}")
-    if num_ksplit > 1:
-        s = aiter_get_splitk(k // 2, block_k, num_ksplit)
-    else:
-        _positive(block_k, "block_k")
-        s = TritonSplitK(k, block_k, 1)
-    if s.block_k >= k:  # then get_splitk already came back with one slice
-        return TritonSplitK(k, 1 << (k - 1).bit_length(), 1)
-    return s
-
-
-def asm_k_splits(k: int, log2_k_split: int) -> int:
-    """K slices (grid z) the split-K ASM kernels launch: ROCm/aiter:csrc/py_itfs_cu/asm_gemm_a4w4.cu.
-
-    2**log2_k_split slices are requested, each rounded up to a multiple of 256 elements, so fewer may run:
-    K=512 asked for 16 runs 2. Only the kernels with splitK=1 in the kernel list (256x256, 128x512) do this;
-    the others ignore log2_k_split (NOTES §4).
-    """
-    _positive(k, "k")
-    if not isinstance(log2_k_split, int) or log2_k_split < 0:
-        raise ValueError(f"log2_k_split must be a non-negative integer, got {log2_k_split!r}")
-    k_num = 1 << log2_k_split
-    if k % k_num:
-        raise ValueError(f"k must be a multiple of 2**log2_k_split = {k_num} (aiter checks it), got {k}")
-    per_slice = _cdiv(k // k_num, 256) * 256
-    return _cdiv(k, per_slice)
-
-
-# ---------------------------------------------------------------------------------------------------------
-# aiter's ASM tile heuristic
-
-
-@dataclass(frozen=True)
-class AsmKernel:
-    tile_m: int
-    tile_n: int
-    split_k: bool  # the kernel takes log2_k_split
-    bpreshuffle: bool
-
-    @property
-    def name(self) -> str:
-        """The kernel's symbol, `_ZN5aiter<len><name>E`."""
-        base = f"f4gemm_bf16_per1x32Fp4_{'B' if self.bpreshuffle else 'noB'}preShuffle_{self.tile_m}x{self.tile_n}"
-        return f"_ZN5aiter{len(base)}{base}E"
-
-
-# The gfx950 kernel list, in file order: ROCm/aiter:hsa/gfx950/f4gemm/f4gemm_bf16_per1x32Fp4.csv at 741f0b89f1
-# (unchanged since 2025-11-22). Columns tile_M, tile_N, splitK, bpreshuffle.
-ASM_KERNELS: tuple[AsmKernel, ...] = tuple(AsmKernel(m, n, bool(s), bool(p)) for m, n, s, p in (
-    (256, 256, 0, 0), (256, 256, 1, 1), (128, 512, 1, 1), (192, 256, 0, 1), (224, 256, 0, 1),
-    (128, 128, 0, 1), (128, 256, 0, 1), (128, 384, 0, 1), (160, 128, 0, 1), (160, 256, 0, 1),
-    (160, 384, 0, 1), (192, 128, 0, 1), (224, 128, 0, 1), (256, 128, 0, 1), (32, 1024, 0, 1),
-    (32, 128, 0, 1), (32, 256, 0, 1), (32, 384, 0, 1), (32, 512, 0, 1), (32, 640, 0, 1),
-    (32, 768, 0, 1), (32, 896, 0, 1), (64, 1024, 0, 1), (64, 128, 0, 1), (64, 256, 0, 1),
-    (64, 384, 0, 1), (64, 512, 0, 1), (64, 640, 0, 1), (64, 768, 0, 1), (64, 896, 0, 1),
-    (96, 128, 0, 1), (96, 256, 0, 1), (96, 384, 0, 1), (96, 512, 0, 1), (96, 640, 0, 1),
-))
-
-_MASK64 = (1 << 64) - 1
-_MUR_MUL = (0xC6A4A793 << 32) + 0x5BD1E995
-
-
-def _shift_mix(v: int) -> int:
-    return v ^ (v >> 47)
-
-
-def libstdcxx_string_hash(s: str) -> int:
-    """`std::hash<std::string>` of libstdc++ on 64-bit Linux: `_Hash_bytes(data, len, 0xc70f6907)`."""
-    data = s.encode()
-    n = len(data)
-    h = (0xC70F6907 ^ (n * _MUR_MUL)) & _MASK64
-    whole = n & ~7
-    for i in range(0, whole, 8):
-        word = int.from_bytes(data[i:i + 8], "little")
-        h = ((h ^ ((_shift_mix((word * _MUR_MUL) & _MASK64) * _MUR_MUL) & _MASK64)) * _MUR_MUL) & _MASK64
-    if n & 7:
-        h = ((h ^ int.from_bytes(data[whole:], "little")) * _MUR_MUL) & _MASK64
-    return _shift_mix((_shift_mix(h) * _MUR_MUL) & _MASK64)
-
-
-_FAST_BUCKETS = (2, 2, 2, 3, 5, 5, 7, 7, 11, 11, 11, 11, 13, 13)
-
-
-def _next_bucket_count(n: int) -> int:
-    """libstdc++'s prime rehash policy `_M_next_bkt`: a small table, then the next prime >= n from its
-    prime list, which holds every prime up to 97 (as far as this replica goes; 35 keys reach 59)."""
-    if n < len(_FAST_BUCKETS):
-        return _FAST_BUCKETS[n]
-    if n > 97:
-        raise ValueError(f"bucket counts above 97 are beyond this replica of libstdc++'s prime list, got {n}")
-    while any(n % p == 0 for p in range(2, math.isqrt(n) + 1)):
-        n += 1
-    return n
-
-
-def libstdcxx_iteration_order(keys: Sequence[str]) -> list[str]:
-    """The order a libstdc++ `std::unordered_map<std::string, T>` built from `keys` (an initializer list)
-    iterates in: each key is inserted in turn, growing the table as `_Prime_rehash_policy` says (first to
-    13 buckets, then at least doubling), and a node goes to the front of its bucket, or of the whole list
-    when its bucket is empty; a rehash re-threads the list the same way. Checked against g++ 12.2.
-    """
-    hashes = {key: libstdcxx_string_hash(key) for key in keys}
-    order: list[str] = []
-    buckets, next_resize = 1, 0
-
-    def place(lst, key, nb):
-        b = hashes[key] % nb
-        first = next((i for i, other in enumerate(lst) if hashes[other] % nb == b), 0)
-        lst.insert(first, key)
-
-    for key in keys:
-        count = len(order) + 1
-        if count > next_resize:
-            min_buckets = max(count, 0 if next_resize else 11)
-            if min_buckets >= buckets:
-                buckets = _next_bucket_count(max(min_buckets + 1, buckets * 2))
-                rethreaded: list[str] = []
-                for other in order:
-                    place(rethreaded, other, buckets)
-                order = rethreaded
-            next_resize = buckets  # max_load_factor 1.0
-        place(order, key, buckets)
-    return order
-
-
-def asm_kernel_order(arch: str = "gfx950") -> list[AsmKernel]:
-    """ASM_KERNELS in the order aiter's heuristic visits them.
-
-    aiter's codegen (hsa/codegen.py) puts the list into a `std::unordered_map<std::string, ...>` keyed
-    "<arch><symbol>"; the heuristic loops over that map, so its iteration order decides ties. Assumes
-    aiter was built with libstdc++ (hipcc on Linux), whose order is `libstdcxx_iteration_order`.
-    """
-    by_key = {arch + kern.name: kern for kern in ASM_KERNELS}
-    return [by_key[key] for key in libstdcxx_iteration_order(list(by_key))]
-
-
-@dataclass(frozen=True)
-class AsmChoice:
-    kernel: AsmKernel
-    split_k: int  # the heuristic's split (a power of two)
-    rounds: int  # ceil(tiles * split_k / units), as the heuristic counts
-    ctas: int  # what gemm_a4w4_asm launches: tiles x asm_k_splits(K, log2(split_k)) for split-K kernels
-
-    @property
-    def tile(self) -> tuple[int, int]:
-        return self.kernel.tile_m, self.kernel.tile_n
-
-
-def asm_heuristic(m: int, n: int, k: int, *, log2_k_split: int | None = 0, device="MI355X",
-                  bpreshuffle: bool = True, order: Sequence[AsmKernel] | None = None) -> AsmChoice:
-    """The ASM kernel `gemm_a4w4_asm` picks for a shape it has no tuned row for.
-
-    Replica of `get_heuristic_kernel` in ROCm/aiter:csrc/py_itfs_cu/asm_gemm_a4w4.cu (741f0b89f1; the logic
-    is the same in the newest snapshot seen, e4048607 of 2026-08): visit the kernels (in `order`, default
-    the map's order, `asm_kernel_order`); skip those with the wrong preshuffle flag, 128x512 when
-    N % 512 != 0, and non-split-K ones when a log2_k_split > 0 is asked for. Split-K kernels try split 2**log2_k_split, or 2, 4, 8, 16 when log2_k_split is None;
-    the others split 1. A candidate of tiles*split CTAs replaces the current pick when it needs fewer
-    rounds (ceil(CTAs / CUs)), or the same rounds with fewer idle CUs or a better compute-to-memory ratio
-    floor(tile_m * tile_n / (tile_m + tile_n)) (C++ integer division). That last test is not a total order,
-    so the pick depends on the visiting order.
-
-    `aiter.gemm_a4w4` (the contest's reference) passes log2_k_split=0 for an untuned shape: the default.
-    Seven of the 13 contest shapes have no tuned row, the seed's (16, 2112, 7168) among them
-    (`reference_kernel`), so this is what the reference runs for them.
-    """
-    for v, name in ((m, "m"), (n, "n"), (k, "k")):
-        _positive(v, name)
-    if log2_k_split is not None and (not isinstance(log2_k_split, int) or log2_k_split < 0):
-        raise ValueError(f"log2_k_split must be None or a non-negative integer, got {log2_k_split!r}")
-    units = get_device(device).units
-    en = 1 if log2_k_split else 0
-    best = None
-    rounds, idle, ratio = 0xFFFFFFFF, units, 1.0
-    for kern in asm_kernel_order() if order is None else order:
-        if kern.bpreshuffle != bpreshuffle or int(kern.split_k) < en:
-            continue
-        if kern.tile_m == 128 and kern.tile_n == 512 and n % kern.tile_n:
-            continue
-        if kern.split_k:
-            splits = [1 << log2_k_split] if log2_k_split is not None else [2, 4, 8, 16]
-        else:
-            splits = [1]
-        tiles = _cdiv(m, kern.tile_m) * _cdiv(n, kern.tile_n)
-        for s in splits:
-            tg = tiles * s
-            r = _cdiv(tg, units)
-            e = float(kern.tile_m * kern.tile_n // (kern.tile_m + kern.tile_n))
-            if r < rounds or (r == rounds and (idle > r * units - tg or e > ratio)):
-                rounds, idle, ratio = r, r * units - tg, e
-                best = (kern, s, tiles)
-    if best is None:
-        raise ValueError(f"no ASM kernel fits M={m} N={n} K={k} with log2_k_split={log2_k_split}")
-    kern, s, tiles = best
-    ctas = tiles * (asm_k_splits(k, s.bit_length() - 1) if kern.split_k else 1)
-    return AsmChoice(kern, s, rounds, ctas)
-
-
-# The contest shapes' rows for cu_num=256 in ROCm/aiter:aiter/configs/a4w4_blockscale_tuned_gemm.csv (looked up
-# by M, then ceil16(M), then the next power of two, as get_GEMM_config does): the same from 768c037adb
-# (2026-02-25) to e4048607 (2026-08), and NOTES §4's times. All are ASM kernels with splitK 0; at 741f0b89f1
-# (2026-02-14) five of them were CK kernels instead. The other seven contest shapes have no row.
-AITER_TUNED_CONTEST = {
-    (8, 2112, 7168): (32, 128), (16, 3072, 1536): (32, 128), (64, 3072, 1536): (32, 128),
-    (64, 7168, 2048): (32, 128), (256, 3072, 1536): (32, 128), (256, 7168, 2048): (64, 128),
+UNIT_LIMITS = {
+    "gfx950": UnitLimits(
+        registers=512, register_granule=8, simds=4, waves_per_simd=8, shared_bytes=160 * 1024,
+        shared_reserved=0, ctas=32,
+        source="ROCm docs, AMD GPU specifications (MI355X, gfx950: 256 CUs, LDS 160 KiB, VGPR file 512 KiB per CU = "
+               "4 SIMDs x 512 VGPRs x 64 lanes x 4 B); LLVM AMDGPUUsage (gfx90a and later: one unified file of "
+               "arch VGPRs and AGPRs, allocated in steps of 8, at most 8 waves per SIMD); the compiler's own "
+               "'; Occupancy:' line agrees with this arithmetic on every kernel `python -m mxlib isa` compiles"),
+    "sm_90": UnitLimits(
+        registers=65536, register_granule=256, simds=1, waves_per_simd=64, shared_bytes=228 * 1024,
+        shared_reserved=1024, ctas=32,
+        source="CUDA C++ Programming Guide, compute capability 9.0 (65536 32-bit registers, 64 warps, 32 blocks, "
+               "228 KB shared memory per SM) and the Hopper tuning guide (1 KB shared memory reserved per block); "
+               "register allocation per warp in steps of 256 as in NVIDIA's occupancy calculator"),
 }
-AITER_UNTUNED_CONTEST = frozenset({
-    (256, 2880, 512), (4, 2880, 512), (16, 2112, 7168), (32, 4096, 512), (32, 2880, 512), (64, 2880, 512),
-    (128, 2112, 7168),
-})
 
 
-def reference_kernel(m: int, n: int, k: int) -> tuple[str, AsmChoice]:
-    """("tuned" or "heuristic", the ASM kernel) that `aiter.gemm_a4w4` runs for a contest shape on MI355X.
+@dataclass(frozen=True)
+class KernelResources:
+    """A compiled kernel's per-CTA resources (`mxlib.tools.isa` reads them from the compiler's output)."""
 
-    Only the contest shapes are known here (AITER_TUNED_CONTEST, AITER_UNTUNED_CONTEST); another shape
-    raises ValueError, since aiter may have a row for it that this module does not carry.
+    target: str  # "gfx950" or "sm_90"
+    num_warps: int  # waves (AMD) or warps (NVIDIA) per CTA
+    registers: int  # AMD: total VGPRs per lane (arch + AGPRs); NVIDIA: registers per thread
+    agprs: int  # AMD accumulation VGPRs (part of `registers` through accum_offset); 0 on NVIDIA
+    shared_bytes: int  # LDS / shared memory per CTA
+    accum_offset: int | None = None  # AMD: first AGPR's index (arch VGPRs rounded up to 4)
+
+
+@dataclass(frozen=True)
+class Residency:
+    ctas: int  # CTAs resident per CU/SM at once
+    limited_by: str  # "registers", "shared", "waves" (threads), or "ctas"
+    waves_per_simd: int | None  # AMD only: waves one SIMD holds for this kernel's register use
+
+
+def _round_up(v: int, step: int) -> int:
+    return -(-v // step) * step
+
+
+def residency(k: KernelResources) -> Residency:
+    """CTAs of one kernel resident per CU (gfx950) or SM (sm_90), from its compiled resources.
+
+    gfx950: a wave's VGPRs (arch, then AGPRs from accum_offset) round up to 8; a SIMD holds
+    min(8, 512 // that) waves; a CTA of W waves puts ceil(W / 4) on each SIMD; LDS is 160 KiB per CU.
+    sm_90: a warp's registers round up to 256; 65536 registers, 64 warps, 32 CTAs and 228 KB of shared
+    memory (plus 1 KB reserved per CTA) per SM.
     """
-    key = (m, n, k)
-    if key in AITER_TUNED_CONTEST:
-        tile_m, tile_n = AITER_TUNED_CONTEST[key]
-        kern = next(x for x in ASM_KERNELS if (x.tile_m, x.tile_n) == (tile_m, tile_n) and x.bpreshuffle)
-        ctas = _cdiv(m, tile_m) * _cdiv(n, tile_n)
-        return "tuned", AsmChoice(kern, 1, _cdiv(ctas, DEVICES["MI355X"].units), ctas)
-    if key in AITER_UNTUNED_CONTEST:
-        return "heuristic", asm_heuristic(m, n, k)
-    raise ValueError(f"(m, n, k) must be a contest shape (aiter's tuned rows are known only for those), got {key}")
+    if k.target not in UNIT_LIMITS:
+        raise ValueError(f"target must be one of {', '.join(UNIT_LIMITS)}, got {k.target!r}")
+    lim = UNIT_LIMITS[k.target]
+    _positive(k.num_warps, "num_warps")
+    if k.target == "gfx950":
+        used = max(k.registers, (k.accum_offset or 0) + k.agprs, 1)
+        per_simd = min(lim.waves_per_simd, lim.registers // _round_up(used, lim.register_granule))
+        waves_per_simd_per_cta = _cdiv(k.num_warps, lim.simds)
+        by = {"registers": per_simd // waves_per_simd_per_cta,
+              "waves": lim.waves_per_simd // waves_per_simd_per_cta}
+    else:
+        per_warp = _round_up(max(k.registers, 1) * 32, lim.register_granule)
+        per_simd = None
+        by = {"registers": (lim.registers // per_warp) // k.num_warps, "waves": lim.waves_per_simd // k.num_warps}
+    if k.shared_bytes:
+        by["shared"] = lim.shared_bytes // (k.shared_bytes + lim.shared_reserved)
+    by["ctas"] = lim.ctas
+    limit = min(by, key=lambda name: (by[name], name != "registers"))
+    return Residency(by[limit], limit, per_simd)
 
 
 # ---------------------------------------------------------------------------------------------------------

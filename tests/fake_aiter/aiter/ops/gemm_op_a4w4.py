@@ -2,7 +2,8 @@
 
 Checks mirror aiter's Python wrappers and csrc/py_itfs_cu/asm_gemm_a4w4.cu: A must carry dtypes.fp4x2,
 out must be bf16 with rows padded to 32, the kernel name must be one of the gfx950 f4gemm kernels, and
-log2_k_split splits K only for the kernels whose splitK flag is 1.
+log2_k_split splits K only for the kernels whose splitK flag is 1. An empty name leaves the choice to aiter's
+heuristic.
 """
 import torch
 
@@ -60,10 +61,10 @@ def gemm_a4w4_asm(A, B, A_scale, B_scale, out, kernelName="", bias=None, alpha=1
     require(out.dtype == torch.bfloat16, f"out must be bf16, got {out.dtype}")
     require(out.shape[1] == n and out.shape[0] >= m and out.shape[0] % 32 == 0,
             f"out must be (ceil32(M), N) = ({_ceil(m, 32)}, {n}), got {tuple(out.shape)}")
-    require(kernelName in KERNELS, f"not find kernel {kernelName!r}")
+    require(kernelName == "" or kernelName in KERNELS, f"not find kernel {kernelName!r}")  # "": aiter's heuristic
     require(bool(bpreshuffle) and bias is None and alpha == 1.0 and beta == 0.0,
             "the seed's call is bias=None, alpha=1, beta=0, bpreshuffle=True")
-    if KERNELS[kernelName] and log2_k_split:
+    if KERNELS.get(kernelName) and log2_k_split:
         require(k % (1 << log2_k_split) == 0, "Kdim % (1 << args.log2_k_split) != 0 !")
     out[:m] = _result(A, B, A_scale, B_scale, m, n, k)
     out[m:] = float("nan")  # rows past M are the kernel's padding: a caller must slice them off

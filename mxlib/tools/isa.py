@@ -1,0 +1,450 @@
+"""`python -m mxlib isa [SUBMISSION] --target gfx950|sm_90 [--out CSV]`: the Triton kernels a GEMM launches on
+the contest shapes, compiled for the MI355X (gfx950) or the H200 (sm_90) on a machine with no GPU, and
+what the compiler made of them.
+
+How launches are captured. Nothing is hard-coded per kernel: the call itself runs on CPU tensors (the
+contest's inputs from `generate_input`) while `triton.runtime.jit.JITFunction.run` is replaced by a
+recorder, so every `kernel[grid](...)` the call makes, through `triton.heuristics` too, is recorded with
+its arguments, constexprs and launch options (num_warps, num_stages, waves_per_eu, matrix_instr_nonkdim)
+and never executed. Each recorded launch is then bound and specialized the way Triton's own launcher does
+(`create_function_from_signature` with the target's backend), and compiled with
+`triton.compile(ASTSource(...), target=GPUTarget(...))`. Triton must be imported by this module first
+(`prepare`): with TRITON_INTERPRET=1 already in force, `@triton.jit` makes interpreter objects instead.
+
+- No SUBMISSION: mxlib's dispatcher (`mxlib.custom_kernel(data, backend="triton")`) as it would run on the
+  target: its config table is the target's (`DEVICE_KINDS`). `--path NAME|all` forces a path instead.
+- SUBMISSION (a .py file, or any text file holding Python, with `custom_kernel(data)`): loaded with a
+  stand-in `aiter` first on sys.path (mxlib/tools/isa_aiter), so its own Triton kernels are captured;
+  aiter's ASM and CK kernels appear as rows marked "not Triton, not compiled" with the kernel aiter would
+  pick (`mxlib.spec.aiter_rules`); aiter's Triton GEMM compiles from PyPI's amd-aiter when installed.
+
+Per compiled kernel: registers (AMD: arch VGPRs, AGPRs, SGPRs from the AMDGCN listing; NVIDIA: registers
+from `cuobjdump -res-usage` on the cubin), LDS/shared bytes, scratch and spill bytes, the matrix
+instructions by name and count, the global load instructions by width, and residency from those
+resources (`mxlib.tools.occupancy.residency`): waves per SIMD and CTAs per CU on AMD, CTAs per SM on NVIDIA.
+"""
+from __future__ import annotations
+
+import collections
+import csv
+import datetime
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import types
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import occupancy
+from .repo import RESULTS_DIR
+
+TARGETS = {"gfx950": ("hip", "gfx950", 64), "sm_90": ("cuda", 90, 32)}
+DEVICE_KINDS = {"gfx950": "mi355x", "sm_90": "h200"}  # the config table mxlib's dispatcher reads on each
+DEFAULT_OUT = {"gfx950": RESULTS_DIR / "mi355x" / "isa.csv", "sm_90": RESULTS_DIR / "h200" / "isa_sm90.csv"}
+STUB_AITER = Path(__file__).resolve().parent / "isa_aiter"
+NOT_COMPILED = "not Triton, not compiled"
+CSV_FIELDS = (
+    "source", "shape", "kernel", "path", "config", "target", "grid_ctas", "num_warps", "num_stages",
+    "waves_per_eu", "matrix_instr_nonkdim", "vgprs", "agprs", "sgprs", "shared_bytes", "scratch_bytes",
+    "spill_bytes", "occupancy", "ctas_per_unit", "limited_by", "mma", "global_loads", "triton", "date", "note",
+)
+_OPTION_KEYS = ("num_warps", "num_stages", "waves_per_eu", "matrix_instr_nonkdim")
+
+
+class IsaError(ValueError):
+    """Bad input to `isa`: the message names the argument and the rule (printed as one line)."""
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Capture
+
+
+@dataclass
+class Launch:
+    fn: object  # triton.runtime.jit.JITFunction
+    args: tuple
+    kwargs: dict
+    grid: object
+
+    @property
+    def name(self) -> str:
+        return self.fn.fn.__name__
+
+
+@dataclass
+class Capture:
+    launches: list = field(default_factory=list)
+
+
+_ACTIVE: list[Capture] = []
+
+
+def prepare() -> None:
+    """Import Triton for capture: `@triton.jit` must build JITFunctions (not the interpreter's objects),
+    while mxlib's CPU checks (TRITON_INTERPRET=1) let its paths run on CPU tensors. Idempotent; raises
+    IsaError when Triton was already imported in interpreter mode."""
+    interpret_env = os.environ.pop("TRITON_INTERPRET", None) if "triton" not in sys.modules else None
+    import triton
+    from triton.runtime.jit import JITFunction
+    from triton.language import standard
+
+    if not isinstance(standard.cdiv, JITFunction):
+        raise IsaError("Triton was imported with TRITON_INTERPRET=1: run `python -m mxlib isa` in a fresh process "
+                       "(capture needs compiled JITFunctions, not the interpreter's)")
+    knobs_runtime = type(triton.knobs.runtime)
+    if getattr(knobs_runtime, "interpret", None) is not False:
+        knobs_runtime.interpret = False  # later @triton.jit calls ignore TRITON_INTERPRET
+        JITFunction.run = _recording_run
+    os.environ["TRITON_INTERPRET"] = interpret_env or "1"
+
+
+def _recording_run(self, *args, grid, warmup, **kwargs):
+    if not _ACTIVE:
+        raise RuntimeError(f"{self.fn.__name__} was launched outside mxlib.tools.isa.capture: capture mode "
+                           "records launches and never runs them")
+    _ACTIVE[-1].launches.append(Launch(self, args, dict(kwargs), grid))
+    return None
+
+
+def capture(call) -> list[Launch]:
+    """Every Triton launch `call()` makes, in order, none of them executed."""
+    prepare()
+    cap = Capture()
+    _ACTIVE.append(cap)
+    try:
+        call()
+    finally:
+        _ACTIVE.pop()
+    return cap.launches
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Compile and inspect
+
+
+def _target(name: str):
+    from triton.backends.compiler import GPUTarget
+
+    return GPUTarget(*TARGETS[name])
+
+
+def compile_launch(launch: Launch, target: str):
+    """The launch compiled for `target` exactly as Triton's launcher would specialize it: (CompiledKernel,
+    options dict, constexprs dict)."""
+    import triton
+    from triton import knobs
+    from triton.compiler import ASTSource, make_backend
+    from triton.runtime.jit import create_function_from_signature
+
+    backend = make_backend(_target(target))
+    fn = launch.fn
+    kwargs = dict(launch.kwargs)
+    kwargs.setdefault("debug", fn.debug or knobs.runtime.debug)
+    kwargs.setdefault("instrumentation_mode", knobs.compilation.instrumentation_mode)
+    kwargs.setdefault("fpsan_homomorphic_casts", knobs.compilation.fpsan_homomorphic_casts)
+    binder = create_function_from_signature(fn.signature, fn.params, backend)
+    bound, specialization, options = binder(*launch.args, **kwargs)
+    options, signature, constexprs, attrs = fn._pack_args(backend, kwargs, bound, specialization, options)
+    kernel = triton.compile(ASTSource(fn, signature, constexprs, attrs), target=_target(target),
+                            options=options.__dict__)
+    names = {p.num: p.name for p in fn.params}
+    named = {names[path[0]]: value for path, value in constexprs.items() if len(path) == 1}
+    return kernel, options.__dict__, named
+
+
+def _grid_ctas(launch: Launch, constexprs: dict) -> int:
+    grid = launch.grid
+    if callable(grid):
+        meta = dict(constexprs)
+        meta.update({p.name: a for p, a in zip(launch.fn.params, launch.args)})
+        meta.update(launch.kwargs)
+        grid = grid(meta)
+    grid = tuple(grid) + (1, 1)
+    return int(grid[0]) * int(grid[1]) * int(grid[2])
+
+
+def _counts(pattern: str, text: str) -> str:
+    c = collections.Counter(re.findall(pattern, text, re.M))
+    return ";".join(f"{k}:{v}" for k, v in sorted(c.items()))
+
+
+def amdgcn_facts(asm: str) -> dict:
+    """Resources and instruction mix from an AMDGCN listing (the kernel's own ';' comment block)."""
+    def num(key):
+        found = re.search(rf"^\s*; {key}: (\d+)", asm, re.M)
+        return int(found.group(1)) if found else None
+
+    return dict(vgprs=num("NumVgprs"), agprs=num("NumAgprs"), total_vgprs=num("TotalNumVgprs"),
+                accum_offset=num("AccumOffset"), sgprs=num("TotalNumSgprs"), scratch_bytes=num("ScratchSize"),
+                occupancy=num("Occupancy"),
+                mma=_counts(r"^\s+(v_mfma\w+|v_smfmac\w+)", asm),
+                global_loads=_counts(r"^\s+((?:global|buffer)_load_\w+)", asm))
+
+
+def _cuobjdump() -> str:
+    from triton.backends.nvidia import compiler
+
+    return str(Path(compiler.get_ptxas(90).path).with_name("cuobjdump"))
+
+
+def cubin_facts(kernel) -> dict:
+    """Registers, stack and local bytes from `cuobjdump -res-usage` on the cubin; mma and load mix from PTX."""
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(kernel.asm["cubin"])
+        f.flush()
+        out = subprocess.run([_cuobjdump(), "-res-usage", f.name], capture_output=True, text=True, check=True).stdout
+    found = re.search(r"REG:(\d+) STACK:(\d+) SHARED:(\d+) LOCAL:(\d+)", out)
+    if found is None:
+        raise RuntimeError(f"cuobjdump -res-usage printed no resource line: {out[:200]!r}")
+    regs, stack, _, local = map(int, found.groups())
+    ptx = kernel.asm["ptx"]
+    return dict(vgprs=regs, agprs=0, sgprs=None, scratch_bytes=stack, spill_bytes=local, occupancy=None,
+                mma=_counts(r"\b((?:wgmma\.mma_async|mma\.sync)\.[\w.]+)", ptx),
+                global_loads=_counts(r"\b(ld\.global(?:\.[a-z0-9]+)*)", ptx))
+
+
+def kernel_row(launch: Launch, target: str, shape, source: str, path: str, stamp: dict) -> dict:
+    """One CSV row: the launch compiled for `target`, or the error that stopped it."""
+    row = dict(source=source, shape="x".join(map(str, shape)), kernel=launch.name, path=path, target=target,
+               **stamp)
+    try:
+        kernel, options, constexprs = compile_launch(launch, target)
+    except Exception as exc:  # a launch the target rejects (e.g. AMD-only options on CUDA) is a fact, not a crash
+        row["note"] = f"does not compile for {target}: {type(exc).__name__}: {exc}"[:300]
+        row["config"] = _config_text({k: v for k, v in launch.kwargs.items()})
+        return row
+    meta = kernel.metadata
+    if source != "mxlib" and "_mxfp4_quant_op" in launch.fn.src:
+        row["note"] = "calls aiter's _mxfp4_quant_op: compiled with the stand-in in mxlib/tools/isa_aiter"
+    if launch.fn.__module__.startswith("_mxlib_aiter_triton_"):
+        stub = sys.modules.get("aiter.ops.triton.gemm.basic.gemm_afp4wfp4")
+        row["note"] = f"aiter's own Triton kernel, from PyPI's amd-aiter {getattr(stub, 'LOADED', None)} kernel files"
+    row.update(config=_config_text({**constexprs, **{k: options.get(k) for k in _OPTION_KEYS if k in options}}),
+               grid_ctas=_grid_ctas(launch, constexprs), num_warps=meta.num_warps, num_stages=meta.num_stages,
+               shared_bytes=meta.shared)
+    if target == "gfx950":
+        facts = amdgcn_facts(kernel.asm["amdgcn"])
+        row.update(waves_per_eu=meta.waves_per_eu, matrix_instr_nonkdim=meta.matrix_instr_nonkdim,
+                   spill_bytes=facts["scratch_bytes"])
+        resources = occupancy.KernelResources("gfx950", meta.num_warps, facts["total_vgprs"], facts["agprs"],
+                                              meta.shared, facts["accum_offset"])
+    else:
+        facts = cubin_facts(kernel)
+        row.update(spill_bytes=facts["spill_bytes"])
+        resources = occupancy.KernelResources("sm_90", meta.num_warps, facts["vgprs"], 0, meta.shared)
+    res = occupancy.residency(resources)
+    row.update({k: facts[k] for k in ("vgprs", "agprs", "sgprs", "scratch_bytes", "mma", "global_loads")})
+    row.update(occupancy=facts["occupancy"] if target == "gfx950" else res.ctas, ctas_per_unit=res.ctas,
+               limited_by=res.limited_by)
+    return row
+
+
+def _config_text(values: dict) -> str:
+    return " ".join(f"{k}={v}" for k, v in values.items() if not k.startswith("_"))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# What to capture
+
+
+def _shape_data(shape):
+    from ..spec.reference import generate_input
+
+    m, n, k, seed = shape
+    return generate_input(m, n, k, seed)
+
+
+def mxlib_calls(target: str, path: str | None):
+    """(label, call) per contest shape for mxlib's dispatcher on `target` (path None: the dispatcher's choice;
+    a path name, or "all" for every path in mxlib.runtime.paths.PATHS)."""
+    from ..runtime import dispatch
+    from ..runtime.paths import PATHS
+    from ..spec import shapes
+
+    kind = DEVICE_KINDS[target]
+    paths = list(PATHS) if path == "all" else [path]
+    calls = []
+    for s in shapes.load():
+        for p in paths:
+            def call(s=s, p=p):
+                saved = dispatch.device_kind
+                dispatch.device_kind = lambda device: kind
+                try:
+                    dispatch.custom_kernel(_shape_data((s.m, s.n, s.k, s.seed)), backend="triton", path=p)
+                finally:
+                    dispatch.device_kind = saved
+            label = p if p is not None else "dispatch"
+            calls.append(((s.m, s.n, s.k), label, call))
+    return calls
+
+
+def load_submission(file) -> object:
+    """The submission module from `file`, with the stand-in aiter first on sys.path (IsaError when the file
+    is missing or has no custom_kernel)."""
+    file = Path(file)
+    if not file.is_file():
+        raise IsaError(f"SUBMISSION {str(file)!r} must be an existing file (a Python contest submission)")
+    prepare()
+    if str(STUB_AITER) not in sys.path:
+        sys.path.insert(0, str(STUB_AITER))
+    for name in [m for m in sys.modules if m == "aiter" or m.startswith("aiter.")]:
+        del sys.modules[name]
+    name = "_mxlib_isa_submission_" + re.sub(r"\W", "_", file.stem)
+    module = types.ModuleType(name)
+    module.__file__ = str(file)
+    sys.modules[name] = module
+    try:
+        exec(compile(_python_source(file), str(file), "exec"), module.__dict__)
+    except Exception as exc:
+        raise IsaError(f"SUBMISSION {str(file)!r} must import cleanly with the stand-in aiter, "
+                       f"got {type(exc).__name__}: {exc}") from None
+    if not callable(getattr(module, "custom_kernel", None)):
+        raise IsaError(f"SUBMISSION {str(file)!r} must define custom_kernel(data), the contest's entry point")
+    return module
+
+
+def _python_source(file: Path) -> str:
+    """The file's text; a first line that is not Python (a leaderboard export's "submission N" header) is
+    blanked, keeping line numbers."""
+    text = file.read_text()
+    try:
+        compile(text, str(file), "exec")
+    except SyntaxError as exc:
+        if exc.lineno != 1:
+            raise
+        first, _, rest = text.partition("\n")
+        return "\n" + rest
+    return text
+
+
+def submission_calls(module):
+    from ..spec import shapes
+
+    return [((s.m, s.n, s.k), "submission", lambda s=s: module.custom_kernel(_shape_data((s.m, s.n, s.k, s.seed))))
+            for s in shapes.load()]
+
+
+def _stamp() -> dict:
+    import triton
+
+    return dict(triton=triton.__version__,
+                date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"))
+
+
+def collect(target: str, submission=None, path: str | None = None) -> list[dict]:
+    """Rows for every launch on every contest shape, each distinct launch compiled once."""
+    if target not in TARGETS:
+        raise IsaError(f"--target must be one of {', '.join(TARGETS)}, got {target!r}")
+    prepare()
+    stamp = _stamp()
+    if submission is not None:
+        module = load_submission(submission)
+        source, calls = str(submission), submission_calls(module)
+        aiter_calls = sys.modules["aiter"].CALLS
+    else:
+        source, calls, aiter_calls = "mxlib", mxlib_calls(target, path), []
+    rows, compiled = [], {}
+    for shape, label, call in calls:
+        before = len(aiter_calls)
+        try:
+            launches = capture(call)
+        except Exception as exc:
+            rows.append(dict(source=source, shape="x".join(map(str, shape)), path=label, target=target, **stamp,
+                             note=f"the call failed before launching: {type(exc).__name__}: {exc}"[:300]))
+            continue
+        for launch in launches:
+            key = _launch_key(launch)
+            if key not in compiled:
+                compiled[key] = kernel_row(launch, target, shape, source, label, stamp)
+            row = dict(compiled[key], shape="x".join(map(str, shape)), path=label)
+            if row.get("grid_ctas") is not None:
+                row["grid_ctas"] = _grid_ctas(launch, _constexpr_values(launch))
+            rows.append(row)
+        for name, (m, n, k), detail in aiter_calls[before:]:
+            rows.append(dict(source=source, shape=f"{m}x{n}x{k}", kernel=name, path=label, target=target,
+                             config=detail, **stamp, note=NOT_COMPILED))
+    return rows
+
+
+def _constexpr_values(launch: Launch) -> dict:
+    values = {p.name: a for p, a in zip(launch.fn.params, launch.args)}
+    values.update(launch.kwargs)
+    return values
+
+
+def _launch_key(launch: Launch):
+    """What decides the compiled code: the kernel, constexprs, options and each argument's specialization
+    (dtype for tensors, value class for integers)."""
+    from triton.runtime.jit import JITFunction
+
+    def spec(v):
+        if hasattr(v, "data_ptr"):
+            return ("tensor", str(v.dtype), v.data_ptr() % 16 == 0)
+        if isinstance(v, bool) or not isinstance(v, int):
+            return ("value", repr(v))
+        return ("int", v == 1, v % 16 == 0)
+
+    constexpr_names = {p.name for p in launch.fn.params if p.is_constexpr}
+    values = _constexpr_values(launch)
+    parts = tuple((k, repr(v) if k in constexpr_names or k in _OPTION_KEYS else spec(v))
+                  for k, v in sorted(values.items()))
+    assert isinstance(launch.fn, JITFunction)
+    return (id(launch.fn), parts)
+
+
+def write_csv(rows, out: Path) -> Path:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CSV_FIELDS, lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in CSV_FIELDS})
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Command line
+
+
+def add_arguments(p) -> None:
+    p.add_argument("submission", nargs="?", help="a contest submission file (default: mxlib's own dispatcher)")
+    p.add_argument("--target", required=True, help="gfx950 (MI355X) or sm_90 (H200)")
+    p.add_argument("--out", help="CSV to write (default data/results/mi355x/isa.csv or data/results/h200/isa_sm90.csv"
+                                 " for mxlib; none for a submission: the table is printed)")
+    p.add_argument("--path", help="mxlib only: force one path of mxlib.runtime.paths.PATHS, or 'all'")
+
+
+def summary(rows) -> str:
+    lines = [f"{'shape':<15} {'kernel':<34} {'regs':>5} {'agpr':>4} {'lds/smem':>8} {'scratch':>7} "
+             f"{'occ':>3} {'ctas/unit':>9}  mma / note"]
+    for r in rows:
+        mma = r.get("mma") or r.get("note") or ""
+        lines.append(f"{r['shape']:<15} {str(r.get('kernel', ''))[:34]:<34} {str(r.get('vgprs', '')):>5} "
+                     f"{str(r.get('agprs', '')):>4} {str(r.get('shared_bytes', '')):>8} "
+                     f"{str(r.get('scratch_bytes', '')):>7} {str(r.get('occupancy', '')):>3} "
+                     f"{str(r.get('ctas_per_unit', '')):>9}  {mma[:70]}")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    try:
+        if args.target not in TARGETS:
+            raise IsaError(f"--target must be one of {', '.join(TARGETS)}, got {args.target!r}")
+        if args.submission is not None and args.path is not None:
+            raise IsaError("--path applies to mxlib's own dispatcher: leave it out with a SUBMISSION file")
+        if args.path is not None:
+            from ..runtime.paths import PATHS
+
+            if args.path != "all" and args.path not in PATHS:
+                raise IsaError(f"--path must be 'all' or one of {', '.join(PATHS)}, got {args.path!r}")
+        rows = collect(args.target, args.submission, args.path)
+    except IsaError as exc:
+        print(f"python -m mxlib isa: {exc}", file=sys.stderr)
+        return 2
+    print(summary(rows))
+    out = args.out or (DEFAULT_OUT[args.target] if args.submission is None and args.path is None else None)
+    if out is not None:
+        print(f"wrote {write_csv(rows, Path(out))}")
+    return 0
