@@ -305,7 +305,7 @@ def test_gemm_a4w4_choice_per_contest_shape():
         c = rules.gemm_a4w4_choice(*SEED_SHAPE, line)  # no tuned row: the heuristic picks
         assert (c.how, c.backend, c.tile, c.ctas) == ("heuristic", "asm", (192, 128), 17)
     c = rules.gemm_a4w4_choice(8, 2112, 7168, "0.1.11")
-    assert (c.how, c.tile, c.ctas) == ("tuned", (32, 128), 17) and c.kernel == rules.asm_kernel(32, 128).name
+    assert (c.how, c.tile, c.ctas) == ("tuned", (32, 128), 17) and c.kernel == rules.asm_tile_kernel(32, 128).name
     c = rules.gemm_a4w4_choice(256, 7168, 2048, "0.1.14")
     assert (c.how, c.backend, c.tile, c.ctas) == ("tuned", "asm", (64, 128), 4 * 56)
     c = rules.gemm_a4w4_choice(256, 7168, 2048, "0.1.10.post3")  # before ROCm/aiter#2092: a CK row

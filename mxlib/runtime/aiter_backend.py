@@ -49,7 +49,9 @@ from pathlib import Path
 
 import torch
 
-from ..spec import aiter_rules, seed, validate
+from ..spec import validate
+from ..spec.aiter_rules import ASM_KERNELS, asm_tile_kernel, triton_splitk
+from ..spec.seed import SEED_LOG2_K_SPLIT, SEED_SPLITK_CONFIG, seed_asm_kernel
 from ..spec.reference import unpack_data
 
 PATHS = ("asm", "ck", "splitk")
@@ -113,17 +115,17 @@ VERSIONS = {
 
 # BpreShuffle kernels of aiter's hsa/gfx950/f4gemm/f4gemm_bf16_per1x32Fp4.csv (unchanged 0.1.10 ->
 # 2026-08-22), with the `splitK` column: only these two honour log2_k_split.
-ASM_TILES = tuple(f"{k.tile_m}x{k.tile_n}" for k in aiter_rules.ASM_KERNELS if k.bpreshuffle)
-ASM_SPLITK_TILES = tuple(f"{k.tile_m}x{k.tile_n}" for k in aiter_rules.ASM_KERNELS if k.bpreshuffle and k.split_k)
+ASM_TILES = tuple(f"{k.tile_m}x{k.tile_n}" for k in ASM_KERNELS if k.bpreshuffle)
+ASM_SPLITK_TILES = tuple(f"{k.tile_m}x{k.tile_n}" for k in ASM_KERNELS if k.bpreshuffle and k.split_k)
 
 # The seed's split-K config, as it hands it to gemm_afp4wfp4_preshuffle (a fresh copy per call).
-SPLITK_CONFIG = seed.SEED_SPLITK_CONFIG
+SPLITK_CONFIG = SEED_SPLITK_CONFIG
 
 
 def asm_kernel_name(tile: str) -> str:
     """The mangled symbol aiter's ASM dispatcher looks up, e.g. "_ZN5aiter41f4gemm_..._32x128E"."""
     validate.choice(tile, "tile", ASM_TILES)
-    return aiter_rules.asm_kernel(*map(int, tile.split("x"))).name
+    return asm_tile_kernel(*map(int, tile.split("x"))).name
 
 
 def asm_kernel(m: int, n: int, k: int) -> tuple[str, int]:
@@ -131,7 +133,7 @@ def asm_kernel(m: int, n: int, k: int) -> tuple[str, int]:
     the shape, else "" (aiter's heuristic picks), and log2_k_split 0."""
     for v, name in ((m, "m"), (n, "n"), (k, "k")):
         validate.positive(v, name)
-    return seed.seed_asm_kernel(m, n, k), seed.SEED_LOG2_K_SPLIT
+    return seed_asm_kernel(m, n, k), SEED_LOG2_K_SPLIT
 
 
 def _check_asm_choice(tile: str, log2_k_split: int, n: int, k: int) -> None:
@@ -154,7 +156,7 @@ def _check_splitk_even_k(k: int) -> None:
     """aiter's split-K kernel loads only under EVEN_K (no masked K path): after get_splitk adjusts the seed's
     config for this K, every slice and step must divide K."""
     cfg = SPLITK_CONFIG
-    s = aiter_rules.triton_splitk(k, cfg["BLOCK_SIZE_K"], cfg["NUM_KSPLIT"])
+    s = triton_splitk(k, cfg["BLOCK_SIZE_K"], cfg["NUM_KSPLIT"])
     if k % s.block_k or s.splitk_block_size % s.block_k or k % s.splitk_block_size:
         raise ValueError(f"A.shape[1] (K) = {k} for path 'splitk' must split evenly under the seed's config "
                          f"(BLOCK_SIZE_K {cfg['BLOCK_SIZE_K']}, NUM_KSPLIT {cfg['NUM_KSPLIT']}: aiter runs "

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import torch
 
-from ..spec import seed, validate
+from ..spec import validate
+from ..spec.seed import seed_path
 from .backends import BACKENDS, backends
 from .paths import PATHS, path_module
 from ..spec.reference import ref_kernel, unpack_data
@@ -86,7 +87,7 @@ def _parse_config(text: str, where: str) -> dict:
 def heuristic_path(m: int, n: int, k: int) -> str:
     """The seed's route for a shape (`mxlib.spec.seed.seed_path`): "splitk" for (16, 2112, 7168) only,
     "asm" for M <= 32, "ck" above."""
-    return seed.seed_path(m, n, k)
+    return seed_path(m, n, k)
 
 
 def unseen_shape_path(m: int, n: int, k: int, kind: str) -> str:

@@ -380,10 +380,10 @@ def gemm_a4w4_choice(m: int, n: int, k: int, aiter: str) -> GemmChoice:
     ctas = _cdiv(m, tile_m) * _cdiv(n, tile_n)
     if backend == "ck":
         return GemmChoice("tuned", "ck", CK_64X128, (tile_m, tile_n), ctas)
-    return GemmChoice("tuned", "asm", asm_kernel(tile_m, tile_n).name, (tile_m, tile_n), ctas)
+    return GemmChoice("tuned", "asm", asm_tile_kernel(tile_m, tile_n).name, (tile_m, tile_n), ctas)
 
 
-def asm_kernel(tile_m: int, tile_n: int) -> AsmKernel:
+def asm_tile_kernel(tile_m: int, tile_n: int) -> AsmKernel:
     """The BpreShuffle ASM kernel of a tile; ValueError naming the tiles when there is none."""
     for kern in ASM_KERNELS:
         if kern.bpreshuffle and (kern.tile_m, kern.tile_n) == (tile_m, tile_n):

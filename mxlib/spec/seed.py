@@ -19,7 +19,8 @@ release line: `seed_plan(..., aiter="0.1.11")`. The seed runs only on aiter 0.1.
 """
 from __future__ import annotations
 
-from . import aiter_rules as rules
+from .aiter_rules import (AITER_LINES, aiter_line, asm_heuristic, asm_tile_kernel, contest_shapes, gemm_a4w4_choice,
+                          release_tuple, triton_splitk)
 
 SEED_SPLITK_SHAPE = (16, 2112, 7168)
 # The ASM tiles the seed names per shape (its other M <= 32 shapes pass an empty kernel name).
@@ -70,7 +71,7 @@ def seed_asm_kernel(m: int, n: int, k: int) -> str:
     """The ASM kernel name the seed passes to gemm_a4w4_asm for a shape: a SEED_ASM_TILES entry, else ""."""
     _check_shape(m, n, k)
     tile = SEED_ASM_TILES.get((m, n, k))
-    return "" if tile is None else rules.asm_kernel(*tile).name
+    return "" if tile is None else asm_tile_kernel(*tile).name
 
 
 def _quant_launch(m: int, k: int, path: str) -> dict:
@@ -115,9 +116,9 @@ def seed_plan(m: int, n: int, k: int, aiter: str = CONTEST_AITER) -> dict:
     the seed runs on (SEED_AITER).
     """
     path = seed_path(m, n, k)
-    v = rules.release_tuple(aiter)
+    v = release_tuple(aiter)
     first, stop = SEED_AITER
-    if not rules.release_tuple(first) <= v < rules.release_tuple(stop):
+    if not release_tuple(first) <= v < release_tuple(stop):
         raise ValueError(f"aiter must be a release from {first} up to (not including) {stop}: the seed imports "
                          f"aiter.ops.triton.gemm.basic (0.1.10 on) and passes use_aot (removed in 0.1.15), "
                          f"got {aiter!r}")
@@ -127,7 +128,7 @@ def seed_plan(m: int, n: int, k: int, aiter: str = CONTEST_AITER) -> dict:
     config, kernel = None, ""
     if path == "splitk":
         config = dict(SEED_SPLITK_CONFIG)
-        split = rules.triton_splitk(k, config["BLOCK_SIZE_K"], config["NUM_KSPLIT"])
+        split = triton_splitk(k, config["BLOCK_SIZE_K"], config["NUM_KSPLIT"])
         tile = (config["BLOCK_SIZE_M"], config["BLOCK_SIZE_N"])
         ctas = split.num_ksplit * _cdiv(m, tile[0]) * _cdiv(n, tile[1])
         runs, how = SPLITK_GEMM_KERNEL, "config"
@@ -141,20 +142,20 @@ def seed_plan(m: int, n: int, k: int, aiter: str = CONTEST_AITER) -> dict:
             tile = SEED_ASM_TILES[(m, n, k)]
             runs, how, ctas = kernel, "seed", _cdiv(m, tile[0]) * _cdiv(n, tile[1])
         else:
-            choice = rules.asm_heuristic(m, n, k, log2_k_split=SEED_LOG2_K_SPLIT)
+            choice = asm_heuristic(m, n, k, log2_k_split=SEED_LOG2_K_SPLIT)
             runs, how, tile, ctas = choice.kernel.name, "heuristic", choice.tile, choice.ctas
         launches.append(dict(kernel=runs, grid=(_cdiv(n, tile[1]), _cdiv(m, tile[0])), ctas=ctas))
     else:
-        if (m, n, k) in rules.contest_shapes():
-            choice = rules.gemm_a4w4_choice(m, n, k, aiter)
-            same = [line for line in rules.AITER_LINES
-                    if rules.release_tuple(line.first) < rules.release_tuple(stop)
-                    and rules.gemm_a4w4_choice(m, n, k, line.first) == choice]
+        if (m, n, k) in contest_shapes():
+            choice = gemm_a4w4_choice(m, n, k, aiter)
+            same = [line for line in AITER_LINES
+                    if release_tuple(line.first) < release_tuple(stop)
+                    and gemm_a4w4_choice(m, n, k, line.first) == choice]
             holds = f">={same[0].first},<{same[-1].stop or stop}"  # the lines are contiguous: see TUNED_ROWS
             runs, how, tile, ctas = choice.kernel, choice.how, choice.tile, choice.ctas
             launches.append(dict(kernel=runs, grid=(ctas,), ctas=ctas))
         else:
-            line = rules.aiter_line(aiter)
+            line = aiter_line(aiter)
             holds = f">={line.first},<{line.stop or stop}"
             runs, how, tile, ctas = None, "unknown", None, None
             launches.append(dict(kernel="aiter.gemm_a4w4", grid=None, ctas=None))

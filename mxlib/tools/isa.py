@@ -333,10 +333,13 @@ def _stamp() -> dict:
                 date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"))
 
 
-def collect(target: str, submission=None, path: str | None = None) -> list[dict]:
-    """Rows for every launch on every contest shape, each distinct launch compiled once."""
+def collect(target: str, submission=None, path: str | None = None, only=None) -> list[dict]:
+    """Rows for every launch on every contest shape (or the (m, n, k) in `only`), each distinct launch
+    compiled once."""
     if target not in TARGETS:
         raise IsaError(f"--target must be one of {', '.join(TARGETS)}, got {target!r}")
+    if submission is not None and not Path(submission).is_file():
+        raise IsaError(f"SUBMISSION {str(submission)!r} must be an existing file (a Python contest submission)")
     prepare()
     stamp = _stamp()
     if submission is not None:
@@ -347,6 +350,8 @@ def collect(target: str, submission=None, path: str | None = None) -> list[dict]
         source, calls, aiter_calls = "mxlib", mxlib_calls(target, path), []
     rows, compiled = [], {}
     for shape, label, call in calls:
+        if only is not None and tuple(shape) not in only:
+            continue
         before = len(aiter_calls)
         try:
             launches = capture(call)
@@ -414,6 +419,22 @@ def add_arguments(p) -> None:
     p.add_argument("--out", help="CSV to write (default data/results/mi355x/isa.csv or data/results/h200/isa_sm90.csv"
                                  " for mxlib; none for a submission: the table is printed)")
     p.add_argument("--path", help="mxlib only: force one path of mxlib.runtime.paths.PATHS, or 'all'")
+    p.add_argument("--shapes", help="mxlib only: a subset of the contest shapes, e.g. 16x2112x7168,32x4096x512")
+    p.add_argument("--sweep", help="instead: the GEMM launch of every checked row of this split-K sweep CSV "
+                                   "(data/results/h200/splitk_sweep.csv), with its CTAs per unit")
+
+
+def _parse_shapes(text):
+    if text is None:
+        return None
+    from ..spec import shapes
+
+    known = {str(s): s.mnk for s in shapes.load()}
+    picked = [t.strip() for t in text.split(",") if t.strip()]
+    bad = [t for t in picked if t not in known]
+    if bad or not picked:
+        raise IsaError(f"--shapes must list contest shapes as MxNxK ({', '.join(known)}), got {text!r}")
+    return {known[t] for t in picked}
 
 
 def summary(rows) -> str:
@@ -429,6 +450,20 @@ def summary(rows) -> str:
 
 
 def run(args) -> int:
+    if args.sweep is not None:
+        if args.target not in TARGETS:
+            print(f"python -m mxlib isa: --target must be one of {', '.join(TARGETS)}, got {args.target!r}",
+                  file=sys.stderr)
+            return 2
+        rows = sweep_residency(args.sweep, args.target)
+        out = Path(args.out or Path(args.sweep).with_name("splitk_sweep_residency.csv"))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with open(out, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=SWEEP_RESIDENCY_FIELDS, lineterminator="\n")
+            w.writeheader()
+            w.writerows(rows)
+        print(f"wrote {out} ({len(rows)} rows)")
+        return 0
     try:
         if args.target not in TARGETS:
             raise IsaError(f"--target must be one of {', '.join(TARGETS)}, got {args.target!r}")
@@ -439,12 +474,56 @@ def run(args) -> int:
 
             if args.path != "all" and args.path not in PATHS:
                 raise IsaError(f"--path must be 'all' or one of {', '.join(PATHS)}, got {args.path!r}")
-        rows = collect(args.target, args.submission, args.path)
+        rows = collect(args.target, args.submission, args.path, _parse_shapes(args.shapes))
     except IsaError as exc:
         print(f"python -m mxlib isa: {exc}", file=sys.stderr)
         return 2
     print(summary(rows))
-    out = args.out or (DEFAULT_OUT[args.target] if args.submission is None and args.path is None else None)
+    full = args.submission is None and args.path is None and args.shapes is None
+    out = args.out or (DEFAULT_OUT[args.target] if full else None)
     if out is not None:
         print(f"wrote {write_csv(rows, Path(out))}")
     return 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Residency of a recorded sweep's configs (the occupancy model's validation)
+
+SWEEP_RESIDENCY_FIELDS = ("m", "n", "k", "tile_m", "tile_n", "block_k", "split_k", "num_warps", "num_stages",
+                          "kernel", "target", "registers", "shared_bytes", "spill_bytes", "resident", "limited_by",
+                          "triton", "date")
+
+
+def sweep_residency(sweep_csv, target: str = "sm_90") -> list[dict]:
+    """For every checked row of a split-K sweep CSV (mxlib.tools.sweeps), its GEMM launch (the launch with
+    the row's CTA count) compiled for `target`, with the CTAs per unit its resources allow."""
+    from dataclasses import replace
+
+    from ..runtime.paths import path_module
+
+    prepare()
+    stamp = _stamp()
+    with open(sweep_csv, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r.get("ok") == "1"]
+    compiled, out, inputs = {}, [], {}
+    for r in rows:
+        m, n, k = int(r["m"]), int(r["n"]), int(r["k"])
+        module = path_module(r["path"])
+        cfg = replace(module.default_config(m, n, k), block_m=int(r["tile_m"]), block_n=int(r["tile_n"]),
+                      block_k=int(r["block_k"]), split_k=int(r["split_k"]), num_warps=int(r["num_warps"]),
+                      num_stages=int(r["num_stages"]))
+        if (m, n, k) not in inputs:
+            inputs.clear()
+            inputs[(m, n, k)] = _shape_data((m, n, k, int(r["seed"] or 0)))
+        data = inputs[(m, n, k)]
+        launches = capture(lambda: module.gemm(data[0], data[3], data[4], config=cfg, rounding="rne"))
+        gemm = next(x for x in launches if _grid_ctas(x, _constexpr_values(x)) == int(r["ctas"])
+                    and x.kwargs.get("BLOCK_N") == cfg.block_n)  # the tiled GEMM, not a quant or reduce launch
+        key = _launch_key(gemm)
+        if key not in compiled:
+            compiled[key] = kernel_row(gemm, target, (m, n, k), "mxlib", r["path"], stamp)
+        c = compiled[key]
+        out.append(dict({f: r[f] for f in SWEEP_RESIDENCY_FIELDS[:9]}, kernel=c["kernel"], target=target,
+                        registers=c["vgprs"], shared_bytes=c["shared_bytes"], spill_bytes=c["spill_bytes"],
+                        resident=c["ctas_per_unit"], limited_by=c["limited_by"], **stamp))
+    return out

@@ -1,4 +1,4 @@
-"""Occupancy of a tiled, split-K GEMM on MI355X and H200, aiter's tile and split-K choices, and a latency model.
+"""Occupancy of a tiled, split-K GEMM on MI355X and H200, residency from compiled resources, and a latency model.
 
 The seed's argument in numbers: (16, 2112, 7168) with 32x128 tiles is 17 CTAs, 6.6% of MI355X's 256 CUs;
 14-way split-K makes it 238 CTAs (93%); the seed's config actually uses 7 splits (119 CTAs, 46%).
@@ -19,10 +19,14 @@ decode and scaling included: sm_90 has no FP4 MMA, so every MXFP4 dot runs as a 
 `bw_saturation` (the fraction of units that saturates HBM). Their priors in `DEVICES` say where they come
 from. The model has no term for memory latency, L2 hits or the quantization of A beyond its launch.
 
-aiter replicas (cited to ROCm/aiter at commit 741f0b89f1, the last before 2026-02-15, when the contest ran):
-`aiter_get_splitk` (Triton split-K), `asm_k_splits` (the ASM kernels' K split), `asm_heuristic` (which ASM
-kernel an untuned shape gets) and `reference_kernel` (which kernel the contest's reference runs per shape:
-for the seed's (16, 2112, 7168), which has no tuned row, the heuristic's 192x128 tile, 17 CTAs).
+Residency (`residency`): how many CTAs one CU or SM holds at once, from a compiled kernel's registers, LDS /
+shared memory and warps (`mxlib.tools.isa` reads them; `UNIT_LIMITS` cites the device limits). `predict`
+takes it as `resident`: CTAs then run in rounds of resident * units, co-resident CTAs sharing their unit.
+Against the recorded H200 sweep this did not lower the fitted model's median error (30.9% with one CTA per
+SM, 32.0% with the compiled residency: data/results/h200/occupancy_revalidation.csv, `python -m mxlib sweep
+--revalidate`); it does rank 7 vs 14 splits of 16x128 tiles the way the H200 did.
+
+aiter's own split-K and tile choices live in `mxlib.spec.aiter_rules`; the seed's in `mxlib.spec.seed`.
 
 Nothing here imports torch, triton or aiter.
 """
@@ -331,23 +335,31 @@ def k_computed(k: int, split_k: int = 1, block_k: int | None = None) -> int:
 
 def predict(m: int, n: int, k: int, tile_m: int, tile_n: int, split_k: int = 1, *, device="H200",
             model: ModelParams | None = None, ctas: int | None = None, kernels: int | None = None,
-            block_k: int | None = None) -> Prediction:
+            block_k: int | None = None, resident: int = 1) -> Prediction:
     """The model's time for one config (module docstring). `ctas` overrides cta_count (the kernel's own
     grid when it differs); `kernels` is how many kernels one call launches (default 1, or 2 with split-K);
-    `block_k` counts K padded to whole steps (`k_computed`)."""
+    `block_k` counts K padded to whole steps (`k_computed`); `resident` is how many CTAs one unit holds at
+    once (`residency` of the compiled kernel; 1 is the one-CTA-per-unit model).
+
+    With `resident` r, CTAs run in rounds of r * units; co-resident CTAs share their unit, each at the rate
+    one CTA reaches alone (dot_efficiency of the unit's peak) until together they reach the unit's peak.
+    With r = 1 this is the module docstring's formula."""
     d = get_device(device)
     p = model_params(d) if model is None else model
     n_ctas = cta_count(m, n, k, tile_m, tile_n, split_k) if ctas is None else ctas
     n_kernels = (2 if split_k > 1 else 1) if kernels is None else kernels
     _positive(n_ctas, "ctas")
     _positive(n_kernels, "kernels")
-    w = waves(n_ctas, d)
-    u = n_ctas / (w * d.units)
+    _positive(resident, "resident")
+    rounds = _cdiv(n_ctas, d.units * resident)
+    u = min(1.0, n_ctas / (rounds * d.units))  # busy fraction of the units, averaged over the rounds
     flops = 2 * _cdiv(m, tile_m) * tile_m * _cdiv(n, tile_n) * tile_n * k_computed(k, split_k, block_k)
-    compute = flops / (p.peak_flops * p.dot_efficiency * u) * 1e6
+    per_cta, unit_peak = flops / n_ctas, p.peak_flops / d.units
+    sharing = min(resident, _cdiv(n_ctas, d.units))  # CTAs on the busiest unit in a round
+    compute = rounds * max(per_cta / (unit_peak * p.dot_efficiency), sharing * per_cta / unit_peak) * 1e6
     memory = traffic_bytes(m, n, k, split_k) / (p.bandwidth * min(1.0, u / p.bw_saturation)) * 1e6
     overhead = p.launch_us + (n_kernels - 1) * p.extra_kernel_us
-    return Prediction(overhead + max(compute, memory), n_ctas, w, u, compute, memory, overhead)
+    return Prediction(overhead + max(compute, memory), n_ctas, rounds, u, compute, memory, overhead)
 
 
 def predict_us(*args, **kwargs) -> float:
@@ -359,10 +371,11 @@ MODEL_KEYS = ("m", "n", "k", "tile_m", "tile_n", "split_k", "ctas", "kernels")  
 
 
 def predict_row(row, device, model: ModelParams) -> Prediction:
-    """`predict` for a row (dict, e.g. a CSV row) with the MODEL_KEYS and optionally block_k."""
-    bk = row.get("block_k")
+    """`predict` for a row (dict, e.g. a CSV row) with the MODEL_KEYS and optionally block_k and resident."""
+    bk, res = row.get("block_k"), row.get("resident")
     return predict(*(int(row[c]) for c in MODEL_KEYS[:6]), device=device, model=model, ctas=int(row["ctas"]),
-                   kernels=int(row["kernels"]), block_k=int(bk) if bk not in (None, "") else None)
+                   kernels=int(row["kernels"]), block_k=int(bk) if bk not in (None, "") else None,
+                   resident=int(res) if res not in (None, "") else 1)
 
 
 def _predictions(rows, device, model) -> list[float]:

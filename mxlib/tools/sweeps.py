@@ -33,6 +33,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import occupancy as occ
+from .repo import RESULTS_DIR as RESULTS
 
 PATH = "splitk"
 DEFAULT_SHAPES = ((16, 2112, 7168), (8, 2112, 7168), (64, 7168, 2048), (256, 3072, 1536))
@@ -318,11 +319,20 @@ def add_arguments(p) -> None:
     p.add_argument("--dry-run", action="store_true",
                    help="no GPU, no timing: build the planned configs, run and check two tiny ones")
     p.add_argument("--model-only", action="store_true", help="write data/results/occupancy_model.csv and exit")
+    p.add_argument("--revalidate", action="store_true",
+                   help="no GPU: the model against the recorded sweep, one CTA per SM vs the compiled residency "
+                        "of `python -m mxlib isa --sweep`, and write the before/after errors")
 
 
 def run(args) -> int:
     if args.model_only:
         print(f"-> {occ.write_model_csv()}")
+        return 0
+    if args.revalidate:
+        result = revalidate()
+        print(revalidation_text(result))
+        out = write_revalidation(result)
+        print(f"-> {out}")
         return 0
     shapes = _parse_list(args.shapes, "--shapes", 3)
     tiles = _parse_list(args.tiles, "--tiles", 2)
@@ -355,3 +365,69 @@ def run(args) -> int:
     print(report(rows, summary))
     print(f"{info['device']}: {len(configs)} configs in {elapsed:.0f} s -> {out}")
     return 1 if any(r.get("ok") != 1 for r in rows) else 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The model with compiled residency, against the recorded sweep
+
+SWEEP_CSV = RESULTS / "h200" / "splitk_sweep.csv"
+RESIDENCY_CSV = RESULTS / "h200" / "splitk_sweep_residency.csv"
+REVALIDATION_CSV = RESULTS / "h200" / "occupancy_revalidation.csv"
+_RESIDENCY_KEY = ("m", "n", "k", "tile_m", "tile_n", "block_k", "split_k", "num_warps", "num_stages")
+
+
+def _read(path) -> list[dict]:
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def revalidate(sweep_csv=SWEEP_CSV, residency_csv=RESIDENCY_CSV) -> dict:
+    """run_model on the recorded sweep twice: every row with one CTA per SM (the model as it was), then with
+    the CTAs per SM its compiled GEMM kernel allows (`resident`, from `python -m mxlib isa --sweep`). Returns
+    {"before": summary, "after": summary, "rows": rows with both predictions}."""
+    sweep = [r for r in _read(sweep_csv) if r.get("ok") == "1"]
+    resident = {tuple(r[c] for c in _RESIDENCY_KEY): r for r in _read(residency_csv)}
+    missing = [r for r in sweep if tuple(r[c] for c in _RESIDENCY_KEY) not in resident]
+    if missing:
+        raise ValueError(f"{residency_csv} lacks {len(missing)} checked rows of {sweep_csv}: rerun "
+                         f"python -m mxlib isa --sweep {sweep_csv} --target sm_90")
+    first = sweep[0]
+    info = {k: float(first[k]) for k in ("launch_us", "extra_kernel_us", "copy_TBps", "bf16_TFLOPs")}
+    device = occ.DEVICES["H200"]
+
+    def rows(with_residency):
+        out = []
+        for r in sweep:
+            row = dict(r, ok=1, measured_us=float(r["measured_us"]))
+            row["resident"] = int(resident[tuple(r[c] for c in _RESIDENCY_KEY)]["resident"]) if with_residency else 1
+            out.append(row)
+        return out
+
+    before, after = rows(False), rows(True)
+    result = {"before": run_model(before, device, info), "after": run_model(after, device, info)}
+    result["rows"] = [dict(b, predicted_one_us=b["predicted_us"], predicted_resident_us=a["predicted_us"],
+                           resident=a["resident"]) for b, a in zip(before, after)]
+    return result
+
+
+def revalidation_text(result: dict) -> str:
+    lines = []
+    for name, what in (("before", "one CTA per SM"), ("after", "compiled residency")):
+        s = result[name]
+        lines.append(f"{what:>20}: median abs % error prior {s['err_prior']:.1f}%, fitted {s['err_fit']:.1f}%, "
+                     f"leave-one-shape-out {s['err_loso']:.1f}% (dot_efficiency {s['fitted'].dot_efficiency:.4f}, "
+                     f"bw_saturation {s['fitted'].bw_saturation:.2f})")
+    return "\n".join(lines)
+
+
+def write_revalidation(result: dict, path=REVALIDATION_CSV) -> Path:
+    """One row per checked sweep config: measured, predicted with one CTA per SM and with compiled residency."""
+    fields = ("m", "n", "k", "tile_m", "tile_n", "block_k", "split_k", "ctas", "resident", "measured_us",
+              "predicted_one_us", "predicted_resident_us")
+    path = Path(path)
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
+        w.writeheader()
+        for r in result["rows"]:
+            w.writerow({k: (f"{v:.4g}" if isinstance(v, float) else v) for k, v in r.items() if k in fields})
+    return path

@@ -1,0 +1,155 @@
+"""`python -m mxlib isa`: mxlib's Triton kernels compiled for gfx950 with no GPU (a sample of the contest shapes,
+every path), the facts a regression would break, the seed's launches captured through the stand-in aiter,
+residency arithmetic, and the one-line errors. Capture needs a process whose Triton is not in interpreter
+mode, so each run is a subprocess without TRITON_INTERPRET."""
+import csv
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mxlib.spec import seed
+from mxlib.tools import occupancy as occ
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED_DIR = ROOT.parent / "shared" / "seed"
+SAMPLE = "16x2112x7168,64x7168x2048"  # a split-K shape and a large one: every path, both kinds of tile
+# Kernels of mxlib that issue gfx950's native scaled MFMA (v_mfma_scale_f32_*_f8f6f4). None do today: each
+# hands tl.dot_scaled a bf16/f16 operand, so Triton upcasts and uses a plain MFMA.
+NATIVE_SCALED_MFMA = set()
+GEMM_KERNELS = {"_asm_kernel", "_ck_kernel", "_splitk_kernel", "_fused_gemm_kernel"}
+
+
+def _isa(*args, timeout=600):
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    return subprocess.run([sys.executable, "-m", "mxlib", "isa", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def _rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+@pytest.fixture(scope="module")
+def gfx950_sample(tmp_path_factory):
+    out = tmp_path_factory.mktemp("isa") / "sample.csv"
+    res = _isa("--target", "gfx950", "--path", "all", "--shapes", SAMPLE, "--out", str(out))
+    assert res.returncode == 0, res.stderr[-2000:]
+    return _rows(out)
+
+
+def test_isa_compiles_every_path_for_gfx950(gfx950_sample):
+    from mxlib.runtime.paths import PATHS
+
+    assert {r["path"] for r in gfx950_sample} == set(PATHS)
+    assert {r["shape"] for r in gfx950_sample} == set(SAMPLE.split(","))
+    for r in gfx950_sample:
+        assert r["target"] == "gfx950" and r["triton"] and r["date"] and not r["note"], r
+        assert int(r["vgprs"]) > 0 and int(r["grid_ctas"]) > 0
+        assert int(r["scratch_bytes"]) == 0, f"{r['kernel']} on {r['shape']} spills to scratch"
+
+
+def test_isa_matrix_instructions_on_gfx950(gfx950_sample):
+    native = {r["kernel"] for r in gfx950_sample if "v_mfma_scale_f32" in r["mma"]}
+    assert native == NATIVE_SCALED_MFMA
+    for r in gfx950_sample:
+        if r["kernel"] in GEMM_KERNELS:
+            assert r["mma"].startswith("v_mfma_f32_"), r  # on the matrix cores, through an upcast
+        else:
+            assert r["mma"] == "", r  # quant and reduce kernels have no dot
+
+
+def test_isa_residency_matches_the_compiler(gfx950_sample):
+    # Without a waves_per_eu hint the compiler's own '; Occupancy:' is the VGPR limit residency computes.
+    for r in gfx950_sample:
+        if r["waves_per_eu"] == "0":
+            res = occ.residency(occ.KernelResources("gfx950", int(r["num_warps"]), int(r["vgprs"]),
+                                                    int(r["agprs"]), 0))
+            assert res.waves_per_simd == int(r["occupancy"]), r
+
+
+def test_isa_dispatcher_launch_matches_mxlib_grid(gfx950_sample):
+    from mxlib.runtime.paths import path_module
+    from mxlib.runtime.dispatch import select
+
+    for r in gfx950_sample:
+        if r["kernel"] == "_splitk_kernel":
+            m, n, k = map(int, r["shape"].split("x"))
+            cfg = select(m, n, k, "cpu", "splitk")[1]
+            assert int(r["grid_ctas"]) <= path_module("splitk").grid(m, n, k, cfg)
+
+
+def test_isa_seed_launches_match_seed_plan(tmp_path):
+    files = sorted(SEED_DIR.glob("*.txt")) if SEED_DIR.is_dir() else []
+    if not files:
+        pytest.skip(f"no seed text in {SEED_DIR}")
+    out = tmp_path / "seed.csv"
+    res = _isa(str(files[0]), "--target", "gfx950", "--out", str(out))
+    assert res.returncode == 0, res.stderr[-2000:]
+    rows = _rows(out)
+    for shape in {r["shape"] for r in rows}:
+        plan = seed.seed_plan(*map(int, shape.split("x")))
+        got = [r for r in rows if r["shape"] == shape]
+        quant, first = plan["launches"][0], got[0]
+        assert first["kernel"] == quant["kernel"] and int(first["grid_ctas"]) == quant["ctas"], (shape, first)
+        for key, value in quant["constexprs"].items():
+            assert f"{key}={value}" in first["config"].split(), (shape, key)
+        assert int(first["scratch_bytes"]) == 0
+        if plan["path"] == "splitk":
+            assert [r["kernel"] for r in got[1:]] in (
+                ["gemm_afp4wfp4_preshuffle"],  # no PyPI amd-aiter here: recorded, not compiled
+                ["_gemm_afp4_wfp4_kernel_preshuffled_weight_scales", "_gemm_afp4_wfp4_reduce_kernel"])
+        else:
+            assert [r["kernel"] for r in got[1:]] == ["gemm_a4w4_asm" if plan["path"] == "asm" else "gemm_a4w4"]
+            assert got[1]["note"] == "not Triton, not compiled"
+            if plan["runs"] is not None:
+                assert got[1]["config"].startswith(plan["runs"]), (shape, got[1]["config"])
+
+
+@pytest.mark.parametrize("target, regs, agprs, warps, shared, want", [
+    ("gfx950", 94, 0, 4, 16480, (5, "registers")),  # 96 VGPRs: 5 waves per SIMD, one per CTA
+    ("gfx950", 157, 0, 4, 112768, (1, "shared")),  # 3 waves per SIMD fit, but 160 KiB of LDS holds one CTA
+    ("gfx950", 41, 0, 4, 0, (8, "registers")),  # 8 waves per SIMD at most
+    ("gfx950", 64, 0, 8, 0, (4, "registers")),  # 8 waves: two per SIMD per CTA
+    ("sm_90", 218, 0, 4, 16896, (2, "registers")),  # 224 x 32 per warp: 9 warps of 64K
+    ("sm_90", 40, 0, 4, 2048, (12, "registers")),
+    ("sm_90", 32, 0, 1, 0, (32, "ctas")),
+])
+def test_residency_arithmetic(target, regs, agprs, warps, shared, want):
+    res = occ.residency(occ.KernelResources(target, warps, regs, agprs, shared))
+    assert (res.ctas, res.limited_by) == want
+
+
+def test_isa_committed_results_are_complete():
+    from mxlib.spec import shapes
+
+    for path, target in ((occ.RESULTS_DIR / "mi355x" / "isa.csv", "gfx950"),
+                         (occ.RESULTS_DIR / "h200" / "isa_sm90.csv", "sm_90")):
+        rows = _rows(path)
+        assert {r["shape"] for r in rows} == {str(s) for s in shapes.load()}, path
+        assert all(r["target"] == target and r["triton"] and r["date"] for r in rows), path
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--target", "gfx942"], "--target must be one of gfx950, sm_90, got 'gfx942'"),
+    (["no/such/file.py", "--target", "gfx950"], "SUBMISSION 'no/such/file.py' must be an existing file"),
+    (["--target", "gfx950", "--shapes", "1x2x3"], "--shapes must list contest shapes as MxNxK"),
+    (["--target", "gfx950", "--path", "fast"], "--path must be 'all' or one of"),
+])
+def test_isa_bad_input_is_one_line(args, message, capsys):
+    from mxlib.__main__ import main
+
+    assert main(["isa", *args]) == 2  # refused before Triton is touched, so in this process
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and message in err, err
+
+
+def test_isa_submission_without_custom_kernel_is_one_line(tmp_path):
+    bad = tmp_path / "sub.py"
+    bad.write_text("import torch\n\ndef kernel(data):\n    return data[0]\n")
+    res = _isa(str(bad), "--target", "sm_90")
+    assert res.returncode == 2 and res.stderr.count("\n") == 1
+    assert "must define custom_kernel(data)" in res.stderr and str(bad) in res.stderr
