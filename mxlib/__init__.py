@@ -11,6 +11,7 @@ from .spec.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight, unshuffl
 from .runtime.paths import PATHS
 from .spec.quant import ROUNDINGS, dequantize_mxfp4, quantize_mxfp4, quantize_mxfp4_shuffled
 from .spec.reference import check_implementation, generate_input, ref_kernel
+from .spec.seed import seed_plan
 
 __version__ = "0.1.0"
 
@@ -31,6 +32,7 @@ __all__ = [
     "quantize_mxfp4",
     "quantize_mxfp4_shuffled",
     "ref_kernel",
+    "seed_plan",
     "shuffle_weight",
     "unshuffle_weight",
 ]

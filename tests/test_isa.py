@@ -15,7 +15,7 @@ from mxlib.tools import occupancy as occ
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_DIR = ROOT.parent / "shared" / "seed"
-SAMPLE = "16x2112x7168,64x7168x2048"  # a split-K shape and a large one: every path, both kinds of tile
+SAMPLE = "16x2112x7168"  # the seed's split-K shape, every path (isa_all_paths.csv in data/results/mi355x has them all)
 # Kernels of mxlib that issue gfx950's native scaled MFMA (v_mfma_scale_f32_*_f8f6f4). None do today: each
 # hands tl.dot_scaled a bf16/f16 operand, so Triton upcasts and uses a plain MFMA.
 NATIVE_SCALED_MFMA = set()
@@ -69,17 +69,6 @@ def test_isa_residency_matches_the_compiler(gfx950_sample):
             res = occ.residency(occ.KernelResources("gfx950", int(r["num_warps"]), int(r["vgprs"]),
                                                     int(r["agprs"]), 0))
             assert res.waves_per_simd == int(r["occupancy"]), r
-
-
-def test_isa_dispatcher_launch_matches_mxlib_grid(gfx950_sample):
-    from mxlib.runtime.paths import path_module
-    from mxlib.runtime.dispatch import select
-
-    for r in gfx950_sample:
-        if r["kernel"] == "_splitk_kernel":
-            m, n, k = map(int, r["shape"].split("x"))
-            cfg = select(m, n, k, "cpu", "splitk")[1]
-            assert int(r["grid_ctas"]) <= path_module("splitk").grid(m, n, k, cfg)
 
 
 def test_isa_seed_launches_match_seed_plan(tmp_path):
