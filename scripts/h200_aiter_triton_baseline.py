@@ -7,7 +7,7 @@
 For the 10 contest shapes (mxlib/data/shapes.csv, kinds test and benchmark, the contest's seeds), on CUDA:
 1. correctness: A quantized by mxlib's Triton kernel, aiter's GEMM (+ its reduce when split), output
    passed as `out=` filled with NaN, checked with `check_implementation(data, out, "rne")`;
-2. timing with the project's contest-style harness (`mxlib.tools.bench.time_contest`: L2 flushed, host launch
+2. timing with the project's contest-style harness (`mxlib.tools.timing.time_contest`: L2 flushed, host launch
    hidden, CUDA events around one call), so the numbers sit beside `python -m mxlib bench`'s; "e2e" =
    quant + GEMM (+ reduce), "gemm" = GEMM (+ reduce) on A quantized beforehand; median, p20, p80, mean
    over --iters calls after --warmup calls;
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import datetime
 import json
 import platform
 import sys
@@ -40,8 +39,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing mxlib
 
 from mxlib.spec import shapes  # noqa: E402
+from mxlib.spec.devices import compute_units  # noqa: E402
 from mxlib.tools.baselines import aiter_triton  # noqa: E402
-from mxlib.tools.bench import time_contest  # noqa: E402
+from mxlib.tools.provenance import run_metadata  # noqa: E402
+from mxlib.tools.timing import time_contest  # noqa: E402
 from mxlib.spec.quant import quantize_mxfp4, quantize_mxfp4_shuffled  # noqa: E402
 from mxlib.spec.reference import check_implementation, generate_input  # noqa: E402
 
@@ -53,7 +54,7 @@ FIELDS = ("kind", "m", "n", "k", "seed", "block_m", "block_n", "num_ksplit", "ok
 
 def run_shape(kernels, s, device, args) -> dict:
     row = {"kind": s.kind, "m": s.m, "n": s.n, "k": s.k, "seed": s.seed}
-    sms = torch.cuda.get_device_properties(device).multi_processor_count if device.type == "cuda" else 1
+    sms = compute_units(device) if device.type == "cuda" else 1
     cfg = aiter_triton.config(s.m, s.n, s.k, sms)
     row.update(block_m=cfg["BLOCK_SIZE_M"], block_n=cfg["BLOCK_SIZE_N"], num_ksplit=cfg["NUM_KSPLIT"])
     data = generate_input(s.m, s.n, s.k, s.seed, device=device)
@@ -104,8 +105,6 @@ def main(argv=None) -> int:
     except RuntimeError as e:
         print(f"cannot load aiter's Triton files: {e}", file=sys.stderr)
         return 2
-    import triton
-
     args.out.mkdir(parents=True, exist_ok=True)
     if args.shape:
         todo = []
@@ -131,9 +130,7 @@ def main(argv=None) -> int:
     failed = sum(1 for r in rows if not r.get("ok"))
     summary = {
         "command": " ".join([sys.executable] + sys.argv),
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu (dry run)",
-        "torch": torch.__version__, "triton": triton.__version__, "python": platform.python_version(),
+        **run_metadata(None if device.type == "cuda" else "cpu (dry run)"), "python": platform.python_version(),
         "cuda": torch.version.cuda, "aiter": kernels.version, "aiter_triton_root": str(kernels.root),
         "iters": args.iters, "warmup": args.warmup, "shapes": len(rows), "failed": failed,
     }

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
-import datetime
 import inspect
 import json
 import platform
@@ -46,6 +45,7 @@ from mxlib.spec import shapes
 from mxlib.runtime.ops import mxfp4_gemm  # noqa: E402
 from mxlib.runtime.paths import PATHS, path_module  # noqa: E402
 from mxlib.spec.reference import check_implementation, generate_input  # noqa: E402
+from mxlib.tools.provenance import run_metadata  # noqa: E402
 
 FIELDS = ("check", "kind", "m", "n", "k", "seed", "path", "config", "poison", "ok", "message")
 
@@ -239,17 +239,12 @@ def main(argv=None) -> int:
         key = f"{r['check']}:{r['path']}"
         c = per_check.setdefault(key, {"passed": 0, "failed": 0})
         c["passed" if r["ok"] else "failed"] += 1
-    import triton
-
     summary = {
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
-        "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "device": torch.cuda.get_device_name(device) if device.type == "cuda" else platform.processor() or "cpu",
+        **run_metadata(torch.cuda.get_device_name(device) if device.type == "cuda" else platform.processor() or "cpu"),
         "python": platform.python_version(),
-        "torch": torch.__version__,
         "cuda": torch.version.cuda,
         "hip": torch.version.hip,
-        "triton": triton.__version__,
         "paths": paths,
         "contest_shapes": len(contest),
         "random_shapes": len(sweep),

@@ -33,15 +33,19 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import torch  # noqa: E402
 import triton  # noqa: E402
 
-from mxlib.tools import bench, probe  # noqa: E402
-from mxlib.spec import shapes as shapes_mod
+from mxlib.tools import probe  # noqa: E402
+from mxlib.tools.ceilings import ceilings_text, floor_us, measure_run  # noqa: E402
+from mxlib.tools.providers import check_call, config_text  # noqa: E402
+from mxlib.tools.timing import L2Flush, time_contest, time_graph  # noqa: E402
+from mxlib.spec import shapes as shapes_mod  # noqa: E402
+from mxlib.spec.devices import compute_units  # noqa: E402
 from mxlib.tools.baselines import touch  # noqa: E402
 from mxlib.runtime.dispatch import select  # noqa: E402
 from mxlib.kernels import gemm_fused as F  # noqa: E402
 from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4  # noqa: E402
 from mxlib.spec.reference import check_implementation, generate_input  # noqa: E402
 
-SMS = 132
+SMS = compute_units()  # 132 on the H200 these runs were made on
 TOUCH = [(132, 2048), (264, 2048), (264, 4096), (528, 1024), (528, 2048)]
 
 
@@ -149,9 +153,9 @@ def main() -> int:
     print(f"compiled {len(jobs)} launches in {time.time() - t_start:.0f}s, "
           f"{sum(e is not None for e in errs.values())} failed", flush=True)
 
-    flush = bench.L2Flush()
-    ceil, info = bench.measure_run(flush, iters=100)
-    print(bench.ceilings_text(ceil), flush=True)
+    flush = L2Flush()
+    ceil, info = measure_run(flush, iters=100)
+    print(ceilings_text(ceil), flush=True)
     rows, tl_rows = [], []
     cols = ["kind", "m", "n", "k", "variant", "config", "programs", "ok", "contest_us", "p20_us", "p80_us",
             "graph_us", "floor_us", "empty_us", "message", "device", "torch", "triton", "date"]
@@ -169,15 +173,15 @@ def main() -> int:
         row = dict(base)
         try:
             if checked_data is not None:
-                ok, msg = bench.check_call(call, checked_data, base["m"], base["n"])
+                ok, msg = check_call(call, checked_data, base["m"], base["n"])
                 row.update(ok=int(ok), message=msg[:120])
                 if not ok:
                     return row
             else:
                 call()
                 row.update(ok="", message="not checked")
-            t = bench.time_contest(call, iters=args.iters, warmup=3, flush=flush)
-            g = bench.time_graph(call)
+            t = time_contest(call, iters=args.iters, warmup=3, flush=flush)
+            g = time_graph(call)
             row.update(contest_us=round(t["median_us"], 3), p20_us=round(t["p20_us"], 3),
                        p80_us=round(t["p80_us"], 3), graph_us=round(g["median_us"], 3))
         except Exception as exc:
@@ -191,7 +195,7 @@ def main() -> int:
         a, _, _, bs, ss = data
         aq = dequantize_mxfp4(*quantize_mxfp4(a)).to(torch.bfloat16)
         cfg0 = tables[s.mnk]
-        base = {"kind": s.kind, "m": m, "n": n, "k": k, "floor_us": round(bench.floor_us(m, n, k, ceil), 3),
+        base = {"kind": s.kind, "m": m, "n": n, "k": k, "floor_us": round(floor_us(m, n, k, ceil), 3),
                 "empty_us": round(ceil["empty_us"], 3), **info}
         for g, blk in TOUCH:
             rows.append(timed({**base, "variant": "touch", "config": f"programs={g} block={blk}", "programs": g},
@@ -208,7 +212,7 @@ def main() -> int:
             return call
 
         for kind, cfg in [("fused", cfg0)] + pick(m, n, k, cfg0):
-            b = {**base, "variant": kind, "config": bench.config_text(cfg), "programs": F.grid(m, n, k, cfg)}
+            b = {**base, "variant": kind, "config": config_text(cfg), "programs": F.grid(m, n, k, cfg)}
             err = errs.get(((m, n, k, s.seed), kind, cfg))
             rows.append({**b, "ok": 0, "message": err} if err else
                         timed(b, fused(cfg, kind == "a_quantized"), data))

@@ -9,8 +9,8 @@
 2. Checks the GPU semantics the CPU tests cannot: A's quantization bit for bit over the whole scale
    range (B = identity), NaN/Inf blocks of A and B giving NaN rows/columns.
 3. For each shape and config: one poisoned, checked call (`check_implementation`, rne), then the
-   contest-style time (`mxlib.tools.bench.time_contest`: synchronize, L2 flush, events around one call).
-   The fastest checked config of each shape is graph-timed too (`mxlib.tools.bench.time_graph`).
+   contest-style time (`mxlib.tools.timing.time_contest`: synchronize, L2 flush, events around one call).
+   The fastest checked config of each shape is graph-timed too (`mxlib.tools.timing.time_graph`).
 4. Writes DIR/fused_tuning.csv (every row) and DIR/h200_fused.csv (the winners: the dispatcher's
    `m,n,k,path,config` columns, the config fields, times and date) after every shape, optionally the
    TTGIR/SASS of one shape's winner (--dump), and prints a short table last.
@@ -33,14 +33,18 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import torch  # noqa: E402
 import triton  # noqa: E402
 
-from mxlib.tools import bench  # noqa: E402
-from mxlib.spec import shapes as shapes_mod
+from mxlib.tools.ceilings import ceilings_text, floor_us, measure_run  # noqa: E402
+from mxlib.tools.progress import Progress  # noqa: E402
+from mxlib.tools.providers import check_call, config_text  # noqa: E402
+from mxlib.tools.timing import L2Flush, time_contest, time_graph  # noqa: E402
+from mxlib.spec import shapes as shapes_mod  # noqa: E402
+from mxlib.spec.devices import compute_units  # noqa: E402
 from mxlib.kernels import gemm_fused as F  # noqa: E402
 from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight  # noqa: E402
 from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4  # noqa: E402
 from mxlib.spec.reference import generate_input  # noqa: E402
 
-SMS = 132
+SMS = compute_units()  # 132 on the H200 these runs were made on
 
 
 def candidates(m: int, n: int, k: int) -> list[F.Config]:
@@ -167,7 +171,7 @@ def dump_kernels(out_dir: str, rows: list[dict], shape: str) -> None:
                 op = tok[0].split(".")[0]
                 ops[op] = ops.get(op, 0) + 1
     top = sorted(ops.items(), key=lambda kv: -kv[1])[:30]
-    stats = (f"{shape} {bench.config_text(cfg)} regs={h.n_regs} spills={h.n_spills} shared={h.metadata.shared} "
+    stats = (f"{shape} {config_text(cfg)} regs={h.n_regs} spills={h.n_spills} shared={h.metadata.shared} "
              f"us={r['median_us']}\n  {sum(ops.values())} SASS instructions: {top}")
     with open(os.path.join(out_dir, "sass_stats.txt"), "w") as f:
         f.write(stats + "\n")
@@ -197,9 +201,9 @@ def main() -> int:
     for name, ok, msg in checks:
         print(f"check {'OK ' if ok else 'BAD'} {name}: {msg}", flush=True)
 
-    flush = bench.L2Flush()
-    ceil, info = bench.measure_run(flush, iters=100)
-    print(bench.ceilings_text(ceil), flush=True)
+    flush = L2Flush()
+    ceil, info = measure_run(flush, iters=100)
+    print(ceilings_text(ceil), flush=True)
 
     rows, best = [], {}
     cols = ["kind", "m", "n", "k"] + [f.name for f in fields(F.Config)] + [
@@ -220,17 +224,17 @@ def main() -> int:
             for s in shapes:
                 if s.mnk in best:
                     cfg, row = best[s.mnk]
-                    w.writerow({**row, "path": "fused", "config": bench.config_text(cfg),
+                    w.writerow({**row, "path": "fused", "config": config_text(cfg),
                                 "contest_us": row["median_us"]})
 
-    bar = bench.Progress(len(jobs))
+    bar = Progress(len(jobs))
     for s in shapes:
         if time.time() - t0 > args.deadline:
             print(f"deadline: {s} and later shapes not timed", flush=True)
             break
         data = generate_input(s.m, s.n, s.k, s.seed, device="cuda")
         a, _, _, bs, ss = data
-        floor = bench.floor_us(s.m, s.n, s.k, ceil)
+        floor = floor_us(s.m, s.n, s.k, ceil)
         for cfg in candidates(s.m, s.n, s.k):
             row = {"kind": s.kind, "m": s.m, "n": s.n, "k": s.k, **asdict(cfg), "ctas": F.grid(s.m, s.n, s.k, cfg),
                    "floor_us": round(floor, 3), "empty_us": round(ceil["empty_us"], 3), **info}
@@ -240,10 +244,10 @@ def main() -> int:
             else:
                 def call(cfg=cfg):
                     return F.gemm(a, bs, ss, config=cfg)
-                ok, msg = bench.check_call(call, data, s.m, s.n)
+                ok, msg = check_call(call, data, s.m, s.n)
                 row.update(ok=ok, message=msg[:160])
                 if ok:
-                    t = bench.time_contest(call, iters=args.iters, warmup=3, flush=flush)
+                    t = time_contest(call, iters=args.iters, warmup=3, flush=flush)
                     row.update(median_us=round(t["median_us"], 3), p20_us=round(t["p20_us"], 3),
                                p80_us=round(t["p80_us"], 3))
                     if s.mnk not in best or t["median_us"] < best[s.mnk][1]["median_us"]:
@@ -252,7 +256,7 @@ def main() -> int:
             bar.step(f"{s} {cfg.block_m}/{cfg.block_n}/{cfg.block_k}/{cfg.split_k}")
         if s.mnk in best:
             cfg, row = best[s.mnk]
-            g = bench.time_graph(lambda: F.gemm(a, bs, ss, config=cfg))
+            g = time_graph(lambda: F.gemm(a, bs, ss, config=cfg))
             row["graph_us"] = round(g["median_us"], 3)
         write_csvs()
         del data, a, bs, ss

@@ -203,7 +203,7 @@ def test_timed_modes_need_a_gpu(tmp_path, capsys, mode):
 @pytest.mark.gpu
 def test_leaderboard_catches_pointer_cache_on_gpu(tmp_path):
     """Leaderboard mode: fresh seeds every iteration, every other one in the previous storage."""
-    from mxlib.tools.bench import L2Flush
+    from mxlib.tools.timing import L2Flush
 
     flush = L2Flush(head_start_us=0)
     case = harness.Case(32, 256, 512, random.randrange(1 << 20))

@@ -14,13 +14,13 @@ from __future__ import annotations
 import csv
 import functools
 import os
-import re
 from importlib import resources
 from pathlib import Path
 
 import torch
 
 from ..spec import validate
+from ..spec.devices import device_kind
 from ..spec.seed import seed_path
 from .backends import BACKENDS, backends
 from .paths import PATHS, path_module
@@ -31,18 +31,6 @@ ENV_PATH = "MXLIB_PATH"
 CONFIG_DIR = resources.files("mxlib") / "data" / "configs"
 AITER_PATHS = ("asm", "ck", "splitk")
 _TABLE_COLUMNS = ("m", "n", "k", "path", "config")
-
-
-def device_kind(device) -> str:
-    """The config table's name for a device: "cpu", "h200", or the GPU's name in lowercase with
-    every run of other characters as "_" (a table exists only for kinds someone measured)."""
-    device = torch.device(device)
-    if device.type == "cpu":
-        return "cpu"
-    name = torch.cuda.get_device_name(device)
-    if "H200" in name.upper():
-        return "h200"
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
 @functools.lru_cache(maxsize=None)

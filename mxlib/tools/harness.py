@@ -21,7 +21,7 @@ Stricter than the contest, so a file that passes here cannot pass there by luck:
   previous call's output, fails with its own message.
 - A source that imports mxlib is refused: the contest machine does not have it.
 
-Differences: the flush writes 4x the L2 plus a GPU sleep (`mxlib.tools.bench.L2Flush`) instead of a 64 GB
+Differences: the flush writes 4x the L2 plus a GPU sleep (`mxlib.tools.timing.L2Flush`) instead of a 64 GB
 random tensor; the submission runs in this process (loaded from its path under a fresh module name)
 rather than in a spawned worker. On a machine without a GPU only test mode runs, at small shapes,
 through Triton's interpreter (TRITON_INTERPRET=1), with inputs drawn by the CPU generator.
@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import ast
 import csv
-import datetime
 import importlib.util
 import itertools
 import math
@@ -46,6 +45,8 @@ import torch
 
 from ..spec import shapes as shapes_mod
 from ..spec.reference import check_implementation, generate_input
+from .provenance import run_metadata
+from .stats import geomean, median
 
 MODES = ("test", "benchmark", "leaderboard")
 SEED_STEP = 13  # eval.py: leaderboard mode adds 13 to the seed before every iteration
@@ -196,10 +197,8 @@ class Result:
             return {}
         runs, mean = len(d), sum(d) / len(d)
         std = math.sqrt(sum((x - mean) ** 2 for x in d) / (runs - 1)) if runs > 1 else 0.0
-        s = sorted(d)
-        median = (s[(runs - 1) // 2] + s[runs // 2]) / 2
         return {"runs": runs, "mean_us": mean / 1e3, "std_us": std / 1e3, "err_us": std / math.sqrt(runs) / 1e3,
-                "best_us": s[0] / 1e3, "worst_us": s[-1] / 1e3, "median_us": median / 1e3}
+                "best_us": min(d) / 1e3, "worst_us": max(d) / 1e3, "median_us": median(d) / 1e3}
 
 
 def _clone(data):
@@ -265,7 +264,7 @@ def _check(data, out) -> tuple[bool, str]:
 
 def _poison(device, case: Case) -> None:
     if torch.device(device).type == "cuda":
-        from .bench import poison_allocator
+        from .timing import poison_allocator
         poison_allocator(2 * case.m * case.n)
 
 
@@ -364,7 +363,7 @@ def run_one_benchmark(kernel, c: Case, flush, *, recheck: bool, max_repeats: int
 
 def run_timed(kernel, case_list: list[Case], mode: str, head_start_us: float) -> list[Result]:
     """Benchmark or leaderboard mode (CUDA), with eval.py's warm-up run on the first case first."""
-    from .bench import L2Flush
+    from .timing import L2Flush
 
     flush = L2Flush(head_start_us)
     recheck = mode == "leaderboard"
@@ -385,7 +384,7 @@ def score_us(results: list[Result]) -> float | None:
     means = [r.stats().get("mean_us") for r in results]
     if not results or not all(r.ok for r in results) or None in means:
         return None
-    return math.exp(sum(math.log(v) for v in means) / len(means))
+    return geomean(means)
 
 
 def report(results: list[Result], mode: str) -> str:
@@ -409,11 +408,9 @@ def report(results: list[Result], mode: str) -> str:
 
 
 def write_csv(results: list[Result], path: Path, mode: str, submission: Path, device: str) -> None:
-    import triton
-
     fields = ("mode", "m", "n", "k", "seed", "ok", "message", "runs", "mean_us", "std_us", "err_us", "best_us",
               "worst_us", "median_us", "submission", "device", "torch", "triton", "date")
-    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    meta = run_metadata(device)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields)
@@ -421,8 +418,7 @@ def write_csv(results: list[Result], path: Path, mode: str, submission: Path, de
         for r in results:
             st = {k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in r.stats().items()}
             w.writerow({"mode": mode, "m": r.case.m, "n": r.case.n, "k": r.case.k, "seed": r.case.seed,
-                        "ok": int(r.ok), "message": r.message[:500], **st, "submission": str(submission),
-                        "device": device, "torch": torch.__version__, "triton": triton.__version__, "date": date})
+                        "ok": int(r.ok), "message": r.message[:500], **st, "submission": str(submission), **meta})
 
 
 # ---------------------------------------------------------------------------------------------

@@ -36,9 +36,10 @@ import csv
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable
 
+from ..spec.devices import H200, MI355X
 from .repo import RESULTS_DIR
+from .stats import median
 
 def _cdiv(a: int, b: int) -> int:
     return -(-a // b)
@@ -87,7 +88,7 @@ class Device:
 
 # The naive tl.dot_scaled kernel of NOTES §6 (BM16 BN64 BK256, A pre-quantized, one kernel, no split-K) took
 # 61.5 us on (16, 2112, 7168): 33 CTAs on 132 SMs. Solving the model's compute term for it gives the prior.
-_NAIVE = dict(m=16, n=2112, k=7168, tile_m=16, tile_n=64, measured_us=61.5, launch_us=3.46, units=132, peak=799e12)
+_NAIVE = dict(m=16, n=2112, k=7168, tile_m=16, tile_n=64, measured_us=61.5, launch_us=3.46, units=H200.units, peak=799e12)
 
 
 def _naive_dot_efficiency() -> float:
@@ -102,10 +103,10 @@ _H200_PRIOR_SOURCE = "prior; `python -m mxlib sweep` fits it to data/results/h20
 
 DEVICES: dict[str, Device] = {
     "MI355X": Device(
-        name="MI355X",
-        units=256,
-        unit_name="CU",
-        groups=8,
+        name=MI355X.name,
+        units=MI355X.units,
+        unit_name=MI355X.unit_name,
+        groups=MI355X.groups,
         bandwidth=Figure(8e12, "B/s", "cited: NOTES §7, 8 TB/s HBM; not measured here"),
         peak_flops=Figure(10e15, "flop/s", "cited: NOTES §7, ~10 PFLOP/s MXFP4 dense; not measured here"),
         launch_us=Figure(None, "us", "not measured: no MI355X here, and no cited figure (NOTES §7 gives none)"),
@@ -115,10 +116,10 @@ DEVICES: dict[str, Device] = {
         bw_saturation=Figure(None, "", "not fitted: no MI355X measurements"),
     ),
     "H200": Device(
-        name="H200",
-        units=132,
-        unit_name="SM",
-        groups=1,
+        name=H200.name,
+        units=H200.units,
+        unit_name=H200.unit_name,
+        groups=H200.groups,
         bandwidth=Figure(4.28e12, "B/s", "measured: NOTES §6, copy (read+write), contest-style"),
         peak_flops=Figure(799e12, "flop/s", "measured: NOTES §6, cuBLAS bf16 matmul (no FP4 tensor cores on sm_90)"),
         launch_us=Figure(3.46, "us", "measured: NOTES §6, one tiny kernel, contest-style"),
@@ -386,14 +387,6 @@ def abs_pct_errors(rows, device, model: ModelParams) -> list[float]:
     """|predicted - measured| / measured in %, per row (rows with the MODEL_KEYS and measured_us)."""
     return [abs(p - float(r["measured_us"])) / float(r["measured_us"]) * 100
             for p, r in zip(_predictions(rows, device, model), rows)]
-
-
-def median(values: Iterable[float]) -> float:
-    v = sorted(values)
-    if not v:
-        raise ValueError("median of no values")
-    mid = len(v) // 2
-    return v[mid] if len(v) % 2 else (v[mid - 1] + v[mid]) / 2
 
 
 def median_abs_pct_error(rows, device, model: ModelParams) -> float:

@@ -19,15 +19,9 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+from .stats import median
+
 TIMELINE_FIELDS = ("smid", "t_start_ns", "t_loop_ns", "t_end_ns", "clk_start", "clk_loop", "clk_end", "last", "iters")
-
-
-def _median(values: list[float]) -> float:
-    v = sorted(values)
-    if not v:
-        raise ValueError("median of no values")
-    mid = len(v) // 2
-    return float(v[mid]) if len(v) % 2 else (v[mid - 1] + v[mid]) / 2
 
 
 def timeline_summary(programs: list[dict]) -> dict:
@@ -54,13 +48,13 @@ def timeline_summary(programs: list[dict]) -> dict:
     return {
         "programs": len(r),
         "span_ns": max(p["t_end_ns"] for p in r) - t0,
-        "prog_ns": _median([p["t_end_ns"] - p["t_start_ns"] for p in r]),
-        "loop_ns": _median([p["t_loop_ns"] - p["t_start_ns"] for p in r]),
-        "tail_ns": _median([p["t_end_ns"] - p["t_loop_ns"] for p in r]),
-        "tail_last_ns": _median(last) if last else 0.0,
+        "prog_ns": median([p["t_end_ns"] - p["t_start_ns"] for p in r]),
+        "loop_ns": median([p["t_loop_ns"] - p["t_start_ns"] for p in r]),
+        "tail_ns": median([p["t_end_ns"] - p["t_loop_ns"] for p in r]),
+        "tail_last_ns": median(last) if last else 0.0,
         "start_spread_ns": max(p["t_start_ns"] for p in r) - t0,
         "iters": max(p["iters"] for p in r),
-        "cycles_per_iter": _median([(p["clk_loop"] - p["clk_start"]) / max(1, p["iters"]) for p in r]),
+        "cycles_per_iter": median([(p["clk_loop"] - p["clk_start"]) / max(1, p["iters"]) for p in r]),
         "sms": len(per_sm),
         "max_resident": resident,
     }

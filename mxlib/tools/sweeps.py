@@ -3,13 +3,13 @@
 For each shape (default: (16,2112,7168), (8,2112,7168), (64,7168,2048), (256,3072,1536)) and each
 tile (block_m x block_n) and split_k, the path's default config with those three changed is
   1. run once untimed (compiles it),
-  2. checked once against the reference (`mxlib.tools.bench.check_call`: the allocator is filled with NaN first),
-  3. timed contest-style (`mxlib.tools.bench.time_contest`: L2 flushed, events around one call), --iters calls
+  2. checked once against the reference (`mxlib.tools.providers.check_call`: the allocator is filled with NaN first),
+  3. timed contest-style (`mxlib.tools.timing.time_contest`: L2 flushed, events around one call), --iters calls
      after --warmup untimed ones.
 split_k runs only up to K / block_k, so no K range is shorter than one block_k step.
 
 Before the configs the run measures what the model takes as given: the device's copy bandwidth, bf16
-peak and a lone empty kernel (`mxlib.tools.bench.measure_ceilings`), two empty kernels in one timed call
+peak and a lone empty kernel (`mxlib.tools.ceilings.measure_ceilings`), two empty kernels in one timed call
 (the cost of each further kernel), and, once per (M, split_k > 1), how many kernels a call launches
 (torch.profiler; where it cannot count, the path's structure: the `kernels_from` column says which). Then it fits the model's two free parameters (`mxlib.tools.occupancy.fit`) to the checked
 rows and reports the median abs % error: of the prior, of the fit, and of a leave-one-shape-out fit
@@ -24,7 +24,6 @@ the path (Triton's interpreter on a CPU) and checks them, untimed. `--model-only
 from __future__ import annotations
 
 import csv
-import datetime
 import math
 import os
 import sys
@@ -32,8 +31,12 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from ..spec.devices import compute_units, device_name
 from . import occupancy as occ
+from .provenance import run_metadata
 from .repo import RESULTS_DIR as RESULTS
+from .repo import device_results_dir
+from .stats import median
 
 PATH = "splitk"
 DEFAULT_SHAPES = ((16, 2112, 7168), (8, 2112, 7168), (64, 7168, 2048), (256, 3072, 1536))
@@ -97,14 +100,6 @@ def plan(shapes, tiles, splits, module) -> list[tuple[tuple[int, int, int, int],
     return configs
 
 
-def _versions() -> dict:
-    import torch
-    import triton
-
-    return {"torch": torch.__version__, "triton": triton.__version__,
-            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
-
-
 def path_kernels(cfg) -> int:
     """Kernels one gemm_splitk call launches by its structure: quantize A, the GEMM, and with split_k > 1
     the reduction. Used where the profiler cannot count them (no GPU, or no CUPTI)."""
@@ -139,17 +134,20 @@ def measure(configs, module, device: occ.Device, *, iters: int, warmup: int, pro
     """(rows, run_info): every config checked and timed on the GPU, and the run's measured constants."""
     import torch
 
-    from . import bench
-    from .baselines.empty import launch_empty
     from ..spec.reference import generate_input
+    from .baselines.empty import launch_empty
+    from .ceilings import measure_ceilings
+    from .progress import Progress
+    from .providers import check_call
+    from .timing import L2Flush, time_contest
 
-    flush = bench.L2Flush()
-    ceilings = bench.measure_ceilings(flush=flush)
-    two = bench.time_contest(lambda: (launch_empty(), launch_empty()), iters=100, flush=flush)["median_us"]
+    flush = L2Flush()
+    ceilings = measure_ceilings(flush=flush)
+    two = time_contest(lambda: (launch_empty(), launch_empty()), iters=100, flush=flush)["median_us"]
     info = {"launch_us": ceilings["empty_us"], "extra_kernel_us": max(two - ceilings["empty_us"], 0.0),
             "copy_TBps": ceilings["bandwidth_Bps"] / 1e12, "bf16_TFLOPs": ceilings["bf16_flops"] / 1e12,
-            "device": ceilings["device"], **_versions()}
-    bar = bench.Progress(len(configs)) if progress else None
+            **run_metadata(ceilings["device"])}
+    bar = Progress(len(configs)) if progress else None
     rows, kernels_seen, data_for = [], {}, {}
     for shape, cfg in configs:
         m, n, k, seed = shape
@@ -165,7 +163,7 @@ def measure(configs, module, device: occ.Device, *, iters: int, warmup: int, pro
 
         try:
             call()  # compile before the check and the timing
-            good, message = bench.check_call(call, data, m, n)
+            good, message = check_call(call, data, m, n)
             key = (m, cfg.split_k > 1)
             if key not in kernels_seen:
                 try:
@@ -174,7 +172,7 @@ def measure(configs, module, device: occ.Device, *, iters: int, warmup: int, pro
                     print(f"torch.profiler could not count kernels ({exc}); using the path's structure",
                           file=sys.stderr)
                     kernels_seen[key] = (path_kernels(cfg), "path structure")
-            timed = bench.time_contest(call, iters=iters, warmup=warmup, flush=flush)
+            timed = time_contest(call, iters=iters, warmup=warmup, flush=flush)
             row.update(ok=int(good), message=message, kernels=kernels_seen[key][0], kernels_from=kernels_seen[key][1],
                        measured_us=timed["median_us"], p20_us=timed["p20_us"], p80_us=timed["p80_us"])
         except Exception as exc:  # one failing config is a row with its error, not a lost sweep
@@ -213,7 +211,7 @@ def run_model(rows, device: occ.Device, info: dict) -> dict:
 
     def err(key):
         rs = [r for r in good if r.get(key) not in (None, "")]
-        return occ.median([abs(r[key] - r["measured_us"]) / r["measured_us"] * 100 for r in rs]) if rs else math.nan
+        return median([abs(r[key] - r["measured_us"]) / r["measured_us"] * 100 for r in rs]) if rs else math.nan
 
     return {"prior": prior, "fitted": fitted, "err_prior": err("predicted_prior_us"), "err_fit": err("predicted_us"),
             "err_loso": err("predicted_loso_us"), "good": good, "shapes": shapes}
@@ -262,9 +260,8 @@ def write_csv(rows, path: Path) -> Path:
 
 
 def default_out_dir(device_name: str) -> Path:
-    from . import bench
-
-    return bench.default_out(device_name).parent
+    """data/results/<device>/ for the GPU's name (h200 on an H200)."""
+    return device_results_dir(device_name)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -291,8 +288,8 @@ def dry_run(module, configs, device: occ.Device, out_dir: Path | None) -> int:
         ok, message = check_implementation(data, got, "rne")
         failed += not ok
         row = {**base_row((m, n, k, seed), cfg, module, device), "ok": int(ok), "message": message,
-               "kernels": path_kernels(cfg), "kernels_from": "path structure", "device": f"dry run on {dev}",
-               **_versions()}
+               "kernels": path_kernels(cfg), "kernels_from": "path structure",
+               **run_metadata(f"dry run on {dev}")}
         row["predicted_prior_us"] = occ.predict_row(row, device, occ.model_params(device)).us
         rows.append(row)
         print(f"dry run {m}x{n}x{k} {tile_m}x{tile_n} split {split_k}: {'ok' if ok else 'FAILED'} ({message})")
@@ -354,8 +351,7 @@ def run(args) -> int:
     configs = plan(shapes, tiles, splits, module)
     if args.dry_run:
         return dry_run(module, configs, occ.DEVICES["H200"], args.out)
-    props = torch.cuda.get_device_properties(None)
-    device = replace(occ.DEVICES["H200"], name=props.name, units=int(props.multi_processor_count))
+    device = replace(occ.DEVICES["H200"], name=device_name(), units=compute_units())
     t0 = time.perf_counter()
     rows, info = measure(configs, module, device, iters=args.iters, warmup=args.warmup)
     elapsed = time.perf_counter() - t0

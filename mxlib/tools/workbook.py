@@ -14,7 +14,6 @@ a CSV is not there yet). nbclient is imported only when the runner runs, so note
 from __future__ import annotations
 
 import csv
-import datetime
 import hashlib
 import os
 import re
@@ -62,11 +61,9 @@ def device_slug(profile: str) -> str:
     """Folder name for a device's results: "cpu", or the GPU's, named as `python -m mxlib bench` names it ("h200")."""
     if profile == "cpu":
         return "cpu"
-    import torch
+    from ..spec.devices import device_kind
 
-    from .bench import default_out
-
-    return default_out(torch.cuda.get_device_name(0)).parent.name
+    return device_kind("cuda:0")
 
 
 def results_dir(profile: str) -> Path:
@@ -218,17 +215,9 @@ MANIFEST_FIELDS = ("figure", "notebook", "profile", "device", "torch", "triton",
 
 
 def _run_info(profile: str) -> dict:
-    import importlib.metadata
+    from .provenance import run_metadata
 
-    import torch
-
-    try:
-        triton_version = importlib.metadata.version("triton")
-    except importlib.metadata.PackageNotFoundError:
-        triton_version = ""
-    return {"profile": profile, "device": torch.cuda.get_device_name(0) if profile == "gpu" else "cpu",
-            "torch": torch.__version__, "triton": triton_version,
-            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    return {"profile": profile, **run_metadata(None if profile == "gpu" else "cpu")}
 
 
 def _update_manifest(figures_dir: Path, notebook: str, changed: list, run: dict) -> None:

@@ -35,6 +35,7 @@ from pathlib import Path
 import torch
 
 from ...spec import validate
+from ...spec.devices import compute_units
 from ...spec.reference import unpack_data
 
 GEMM_KERNEL = "_gemm_afp4_wfp4_kernel_preshuffled_weight_scales"
@@ -129,7 +130,7 @@ def config(m: int, n: int, k: int, sms: int) -> dict:
 
 def _sms(device: torch.device) -> int:
     if device.type == "cuda":
-        return torch.cuda.get_device_properties(device).multi_processor_count
+        return compute_units(device)
     return 1  # the CPU interpreter: no split-K unless a caller asks through `sms`
 
 

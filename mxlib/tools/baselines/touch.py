@@ -4,7 +4,7 @@ B_scale_sh) once and writes every byte of C, doing no arithmetic worth the name.
 It is not a GEMM (its output is zeros, so it is never checked). It is the measured floor under
 any single-launch implementation on this GPU under the same timing: what a call costs when all it
 does is move the bytes, with the launch, the cold caches and the DRAM latency included. The
-bandwidth floor `mxlib.tools.bench.floor_us` leaves those out.
+bandwidth floor `mxlib.tools.ceilings.floor_us` leaves those out.
 
 Each program takes one contiguous slice of each of the four byte streams (as int32 words) in
 BLOCK-word steps, XORs what it reads, and writes its slice of C as zeros, unless the XOR hits a

@@ -1,0 +1,95 @@
+"""Facts about the two devices this problem involves, and the rules that read them off a running device.
+
+The contest ranks submissions on the AMD MI355X (gfx950); every mxlib number was measured on an NVIDIA
+H200 (sm_90). What the code needs to know about a device lives here, once:
+
+- `MI355X`, `H200`: compute units (CUs or SMs: what one CTA occupies) and the groups CTAs are dealt
+  over round-robin (the MI355X's 8 XCDs), each with its source.
+- `device_kind(device)`: the name of a device's config table (`mxlib/data/configs/<kind>.csv`) and of
+  its results folder (`data/results/<kind>/`): "cpu", a known device's short name, or the GPU's name
+  as a slug.
+- `compute_units(device)`: SMs or CUs, read from the device when there is one; otherwise the H200's,
+  the device every default config was tuned on.
+- `device_name(device)`: the GPU's name as torch reports it, or "cpu".
+
+Why in the spec layer: the kernels need a device fact (the fused path's default config aims its split-K
+at the SM count) and may import only the spec, and a device fact is part of the problem's setting as
+much as the formats are. Nothing here imports torch until a function reads a running device, so the
+occupancy model (plain Python) can use these facts too.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class DeviceFacts:
+    name: str  # as it appears in the GPU's name (torch.cuda.get_device_name)
+    kind: str  # its config table's and results folder's name
+    units: int  # CUs or SMs: what one CTA (workgroup) occupies
+    unit_name: str
+    groups: int  # XCDs that CTAs are dealt over round-robin (CTA i to XCD i % groups); 1 without XCDs
+    source: str
+
+
+MI355X = DeviceFacts("MI355X", "mi355x", 256, "CU", 8,
+                     "AMD Instinct MI355X (CDNA 4): 256 CUs in 8 XCDs of 32, AMD's product page; never run here")
+H200 = DeviceFacts("H200", "h200", 132, "SM", 1,
+                   "NVIDIA H200 SXM (sm_90): 132 SMs, as torch.cuda.get_device_properties reports on the H200 "
+                   "that measured data/results/h200")
+KNOWN = (MI355X, H200)
+CPU_KIND = "cpu"
+
+
+def kind_of_name(name: str) -> str:
+    """A GPU's kind from its name: a known device's short name when its name appears in it (any
+    "NVIDIA H200 ..." is "h200"), else the name in lowercase with every run of other characters as "_"."""
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"name must be a GPU's name (a non-empty string), got {name!r}")
+    for facts in KNOWN:
+        if facts.name in name.upper():
+            return facts.kind
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def device_kind(device) -> str:
+    """The config table's and results folder's name for a torch device (or "cpu", "cuda", "cuda:1"):
+    "cpu", or `kind_of_name` of the GPU's name. A table exists only for kinds someone measured."""
+    import torch
+
+    device = torch.device(device)
+    if device.type == "cpu":
+        return CPU_KIND
+    return kind_of_name(torch.cuda.get_device_name(device))
+
+
+def device_name(device=None) -> str:
+    """The GPU's name as torch reports it ("NVIDIA H200"), or "cpu" for a CPU device or when there is no
+    GPU (device None: the current GPU if there is one)."""
+    import torch
+
+    if device is None:
+        if not torch.cuda.is_available():
+            return CPU_KIND
+        device = torch.device("cuda")
+    device = torch.device(device)
+    return CPU_KIND if device.type == "cpu" else torch.cuda.get_device_name(device)
+
+
+def compute_units(device=None) -> int:
+    """SMs (NVIDIA) or CUs (AMD) of a CUDA/ROCm device, as torch reads them (device None: the current GPU).
+
+    Without a GPU (a CPU device, or none at all: Triton's interpreter) the H200's count: the defaults
+    derived from it then stay the ones the H200 runs chose.
+    """
+    import torch
+
+    if device is None:
+        if not torch.cuda.is_available():
+            return H200.units
+        device = torch.device("cuda")
+    device = torch.device(device)
+    if device.type != "cuda":
+        return H200.units
+    return int(torch.cuda.get_device_properties(device).multi_processor_count)

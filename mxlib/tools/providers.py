@@ -1,0 +1,148 @@
+"""The benchmark's providers: everything `python -m mxlib bench` can time, by name.
+
+A provider turns the contest's input tuple into a zero-argument call (made outside the timing) and says
+what it runs (path and config, for the CSV). mxlib itself (`mxlib`, the dispatcher's choice), each path
+alone (`mxlib:<path>`) and the baselines: an empty kernel, the `touch` launch that only moves the bytes,
+cuBLAS on the unquantized bf16 B, the torch reference and a naive `tl.dot_scaled` kernel.
+
+Every provider whose output is an MXFP4 GEMM result is checked (`check_call`): one untimed call made
+after the allocator was filled with NaN blocks of the output's size, compared with the reference (rne).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, Callable
+
+import torch
+
+from ..spec.reference import check_implementation, ref_kernel
+from .timing import poison_allocator
+
+@dataclass(frozen=True)
+class Provider:
+    name: str
+    make: Callable[[tuple], Callable[[], Any]]  # data -> call(); call() returns the output (or None)
+    describe: Callable[[int, int, int, str], tuple[str, str]]  # (m, n, k, device) -> (path, config), for the CSV
+    checked: bool  # its output is an MXFP4 GEMM result that must pass check_implementation
+    graph: bool  # its call can be captured in a CUDA graph
+    help: str
+
+
+def _fixed(path: str, config: str = "") -> Callable[[int, int, int, str], tuple[str, str]]:
+    return lambda m, n, k, device: (path, config)
+
+
+def config_text(config) -> str:
+    """A path Config as the dispatcher table writes it: "block_m=16 block_n=128 ..."."""
+    return " ".join(f"{f.name}={getattr(config, f.name)}" for f in fields(config))
+
+
+def _make_empty(data):
+    from .baselines.empty import launch_empty
+    return launch_empty
+
+
+def _make_touch(data):
+    from .baselines import touch
+    return touch.make(data)
+
+
+def _make_mxlib(data):
+    from ..runtime.dispatch import custom_kernel
+    return lambda: custom_kernel(data)
+
+
+def _describe_mxlib(m: int, n: int, k: int, device) -> tuple[str, str]:
+    """The dispatcher's choice for data of this shape on `device`: backend, path and config."""
+    from ..runtime.dispatch import resolve_backend, select
+    backend = resolve_backend(device)
+    if backend == "torch":
+        return "torch reference", ""
+    path, config = select(m, n, k, device)
+    return (path if backend == "triton" else f"{backend}:{path}"), config_text(config)
+
+
+def _make_path(path: str):
+    def make(data):
+        from ..runtime.dispatch import select
+        from ..runtime.paths import path_module
+        gemm = path_module(path).gemm
+        a, _, _, b_shuffle, b_scale_sh = data
+        _, config = select(a.shape[0], b_shuffle.shape[0], a.shape[1], a.device, path=path)
+        return lambda: gemm(a, b_shuffle, b_scale_sh, config=config, rounding="rne")
+    return make
+
+
+def _describe_path(path: str):
+    def describe(m, n, k, device):
+        from ..runtime.dispatch import select
+        return path, config_text(select(m, n, k, device, path=path)[1])
+    return describe
+
+
+def _make_cublas(data):
+    a, b = data[0], data[1]
+    bt = b.t()  # a (K, N) view of the K-major B: cuBLAS's transposed-operand case, no copy
+    return lambda: torch.mm(a, bt)
+
+
+def _make_torch_dequant(data):
+    return lambda: ref_kernel(data, "rne")
+
+
+def _make_naive(data):
+    from .baselines import naive_dot_scaled
+    operands = naive_dot_scaled.prepare(data, "rne")
+    return lambda: naive_dot_scaled.gemm(*operands)
+
+
+def providers() -> dict[str, Provider]:
+    """Every provider by name: the fixed ones and one `mxlib:<path>` per path in `mxlib.runtime.paths.PATHS`
+    (each with the dispatcher table's config for that path and shape, else the path's default)."""
+    from ..runtime.paths import PATHS
+    from .baselines import naive_dot_scaled as nds
+    from .baselines import touch
+
+    touch_config = f"programs={touch.DEFAULT_PROGRAMS} block={touch.DEFAULT_BLOCK}"
+    reg = [
+        Provider("empty", _make_empty, _fixed("empty kernel"), False, True, "one empty kernel per call"),
+        Provider("touch", _make_touch, _fixed("touch kernel", touch_config), False, True,
+                 "one launch that reads every input byte and writes C (zeros: not checked)"),
+        Provider("mxlib", _make_mxlib, _describe_mxlib, True, True, "mxlib.custom_kernel, the dispatcher's choice"),
+    ]
+    reg += [Provider(f"mxlib:{p}", _make_path(p), _describe_path(p), True, True,
+                     f"mxlib path {p!r} alone, with its table (else default) config") for p in PATHS]
+    naive_config = f"block_m={nds.BLOCK_M} block_n={nds.BLOCK_N} block_k={nds.BLOCK_K}"
+    reg += [
+        Provider("cublas_bf16", _make_cublas, _fixed("torch.mm bf16"), False, True,
+                 "torch.mm of A on the unquantized bf16 B^T (not an MXFP4 result: not checked)"),
+        Provider("torch_dequant", _make_torch_dequant, _fixed("torch reference"), True, False,
+                 "mxlib.spec.reference.ref_kernel: quantize A, dequantize both, fp32 matmul, in torch"),
+        Provider("naive_dot_scaled", _make_naive, _fixed("triton naive dot_scaled", naive_config),
+                 True, True, "a naive tl.dot_scaled kernel, A quantized outside the timed call"),
+    ]
+    return {p.name: p for p in reg}
+
+
+def select_providers(spec: str | None, registry: dict[str, Provider]) -> list[Provider]:
+    """Providers named in a comma list ("all" or None: every one; "mxlib:*": every mxlib path)."""
+    if spec is None or spec.strip() == "all":
+        return list(registry.values())
+    chosen: list[Provider] = []
+    for name in (s.strip() for s in spec.split(",") if s.strip()):
+        matches = [p for p in registry.values() if p.name.startswith("mxlib:")] if name == "mxlib:*" else \
+            [registry[name]] if name in registry else None
+        if matches is None:
+            raise ValueError(f"--providers: unknown provider {name!r}; known: {', '.join(registry)}, mxlib:*, all")
+        chosen += [p for p in matches if p not in chosen]
+    if not chosen:
+        raise ValueError("--providers must name at least one provider")
+    return chosen
+
+
+def check_call(call: Callable[[], Any], data, m: int, n: int) -> tuple[bool, str]:
+    """One untimed, poisoned call checked against the reference (rne)."""
+    poison_allocator(2 * m * n)
+    out = call()
+    torch.cuda.synchronize()
+    return check_implementation(data, out, "rne")

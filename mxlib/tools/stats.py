@@ -1,0 +1,49 @@
+"""The summary statistics every tool reports: percentiles, the median, a timing summary and the geometric mean.
+
+One definition each, so a median in the bench, the harness, the probe and the occupancy model's errors
+is the same number. Plain Python: no torch, so the occupancy model stays free of it.
+"""
+from __future__ import annotations
+
+import math
+from typing import Iterable
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    """Linear-interpolated percentile (q in [0, 100]) of an already sorted, non-empty list."""
+    if not sorted_values:
+        raise ValueError("percentile of no values")
+    pos = (len(sorted_values) - 1) * q / 100.0
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+def median(values: Iterable[float]) -> float:
+    """The middle value, or the mean of the two middle ones."""
+    v = sorted(values)
+    if not v:
+        raise ValueError("median of no values")
+    return (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
+
+
+def summarize(times_us: list[float]) -> dict:
+    """median_us, p20_us, p80_us, mean_us and n of a list of per-call times in microseconds.
+
+    The contest ranks the geometric mean of per-shape means; the median is the steadier number to
+    compare kernels by. Both are kept.
+    """
+    if not times_us:
+        raise ValueError("times_us must not be empty")
+    s = sorted(times_us)
+    return {
+        "median_us": median(s), "p20_us": percentile(s, 20), "p80_us": percentile(s, 80),
+        "mean_us": sum(s) / len(s), "n": len(s),
+    }
+
+
+def geomean(values: list[float]) -> float:
+    """exp(mean(log v)) of positive values: the contest's way of combining per-shape times."""
+    if not values or any(v <= 0 for v in values):
+        raise ValueError(f"geomean needs positive values, got {values}")
+    return math.exp(sum(math.log(v) for v in values) / len(values))

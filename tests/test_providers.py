@@ -1,0 +1,63 @@
+"""mxlib.tools.providers on the CPU: the registry, the naive dot_scaled baseline (interpreter), and every
+checked provider against the reference."""
+import random
+
+import pytest
+import torch
+
+from mxlib.tools import providers
+from mxlib.spec.reference import check_implementation, generate_input
+
+
+def test_registry_names_and_selection():
+    from mxlib.runtime.paths import PATHS
+
+    reg = providers.providers()
+    fixed = ["empty", "touch", "mxlib", "cublas_bf16", "torch_dequant", "naive_dot_scaled"]
+    assert set(reg) == set(fixed) | {f"mxlib:{p}" for p in PATHS}
+    assert {p.name for p in providers.select_providers("mxlib:*", reg)} == {f"mxlib:{p}" for p in PATHS}
+    assert [p.name for p in providers.select_providers("cublas_bf16, empty,cublas_bf16", reg)] == ["cublas_bf16", "empty"]
+    assert len(providers.select_providers("all", reg)) == len(reg)
+    with pytest.raises(ValueError, match="unknown provider 'cublas'"):
+        providers.select_providers("cublas", reg)
+    # Only results that are MXFP4 GEMMs are checked; cuBLAS on unquantized B, the empty and touch kernels are not.
+    assert {p.name for p in reg.values() if not p.checked} == {"empty", "touch", "cublas_bf16"}
+    assert not reg["torch_dequant"].graph  # its torch.tensor(...) constants copy from the host: not capturable
+
+
+# The interpreter on CPU tensors, or the GPU when there is one (conftest sets TRITON_INTERPRET only without one).
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def _tiny_data():
+    r = random.Random()
+    m, n, k = r.choice([(1, 16, 64), (5, 80, 320), (17, 64, 256), (16, 96, 512)])
+    return (m, n, k), generate_input(m, n, k, r.randrange(1 << 30), device=DEVICE)
+
+
+def test_naive_dot_scaled_small_shapes():
+    """Edges in every dimension: M < BLOCK_M, N % BLOCK_N != 0, K % BLOCK_K != 0."""
+    from mxlib.tools.baselines import naive_dot_scaled as nds
+
+    for m, n, k in [(5, 80, 320), (1, 16, 64), (16, 64, 256)]:
+        data = generate_input(m, n, k, random.randrange(1 << 30), device=DEVICE)
+        ops = nds.prepare(data)
+        out = nds.gemm(*ops)
+        ok, msg = check_implementation(data, out)
+        assert ok, ((m, n, k), msg)
+        assert out.data_ptr() != nds.gemm(*ops).data_ptr()  # a fresh output every call
+    with pytest.raises(ValueError, match="b_scale must have shape"):
+        nds.gemm(ops[0], ops[1], ops[2], ops[3][:, :-1].contiguous())
+
+
+def test_checked_providers_agree_with_the_reference():
+    """Every checked provider on a small shape (on CPU: the paths in the interpreter, and the dispatcher's
+    CPU default, the torch reference)."""
+    reg = providers.providers()
+    (m, n, k), data = _tiny_data()
+    for p in reg.values():
+        if p.checked:
+            ok, msg = check_implementation(data, p.make(data)())
+            assert ok, (p.name, (m, n, k), msg)
+            path, _ = p.describe(m, n, k, DEVICE)
+            assert isinstance(path, str) and path

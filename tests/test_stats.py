@@ -1,0 +1,26 @@
+"""mxlib.tools.stats: the one percentile, median, timing summary and geometric mean every tool reports."""
+import math
+import random
+
+import pytest
+
+from mxlib.tools import stats
+
+
+def test_summarize_percentiles():
+    vals = list(range(1, 102))  # 1..101
+    random.shuffle(vals)
+    s = stats.summarize([float(v) for v in vals])
+    assert (s["median_us"], s["p20_us"], s["p80_us"], s["mean_us"], s["n"]) == (51.0, 21.0, 81.0, 51.0, 101)
+    with pytest.raises(ValueError):
+        stats.summarize([])
+
+
+def test_median_of_an_even_count_is_the_mean_of_the_middle_two():
+    assert stats.median([4.0, 1.0, 3.0, 2.0]) == 2.5
+    assert stats.median([7]) == 7
+    with pytest.raises(ValueError, match="median of no values"):
+        stats.median([])
+    assert math.isclose(stats.geomean([1.0, 4.0]), 2.0)
+    with pytest.raises(ValueError, match="positive"):
+        stats.geomean([1.0, 0.0])
