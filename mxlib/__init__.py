@@ -9,7 +9,8 @@ from .runtime.dispatch import custom_kernel
 from .spec.formats import BLOCK_SIZE, E2M1_MAGNITUDES, e2m1_table, e8m0_to_float32
 from .spec.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight, unshuffle_weight
 from .runtime.paths import PATHS
-from .spec.quant import ROUNDINGS, dequantize_mxfp4, quantize_mxfp4, quantize_mxfp4_shuffled
+from .runtime.quant import quantize_mxfp4, quantize_mxfp4_shuffled
+from .spec.quant import ROUNDINGS, dequantize_mxfp4
 from .spec.reference import check_implementation, generate_input, ref_kernel
 from .spec.seed import seed_plan
 

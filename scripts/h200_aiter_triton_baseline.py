@@ -43,7 +43,7 @@ from mxlib.spec.devices import compute_units  # noqa: E402
 from mxlib.tools.baselines import aiter_triton  # noqa: E402
 from mxlib.tools.provenance import run_metadata  # noqa: E402
 from mxlib.tools.timing import time_contest  # noqa: E402
-from mxlib.spec.quant import quantize_mxfp4, quantize_mxfp4_shuffled  # noqa: E402
+from mxlib.runtime.quant import quantize_mxfp4, quantize_mxfp4_shuffled  # noqa: E402
 from mxlib.spec.reference import check_implementation, generate_input  # noqa: E402
 
 FIELDS = ("kind", "m", "n", "k", "seed", "block_m", "block_n", "num_ksplit", "ok", "message",

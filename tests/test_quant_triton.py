@@ -11,7 +11,7 @@ import random
 import pytest
 import torch
 
-from mxlib.spec.quant import quantize_mxfp4, quantize_mxfp4_shuffled
+from mxlib.runtime.quant import quantize_mxfp4, quantize_mxfp4_shuffled
 
 from . import golden
 

@@ -325,7 +325,7 @@ def gemm(path: str, data, *, tile: str | None = None, log2_k_split: int | None =
     if not status.ok:
         raise RuntimeError(f"aiter backend, path {path!r}: {status.reason}")
 
-    from ..spec.quant import quantize_mxfp4, quantize_mxfp4_shuffled
+    from .quant import quantize_mxfp4, quantize_mxfp4_shuffled
 
     if path == "splitk":
         from aiter.ops.triton.gemm.basic.gemm_afp4wfp4 import gemm_afp4wfp4_preshuffle

@@ -83,24 +83,16 @@ def _check_input(x, name: str = "x") -> torch.Tensor:
     return x
 
 
-BACKENDS = ("torch", "triton")
-
-
-def quantize_mxfp4(x: torch.Tensor, rounding: str = "rne", backend: str = "torch") -> tuple[torch.Tensor, torch.Tensor]:
+def quantize_mxfp4(x: torch.Tensor, rounding: str = "rne") -> tuple[torch.Tensor, torch.Tensor]:
     """Quantize a 2-D (M, K) float tensor along K into MXFP4.
 
     Returns ``(q, scales)``: q uint8 (M, K/2), two codes a byte with the even element in the low
     nibble; scales uint8 (M, K/32), E8M0. Runs on x's device; CPU and CUDA give identical bytes.
     See the module docstring for the rules, including NaN/Inf/-0.0/subnormal handling.
-    ``backend="triton"`` runs mxlib's Triton kernel (same bytes; CUDA/ROCm, or CPU under TRITON_INTERPRET=1).
+    `mxlib.runtime.quant.quantize_mxfp4` offers the same with a Triton backend.
     """
     _check_input(x)
     validate.choice(rounding, "rounding", ROUNDINGS)
-    validate.choice(backend, "backend", BACKENDS)
-    if backend == "triton":
-        from ..kernels.quant_triton import mxq_quantize
-
-        return mxq_quantize(x, rounding)
     m, k = x.shape
     blocks = x.to(torch.float32).reshape(m, k // BLOCK_SIZE, BLOCK_SIZE)
     nonfinite = ~torch.isfinite(blocks).all(dim=-1)
@@ -114,17 +106,11 @@ def quantize_mxfp4(x: torch.Tensor, rounding: str = "rne", backend: str = "torch
     return pack_nibbles(codes.reshape(m, k)), scales
 
 
-def quantize_mxfp4_shuffled(x: torch.Tensor, rounding: str = "rne", backend: str = "torch") -> tuple[torch.Tensor, torch.Tensor]:
+def quantize_mxfp4_shuffled(x: torch.Tensor, rounding: str = "rne") -> tuple[torch.Tensor, torch.Tensor]:
     """`quantize_mxfp4` with the scales in aiter's e8m0_shuffle layout: ``(q, e8m0_shuffle(scales))``,
-    scales (ceil256(M), ceil8(K/32)) padded with 127. ``backend="triton"`` is the fused one-kernel
-    version (the seed's quant+shuffle kernel); both give the same bytes."""
+    scales (ceil256(M), ceil8(K/32)) padded with 127."""
     _check_input(x)
     validate.choice(rounding, "rounding", ROUNDINGS)
-    validate.choice(backend, "backend", BACKENDS)
-    if backend == "triton":
-        from ..kernels.quant_triton import mxq_quantize_shuffled
-
-        return mxq_quantize_shuffled(x, rounding)
     q, scales = quantize_mxfp4(x, rounding)
     return q, e8m0_shuffle(scales)
 

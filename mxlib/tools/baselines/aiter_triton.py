@@ -175,7 +175,7 @@ def gemm_prequantized(kernels: AiterTriton, a_q, a_scale, b_shuffle, b_scale_sh,
 def gemm(kernels: AiterTriton, data, *, out=None, sms=None) -> torch.Tensor:
     """bf16 (M, N) for the contest tuple: A quantized by mxlib's Triton kernel (round-half-even; natural
     scales for M < 32, e8m0-shuffled from 32), then aiter's GEMM."""
-    from ...spec.quant import quantize_mxfp4, quantize_mxfp4_shuffled
+    from ...runtime.quant import quantize_mxfp4, quantize_mxfp4_shuffled
 
     a, _, _, b_shuffle, b_scale_sh, (m, n, k) = unpack_data(data)
     config(m, n, k, 1)  # shape checks before any launch

@@ -1,0 +1,34 @@
+"""mxlib.spec.devices: the table-name rule and the compute-unit count, on names and on the CPU."""
+import pytest
+import torch
+
+from mxlib.spec import devices
+
+
+def test_kind_of_name():
+    assert devices.kind_of_name("NVIDIA H200") == "h200"
+    assert devices.kind_of_name("NVIDIA H200 NVL") == "h200"
+    assert devices.kind_of_name("AMD Instinct MI355X") == "mi355x"
+    assert devices.kind_of_name("NVIDIA GeForce RTX 4090") == "nvidia_geforce_rtx_4090"
+    with pytest.raises(ValueError, match="name must be a GPU's name"):
+        devices.kind_of_name("")
+
+
+def test_cpu_device_facts():
+    assert devices.device_kind("cpu") == "cpu"
+    assert devices.device_name("cpu") == "cpu"
+    assert devices.compute_units("cpu") == devices.H200.units == 132
+    assert (devices.MI355X.units, devices.MI355X.groups) == (256, 8)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the fallback without a GPU")
+def test_without_a_gpu_the_h200_count_is_the_default():
+    assert devices.compute_units() == devices.H200.units
+    assert devices.device_name() == "cpu"
+
+
+@pytest.mark.gpu
+def test_gpu_facts_are_read_from_the_device():
+    props = torch.cuda.get_device_properties(0)
+    assert devices.compute_units("cuda:0") == props.multi_processor_count
+    assert devices.device_kind("cuda:0") == devices.kind_of_name(props.name)
