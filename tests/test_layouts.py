@@ -1,10 +1,17 @@
-"""Each layout against its closed-form byte positions, its inverse, and the golden shuffles."""
+"""Each layout against its closed-form byte positions (here, in mxlib.spec.layouts and in the Triton
+address helpers), its inverse, and the golden shuffles."""
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import triton
+import triton.language as tl
+
 import mxlib
+from mxlib.kernels.common import mx_shuffled_scale_col, mx_shuffled_scale_row, mx_shuffled_weight_col
+from mxlib.kernels.common import mx_shuffled_weight_row
+from mxlib.spec import layouts
 
 from . import golden
 
@@ -99,3 +106,43 @@ def test_layouts_reject_bad_dtypes_and_ndim():
 def test_e8m0_unshuffle_rejects_mismatched_shapes(shape, rows, cols, words):
     with pytest.raises(ValueError, match=words):
         mxlib.e8m0_unshuffle(torch.zeros(shape, dtype=torch.uint8), rows, cols)
+
+
+
+def test_spec_positions_are_the_shuffles_and_the_shape_rule():
+    """mxlib.spec.layouts' closed forms give every byte's position in the permuted tensors."""
+    N, Kb = 48, 96
+    n, kb = torch.meshgrid(torch.arange(N), torch.arange(Kb), indexing="ij")
+    position = layouts.weight_position(n, kb, Kb)
+    assert torch.equal(position, weight_position(n, kb, Kb))
+    q = random_bytes((N, Kb), 5)
+    placed = torch.empty(N * Kb, dtype=torch.uint8)
+    placed[position.flatten()] = q.flatten()
+    assert torch.equal(mxlib.shuffle_weight(q).flatten(), placed)
+    rows, cols = 300, 11
+    assert layouts.shuffled_scale_shape(rows, cols) == tuple(mxlib.e8m0_shuffle(random_bytes((rows, cols), 6)).shape)
+    assert layouts.shuffled_scale_shape(rows, cols) == (512, 16) and layouts.shuffled_scale_shape(0, 0) == (256, 8)
+    r, c = torch.meshgrid(torch.arange(512), torch.arange(16), indexing="ij")
+    assert torch.equal(layouts.scale_position(r, c, 16), scale_position(r, c, 16))
+
+
+@triton.jit
+def _positions(w_ptr, s_ptr, Kb, SN, R: tl.constexpr, C: tl.constexpr):
+    r = tl.arange(0, R)
+    c = tl.arange(0, C)
+    w = mx_shuffled_weight_row(r, Kb)[:, None] + mx_shuffled_weight_col(c)[None, :]
+    s = mx_shuffled_scale_row(r, SN)[:, None] + mx_shuffled_scale_col(c)[None, :]
+    tl.store(w_ptr + r[:, None] * C + c[None, :], w)
+    tl.store(s_ptr + r[:, None] * C + c[None, :], s)
+
+
+def test_triton_addresses_match_the_spec():
+    """mxlib.kernels.common's row and column address parts add up to mxlib.spec.layouts' positions."""
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    R, C = 64, 64
+    w = torch.empty(R, C, dtype=torch.int32, device=device)
+    s = torch.empty(R, C, dtype=torch.int32, device=device)
+    _positions[(1,)](w, s, C, C, R=R, C=C)
+    r, c = torch.meshgrid(torch.arange(R), torch.arange(C), indexing="ij")
+    assert torch.equal(w.cpu().long(), layouts.weight_position(r, c, C))
+    assert torch.equal(s.cpu().long(), layouts.scale_position(r, c, C))

@@ -7,10 +7,14 @@ two E8M0 scales of that group. It is exact on every backend Triton has, includin
 interpreter, whose `tl.dot` is wrong on bf16 operands but right on fp16 (it upcasts to the fp32
 accumulator dtype), so the kernel tested on the CPU is the kernel shipped to GPUs.
 
-Layouts (mxlib.spec.layouts, NOTES §3), read in place:
-  B_shuffle byte (n, kb) at (n//16)*16*Kb + (kb//32)*512 + ((kb%32)//16)*256 + (n%16)*16 + kb%16,
-  so K group g of row n is the 16 contiguous bytes at row_off(n) + (g//2)*512 + (g%2)*256.
-  e8m0_shuffle scale (r, g) at (r//32)*32*sn + (g//8)*256 + (g%4)*64 + (r%16)*4 + ((g%8)//4)*2 + (r%32)//16.
+Layouts, read in place, with their addresses split into a row part and a column part so a tile adds a
+column vector to a row vector (the Triton side of `mxlib.spec.layouts.weight_position` and
+`scale_position`; tests/test_layouts.py holds the two sides to each other):
+  B_shuffle byte (n, kb) at mx_shuffled_weight_row(n, Kb) + mx_shuffled_weight_col(kb), i.e.
+  (n//16)*16*Kb + (n%16)*16 + (kb//32)*512 + ((kb%32)//16)*256 + kb%16, so K group g of row n is the
+  16 contiguous bytes from mx_shuffled_weight_row(n, Kb) + mx_shuffled_weight_col(16*g).
+  e8m0_shuffle scale (r, g) at mx_shuffled_scale_row(r, sn) + mx_shuffled_scale_col(g), i.e.
+  (r//32)*32*sn + (r%16)*4 + (r%32)//16 + (g//8)*256 + (g%4)*64 + ((g%8)//4)*2.
 """
 from __future__ import annotations
 
@@ -21,7 +25,7 @@ import triton
 import triton.language as tl
 
 from ..spec.formats import BLOCK_SIZE
-from ..spec.layouts import SCALE_PAD_COLS, SCALE_PAD_ROWS
+from ..spec.layouts import shuffled_scale_shape
 from ..spec.validate import byte_dtype, float_dtype, multiple, ndim, same_device, tensor
 
 
@@ -54,6 +58,18 @@ def mx_unpack_f16(packed):
 
 
 @triton.jit
+def mx_shuffled_weight_row(n, Kb):
+    """Row part of the B_shuffle position of byte (n, kb), Kb bytes a row."""
+    return (n // 16) * (16 * Kb) + (n % 16) * 16
+
+
+@triton.jit
+def mx_shuffled_weight_col(kb):
+    """Column part of the B_shuffle position of byte (n, kb)."""
+    return (kb // 32) * 512 + ((kb % 32) // 16) * 256 + kb % 16
+
+
+@triton.jit
 def mx_shuffled_scale_row(r, sn):
     """Row part of the e8m0_shuffle position of scale (r, g)."""
     return (r // 32) * 32 * sn + (r % 16) * 4 + (r % 32) // 16
@@ -79,7 +95,7 @@ def mx_scaled_tile(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, offs_m, offs_n, M, N,
     """
     j = tl.arange(0, 16)
     a_row = offs_m * Kb
-    b_row = (offs_n // 16) * (16 * Kb) + (offs_n % 16) * 16
+    b_row = mx_shuffled_weight_row(offs_n, Kb)
     if A_SCALE_SHUFFLED:
         a_srow = mx_shuffled_scale_row(offs_m, a_scale_stride)
     else:
@@ -95,7 +111,7 @@ def mx_scaled_tile(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, offs_m, offs_n, M, N,
             am = offs_m < tl.where(live, M, 0)
             bm = offs_n < tl.where(live, N, 0)
             a_bytes = tl.load(a_ptr + a_row[:, None] + g * 16 + j[None, :], mask=am[:, None], other=0)
-            b_bytes = tl.load(b_ptr + b_row[:, None] + ((g // 2) * 512 + (g % 2) * 256) + j[None, :],
+            b_bytes = tl.load(b_ptr + b_row[:, None] + mx_shuffled_weight_col(g * 16) + j[None, :],
                               mask=bm[:, None], other=0)
             if A_SCALE_SHUFFLED:
                 a_s = tl.load(a_scale_ptr + a_srow + mx_shuffled_scale_col(g), mask=am, other=127)
@@ -140,7 +156,7 @@ def mx_check_gemm_args(a, b_shuffle, b_scale_sh, out=None):
     multiple(n, "b_shuffle.shape[0] (N)", 16)
     if tuple(b_shuffle.shape) != (n, k // 2):
         raise ValueError(f"b_shuffle must have shape (N, K/2) = ({n}, {k // 2}), got {tuple(b_shuffle.shape)}")
-    want = (-(-n // SCALE_PAD_ROWS) * SCALE_PAD_ROWS, -(-(k // BLOCK_SIZE) // SCALE_PAD_COLS) * SCALE_PAD_COLS)
+    want = shuffled_scale_shape(n, k // BLOCK_SIZE)
     if tuple(b_scale_sh.shape) != want:
         raise ValueError(f"b_scale_sh must have shape (ceil256(N), ceil8(K/32)) = {want}, got {tuple(b_scale_sh.shape)}")
     for t, name in ((b_shuffle, "b_shuffle"), (b_scale_sh, "b_scale_sh")):

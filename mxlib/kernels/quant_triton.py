@@ -19,7 +19,7 @@ import triton
 import triton.language as tl
 
 from ..spec.formats import BLOCK_SIZE
-from ..spec.layouts import SCALE_PAD_COLS, SCALE_PAD_ROWS
+from ..spec.layouts import shuffled_scale_shape
 from ..spec.quant import ROUNDINGS
 from ..spec.validate import choice, float_dtype, multiple, ndim, tensor
 from .common import mx_check_triton_device, mx_shuffled_scale_col, mx_shuffled_scale_row
@@ -137,7 +137,7 @@ def _mxq_launch(x: torch.Tensor, rounding: str, shuffled: bool):
         raise ValueError(f"x of shape {tuple(x.shape)} and strides {x.stride()} needs offsets past 2**31 (int32)")
     g = k // BLOCK_SIZE
     if shuffled:
-        rows, cols = -(-max(m, 1) // SCALE_PAD_ROWS) * SCALE_PAD_ROWS, -(-max(g, 1) // SCALE_PAD_COLS) * SCALE_PAD_COLS
+        rows, cols = shuffled_scale_shape(m, g)
     else:
         rows, cols = m, g
     q = torch.empty((m, k // 2), dtype=torch.uint8, device=x.device)
@@ -177,7 +177,7 @@ def mxq_programs(m: int, k: int, shuffled: bool) -> int:
     """Number of programs one quantization launch uses (for the paths' `grid`)."""
     g = k // BLOCK_SIZE
     if shuffled:
-        rows, cols = -(-m // SCALE_PAD_ROWS) * SCALE_PAD_ROWS, -(-g // SCALE_PAD_COLS) * SCALE_PAD_COLS
+        rows, cols = shuffled_scale_shape(m, g)
     else:
         rows, cols = m, g
     return sum(_mxq_programs(m, cols, rows))

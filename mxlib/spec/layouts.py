@@ -1,7 +1,9 @@
 """The two preshuffled layouts the seed's kernels read, each with its exact inverse.
 
 Both are pure permutations of bytes (plus padding for the scales), written as view/permute so the
-index arithmetic is visible, with the closed-form position of every byte in the docstrings.
+index arithmetic is visible. The closed-form position of every byte is `weight_position` and
+`scale_position`, and the scales' padded shape is `shuffled_scale_shape`: the one statement of each
+rule on the torch side (the Triton side's is `mxlib.kernels.common`, tested against these).
 """
 from __future__ import annotations
 
@@ -20,6 +22,26 @@ def _ceil_to(v: int, m: int) -> int:
     return (v + m - 1) // m * m
 
 
+def shuffled_scale_shape(rows: int, cols: int) -> tuple[int, int]:
+    """(ceil256(rows), ceil8(cols)): the shape `e8m0_shuffle` gives (rows, cols) scales, at least one
+    (256, 8) tile. For B's scales, (ceil256(N), ceil8(K/32)), the contest's B_scale_sh."""
+    return _ceil_to(max(rows, 1), SCALE_PAD_ROWS), _ceil_to(max(cols, 1), SCALE_PAD_COLS)
+
+
+def weight_position(n, kb, kb_total):
+    """Flat position in `shuffle_weight`'s output of byte (n, kb) of an (N, kb_total) fp4x2 matrix
+    (ints, or integer tensors elementwise): 16-row groups, in each 32-byte column block first every
+    row's first 16 bytes, then every row's next 16."""
+    return (n // 16) * 16 * kb_total + (kb // 32) * 512 + ((kb % 32) // 16) * 256 + (n % 16) * 16 + kb % 16
+
+
+def scale_position(r, c, sn):
+    """Flat position in `e8m0_shuffle`'s (., sn) output of scale (r, c) (ints, or integer tensors
+    elementwise): each 32-row x 8-column tile is 256 contiguous bytes, one 4-byte word holding the two
+    K-halves of two 16-row groups."""
+    return (r // 32) * 32 * sn + (c // 8) * 256 + (c % 4) * 64 + (r % 16) * 4 + ((c % 8) // 4) * 2 + (r % 32) // 16
+
+
 def _check_weight(q, name: str) -> torch.Tensor:
     validate.tensor(q, name)
     validate.ndim(q, name, 2)
@@ -33,7 +55,7 @@ def _check_weight(q, name: str) -> torch.Tensor:
 def shuffle_weight(q: torch.Tensor) -> torch.Tensor:
     """aiter's (16, 16) weight preshuffle of fp4x2 bytes (N, K/2) -> (N, K/2), same dtype.
 
-    Byte (n, kb) lands at flat position
+    Byte (n, kb) lands at flat position `weight_position(n, kb, Kb)`,
     ``(n//16)*16*Kb + (kb//32)*512 + ((kb%32)//16)*256 + (n%16)*16 + kb%16``: each 16-byte run is one
     row's 32 fp4 values, i.e. exactly one scale block, and 16 rows' runs sit side by side so a
     wavefront reads a 16x32-value tile with 16-byte loads. Needs N % 16 == 0 and (K/2) % 32 == 0.
@@ -56,7 +78,7 @@ def e8m0_shuffle(scales: torch.Tensor) -> torch.Tensor:
     """aiter's E8M0 scale shuffle: (rows, cols) -> (ceil256(rows), ceil8(cols)) uint8.
 
     Padding is 127 (scale 1.0), as the contest's reference writes it (aiter leaves it
-    uninitialized). Scale (m, n) lands at flat position
+    uninitialized). Scale (m, n) lands at flat position `scale_position(m, n, sn)`,
     ``(m//32)*32*sn + (n//8)*256 + (n%4)*64 + (m%16)*4 + ((n%8)//4)*2 + (m%32)//16``
     where sn = ceil8(cols): each 32-row x 8-column tile becomes 256 contiguous bytes, ordered so that
     one 4-byte word holds the two K-halves of two 16-row groups.
@@ -66,7 +88,7 @@ def e8m0_shuffle(scales: torch.Tensor) -> torch.Tensor:
     validate.byte_dtype(scales, "scales")
     s = validate.as_bytes(scales)
     rows, cols = s.shape
-    sm, sn = _ceil_to(max(rows, 1), SCALE_PAD_ROWS), _ceil_to(max(cols, 1), SCALE_PAD_COLS)
+    sm, sn = shuffled_scale_shape(rows, cols)
     padded = torch.full((sm, sn), E8M0_BIAS, dtype=torch.uint8, device=s.device)
     padded[:rows, :cols] = s
     out = padded.view(sm // 32, 2, 16, sn // 8, 2, 4).permute(0, 3, 5, 2, 4, 1).contiguous().view(sm, sn)
@@ -84,10 +106,10 @@ def e8m0_unshuffle(shuffled: torch.Tensor, rows: int, cols: int) -> torch.Tensor
     sm, sn = s.shape
     validate.multiple(sm, "shuffled.shape[0]", SCALE_PAD_ROWS)
     validate.multiple(sn, "shuffled.shape[1]", SCALE_PAD_COLS)
-    if rows > sm or cols > sn or _ceil_to(rows, SCALE_PAD_ROWS) != sm or _ceil_to(cols, SCALE_PAD_COLS) != sn:
+    if shuffled_scale_shape(rows, cols) != (sm, sn):
         raise ValueError(
             f"shuffled of shape {tuple(s.shape)} does not hold ({rows}, {cols}) scales: "
-            f"e8m0_shuffle of that shape gives ({_ceil_to(rows, SCALE_PAD_ROWS)}, {_ceil_to(cols, SCALE_PAD_COLS)})"
+            f"e8m0_shuffle of that shape gives {shuffled_scale_shape(rows, cols)}"
         )
     out = s.view(sm // 32, sn // 8, 4, 16, 2, 2).permute(0, 5, 3, 1, 4, 2).reshape(sm, sn)
     return out[:rows, :cols].contiguous().view(shuffled.dtype)

@@ -11,7 +11,7 @@ import torch
 
 from . import validate
 from .formats import BLOCK_SIZE
-from .layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight
+from .layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight, shuffled_scale_shape
 from .quant import ROUNDINGS, dequantize_mxfp4, quantize_mxfp4
 
 RTOL = 1e-2
@@ -64,7 +64,7 @@ def unpack_data(data):
         raise ValueError(f"B_q must have shape (N, K/2) = ({n}, {k // 2}), got {tuple(b_q.shape)}")
     if tuple(b.shape) != (n, k):
         raise ValueError(f"B must have shape (N, K) = ({n}, {k}), got {tuple(b.shape)}")
-    want = (-(-n // 256) * 256, -(-(k // BLOCK_SIZE) // 8) * 8)
+    want = shuffled_scale_shape(n, k // BLOCK_SIZE)
     if tuple(b_scale_sh.shape) != want:
         raise ValueError(f"B_scale_sh must have shape (ceil256(N), ceil8(K/32)) = {want}, got {tuple(b_scale_sh.shape)}")
     for t, name in ((b, "B"), (b_q, "B_q"), (b_shuffle, "B_shuffle"), (b_scale_sh, "B_scale_sh")):
