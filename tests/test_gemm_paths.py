@@ -205,7 +205,7 @@ _SM90_COMPILE = textwrap.dedent("""
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
-    from mxlib.kernels import gemm_asm, gemm_ck, gemm_splitk, quant_triton
+    from mxlib.kernels import gemm_splitk, gemm_tiled, quant_triton
 
     def build(fn, types, consts, mma=False, **opts):
         sig = dict(zip(fn.arg_names, types))
@@ -218,8 +218,9 @@ _SM90_COMPILE = textwrap.dedent("""
         print("compiled", fn.__name__, consts)
 
     gemm = ["*u8"] * 4 + ["*bf16"] + ["i32"] * 5
-    build(gemm_asm._asm_kernel, gemm, dict(BLOCK_M=16, BLOCK_N=32, BLOCK_K=64), True, num_warps=4, num_stages=2)
-    build(gemm_ck._ck_kernel, gemm, dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=64, GROUP_M=8), True, num_warps=4, num_stages=2)
+    # the asm path's tile order (GROUP_M=0) and the ck path's (GROUP_M=8)
+    build(gemm_tiled._tiled_kernel, gemm, dict(BLOCK_M=16, BLOCK_N=32, BLOCK_K=64, GROUP_M=0), True, num_warps=4, num_stages=2)
+    build(gemm_tiled._tiled_kernel, gemm, dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=64, GROUP_M=8), True, num_warps=4, num_stages=2)
     split = ["*u8"] * 4 + ["*fp32"] + ["i32"] * 6
     build(gemm_splitk._splitk_kernel, split, dict(PARTIAL=True, BLOCK_M=16, BLOCK_N=32, BLOCK_K=64), True, num_warps=4)
     build(gemm_splitk._splitk_reduce, ["*fp32", "*bf16", "i32", "i32"], dict(BLOCK=1024), num_warps=4)
