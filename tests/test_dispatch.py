@@ -1,4 +1,6 @@
 """custom_kernel's choice of backend, path and config; the config tables; mxlib.backends()."""
+import warnings
+
 import pytest
 import torch
 
@@ -146,3 +148,17 @@ def test_unknown_config_field_names_the_row(monkeypatch):
 
 def test_paths_are_registered():
     assert {"asm", "ck", "splitk"} <= set(PATHS) and set(dispatch.AITER_PATHS) <= set(PATHS)
+
+
+def test_a_gpu_without_a_table_is_warned_about_once(monkeypatch):
+    monkeypatch.setattr(dispatch, "device_kind", lambda device: "gpu_without_table")
+    with pytest.warns(dispatch.NoConfigTableWarning, match="no config table for GPU kind 'gpu_without_table'"):
+        assert dispatch.select(16, 128, 1024, "cpu")[0] == "fused"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a second warning would raise here
+        assert dispatch.select(16, 128, 1024, "cpu")[0] == "fused"
+        assert dispatch.select_aiter_path(16, 128, 1024, "cpu") == dispatch.heuristic_path(16, 128, 1024)
+    monkeypatch.setattr(dispatch, "device_kind", lambda device: "h200")  # a GPU with a table: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        dispatch.select(16, 2112, 7168, "cpu")

@@ -14,13 +14,14 @@ from __future__ import annotations
 import csv
 import functools
 import os
+import warnings
 from importlib import resources
 from pathlib import Path
 
 import torch
 
 from ..spec import validate
-from ..spec.devices import device_kind
+from ..spec.devices import CPU_KIND, device_kind
 from ..spec.seed import seed_path
 from .backends import BACKENDS, backends
 from .paths import PATHS, path_module
@@ -59,6 +60,29 @@ def load_table(kind: str, directory: str | None = None) -> dict:
     return table
 
 
+class NoConfigTableWarning(UserWarning):
+    """A GPU kind without a config table: the dispatcher runs it on rules and default configs."""
+
+
+def device_table(kind: str) -> dict:
+    """`load_table(kind)` for the dispatcher, with a `NoConfigTableWarning` the first time (per kind and
+    process) a GPU kind has no table: its shapes then go to `unseen_shape_path` with default configs,
+    tuned on another GPU, and whoever reads its numbers should know."""
+    table = load_table(kind)
+    if not table and kind != CPU_KIND:
+        _warn_if_no_table(kind)
+    return table
+
+
+@functools.lru_cache(maxsize=None)
+def _warn_if_no_table(kind: str) -> None:
+    # Cached: once per kind and process, whatever the warnings filters say.
+    if not (CONFIG_DIR / f"{kind}.csv").is_file():
+        warnings.warn(f"mxlib has no config table for GPU kind {kind!r} (no mxlib/data/configs/{kind}.csv): every "
+                      "shape runs the path of mxlib.runtime.dispatch.unseen_shape_path with its default config",
+                      NoConfigTableWarning, stacklevel=4)
+
+
 def _parse_config(text: str, where: str) -> dict:
     fields = {}
     for item in text.split():
@@ -87,7 +111,7 @@ def unseen_shape_path(m: int, n: int, k: int, kind: str) -> str:
 def select(m: int, n: int, k: int, device, path: str | None = None):
     """(path name, Config) for a shape on a device; see the module docstring for the order."""
     kind = device_kind(device)
-    rows = load_table(kind).get((m, n, k), [])
+    rows = device_table(kind).get((m, n, k), [])
     if path is None:
         path = rows[0][0] if rows else unseen_shape_path(m, n, k, kind)
     validate.choice(path, "path", tuple(PATHS))
@@ -162,7 +186,7 @@ def custom_kernel(data, *, backend: str | None = None, path: str | None = None) 
 
 def select_aiter_path(m: int, n: int, k: int, device) -> str:
     """The table's first aiter-capable path for the shape, else the seed's route (`heuristic_path`)."""
-    for row_path, _ in load_table(device_kind(device)).get((m, n, k), []):
+    for row_path, _ in device_table(device_kind(device)).get((m, n, k), []):
         if row_path in AITER_PATHS:
             return row_path
     return heuristic_path(m, n, k)
