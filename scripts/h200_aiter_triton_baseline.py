@@ -12,8 +12,9 @@ For the 10 contest shapes (mxlib/data/shapes.csv, kinds test and benchmark, the 
    quant + GEMM (+ reduce), "gemm" = GEMM (+ reduce) on A quantized beforehand; median, p20, p80, mean
    over --iters calls after --warmup calls;
 3. aiter's own quant kernel from the same wheel on the shape's A: the fraction of fp4 bytes and of
-   scale bytes that equal mxlib's, under both rounding rules (NOTES §4 says its scale bytes saturate on
-   NVIDIA and its element rounding predates round-half-even).
+   scale bytes that equal mxlib's, under both rounding rules (its scale bytes saturate on NVIDIA:
+   KERNEL_NOTES.md, "aiter's quantizer and GEMMs, read from its source"; its element rounding predates
+   round-half-even).
 
 Writes <out>/aiter_triton.csv (one row per shape) and <out>/summary.json (command, versions, GPU, date).
 A shape that raises is a row with ok = 0 and the error; the exit status is 1 if any shape failed, 2 if

@@ -2,8 +2,8 @@
 
 Outputs are passed in as `out=` filled with NaN, so an element a kernel fails to write shows up.
 On a machine without a GPU the kernels run in Triton's interpreter; the inputs are the contest's
-bf16 tensors as they are (the kernels never cast bf16 to fp32, so NOTES §5's interpreter bug is not
-on their path).
+bf16 tensors as they are (the kernels never cast bf16 to fp32, so the interpreter's bf16 cast bug,
+KERNEL_NOTES.md, "Triton on sm_90 and in the interpreter", is not on their path).
 """
 import dataclasses
 import os
@@ -219,8 +219,9 @@ _SM90_COMPILE = textwrap.dedent("""
 
     gemm = ["*u8"] * 4 + ["*bf16"] + ["i32"] * 5
     # the asm path's tile order (GROUP_M=0) and the ck path's (GROUP_M=8)
-    build(gemm_tiled._tiled_kernel, gemm, dict(BLOCK_M=16, BLOCK_N=32, BLOCK_K=64, GROUP_M=0), True, num_warps=4, num_stages=2)
-    build(gemm_tiled._tiled_kernel, gemm, dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=64, GROUP_M=8), True, num_warps=4, num_stages=2)
+    tiles = dict(BLOCK_M=16, BLOCK_N=32, BLOCK_K=64, GROUP_M=0), dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=64, GROUP_M=8)
+    for consts in tiles:
+        build(gemm_tiled._tiled_kernel, gemm, consts, True, num_warps=4, num_stages=2)
     split = ["*u8"] * 4 + ["*fp32"] + ["i32"] * 6
     build(gemm_splitk._splitk_kernel, split, dict(PARTIAL=True, BLOCK_M=16, BLOCK_N=32, BLOCK_K=64), True, num_warps=4)
     build(gemm_splitk._splitk_reduce, ["*fp32", "*bf16", "i32", "i32"], dict(BLOCK=1024), num_warps=4)

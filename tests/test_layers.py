@@ -167,9 +167,12 @@ def _package(tmp_path: Path, files: dict[str, str]) -> Path:
 @pytest.mark.parametrize("files, want", [
     # the spec importing a kernel lazily (what spec/quant.py once did for backend="triton")
     ({"spec/quant.py": "def q():\n    from ..kernels.quant_triton import mxq\n",
-      "kernels/quant_triton.py": "from ..spec.quant import q\n"}, "mxlib.spec.quant (line 2) imports mxlib.kernels.quant_triton"),
-    ({"kernels/k.py": "import mxlib.tools.bench\n", "tools/bench.py": ""}, "mxlib.kernels.k (line 1) imports mxlib.tools.bench"),
-    ({"runtime/paths.py": "PATHS = {'x': 'mxlib.tools.t'}\n", "tools/t.py": ""}, "mxlib.runtime.paths (line 1) imports mxlib.tools.t"),
+      "kernels/quant_triton.py": "from ..spec.quant import q\n"},
+     "mxlib.spec.quant (line 2) imports mxlib.kernels.quant_triton"),
+    ({"kernels/k.py": "import mxlib.tools.bench\n", "tools/bench.py": ""},
+     "mxlib.kernels.k (line 1) imports mxlib.tools.bench"),
+    ({"runtime/paths.py": "PATHS = {'x': 'mxlib.tools.t'}\n", "tools/t.py": ""},
+     "mxlib.runtime.paths (line 1) imports mxlib.tools.t"),
     ({"kernels/k.py": "from .. import custom_kernel\n"}, "mxlib.kernels.k (line 1) imports mxlib:"),
 ])
 def test_a_layer_violation_is_found(tmp_path, files, want):

@@ -23,7 +23,8 @@ CONTEST_SHAPES = [s.mnk for s in shapes_mod.load()]
 
 @pytest.mark.parametrize("split_k, ctas, pct_mi355x, pct_h200, waves_h200", [
     (1, 17, 6.6, 12.9, 1),
-    (7, 119, 46.5, 90.2, 1),  # what the seed's config actually runs (NOTES §4)
+    # what the seed's config actually runs (KERNEL_NOTES.md, "aiter's quantizer and GEMMs, read from its source")
+    (7, 119, 46.5, 90.2, 1),
     (14, 238, 93.0, 90.2, 2),  # what its header says: two waves on the H200's 132 SMs
 ])
 def test_seed_numbers_fall_out(split_k, ctas, pct_mi355x, pct_h200, waves_h200):
@@ -101,7 +102,8 @@ def test_cta_count_rejects_bad_arguments():
 
 
 def test_prior_reproduces_its_source():
-    # dot_efficiency's prior is solved from NOTES §6's naive kernel (61.5 us): the model gives it back.
+    # dot_efficiency's prior is solved from the naive kernel's 61.5 us (KERNEL_NOTES.md, "The H200's
+    # ceilings (measured)"): the model gives it back.
     p = occ.predict(16, 2112, 7168, 16, 64, device="H200", kernels=1)
     assert math.isclose(p.us, 61.5, rel_tol=1e-9)
     assert p.ctas == 33 and p.waves == 1 and p.compute_us > p.memory_us

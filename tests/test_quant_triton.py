@@ -3,7 +3,8 @@ torch spec, NaN/Inf rule included, for both rounding rules, on golden, random an
 
 On a machine without a GPU they run in Triton's interpreter (tests/conftest.py sets TRITON_INTERPRET).
 Inputs go to the kernel as they are, bf16 subnormals included: the kernel widens bf16 by shifting bits,
-so the interpreter's bf16 -> fp32 cast bug (NOTES §5) is never on the path and nothing is widened here.
+so the interpreter's bf16 -> fp32 cast bug (KERNEL_NOTES.md, "Triton on sm_90 and in the interpreter") is
+never on the path and nothing is widened here.
 """
 import os
 import random

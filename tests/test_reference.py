@@ -77,7 +77,8 @@ def test_nan_matches_only_nan_and_infinities_compare_equal():
 
 
 def test_wrong_rounding_rule_fails_most_outputs():
-    """NOTES §2: quantizing A ties-away against the round-half-even checker fails most outputs."""
+    """Quantizing A ties-away against the round-half-even checker fails most outputs (KERNEL_NOTES.md,
+    "Two rounding rules, and what the wrong one costs")."""
     data = mxlib.generate_input(16, 256, 1536, seed=1)
     wrong = mxlib.ref_kernel(data, "ties_away")
     ok, msg = mxlib.check_implementation(data, wrong, "rne")

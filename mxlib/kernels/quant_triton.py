@@ -6,11 +6,12 @@ Two outputs for the scales: natural (M, K/32), or written straight into the e8m0
 
 Everything after the load is integer arithmetic on fp32 bit patterns, so no step depends on a
 device's denormal handling, and bf16 input is widened by shifting its bits (the interpreter's
-bf16 -> fp32 cast drops subnormals, NOTES §5). An element's magnitude code is the number of
-midpoints mid*2**e it reaches, compared as bit patterns (non-negative floats order like their
-bits), which equals rounding the exact quotient x * 2**-e: that quotient is exact whenever it
-could reach the smallest midpoint 0.25. Scale bytes are computed as int32 before narrowing, which
-avoids aiter's uint8 saturation bug on NVIDIA (NOTES §4).
+bf16 -> fp32 cast drops subnormals: KERNEL_NOTES.md, "Triton on sm_90 and in the interpreter"). An
+element's magnitude code is the number of midpoints mid*2**e it reaches, compared as bit patterns
+(non-negative floats order like their bits), which equals rounding the exact quotient x * 2**-e: that
+quotient is exact whenever it could reach the smallest midpoint 0.25. Scale bytes are computed as
+int32 before narrowing, which avoids aiter's uint8 saturation on NVIDIA (KERNEL_NOTES.md, "aiter's
+quantizer and GEMMs, read from its source").
 """
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ to e4048607a5, 2026-08-22) and checked only by contract tests against a fake ait
 Every path quantizes A per call with the seed's two Triton quant kernels, as mxlib has them
 (`quantize_mxfp4_shuffled(a, "rne", backend="triton")`, the fused quant+shuffle, for asm and ck;
 `quantize_mxfp4(a, "rne", backend="triton")`, natural layout, for splitk: round-half-even, bit-exact
-with `mxlib.spec.quant`, scale bytes computed as int32 so they are right on NVIDIA too, NOTES §4), and reads
-B_shuffle and B_scale_sh as given, through zero-copy views:
+with `mxlib.spec.quant`, scale bytes computed as int32 so they are right on NVIDIA too: KERNEL_NOTES.md,
+"aiter's quantizer and GEMMs, read from its source"), and reads B_shuffle and B_scale_sh as given, through zero-copy views:
 
 - ``"asm"``: ``gemm_a4w4_asm(A_q, B_shuffle, A_scale_sh, B_scale_sh, out, kernelName, bias=None,
   alpha=1.0, beta=0.0, bpreshuffle=True, log2_k_split=...)``, A_q viewed as ``dtypes.fp4x2`` (0.1.10's

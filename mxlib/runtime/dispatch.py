@@ -78,9 +78,9 @@ def device_table(kind: str) -> dict:
 def _warn_if_no_table(kind: str) -> None:
     # Cached: once per kind and process, whatever the warnings filters say.
     if not (CONFIG_DIR / f"{kind}.csv").is_file():
-        warnings.warn(f"mxlib has no config table for GPU kind {kind!r} (no mxlib/data/configs/{kind}.csv): every "
-                      "shape runs the path of mxlib.runtime.dispatch.unseen_shape_path with its default config",
-                      NoConfigTableWarning, stacklevel=4)
+        warnings.warn(f"mxlib has no config table for GPU kind {kind!r} (no mxlib/data/configs/{kind}.csv): "
+                      "every shape runs the path of mxlib.runtime.dispatch.unseen_shape_path with its default "
+                      "config", NoConfigTableWarning, stacklevel=4)
 
 
 def _parse_config(text: str, where: str) -> dict:
