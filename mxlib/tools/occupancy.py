@@ -15,9 +15,9 @@ Latency model (`predict_us`), per call, contest-style (L2 flushed, one call betw
 `launch` and `extra_kernel` are measured (a lone empty kernel; a second one in the same timed call),
 `bandwidth` and `peak` are the device's measured or cited ceilings, and two parameters are fitted to the
 H200 sweep (`fit`): `dot_efficiency` (the fraction of the bf16 peak the kernel's inner loop reaches, fp4
-decode and scaling included: sm_90 has no FP4 MMA, so every MXFP4 dot runs as a 16-bit one, NOTES §5) and
-`bw_saturation` (the fraction of units that saturates HBM). Their priors in `DEVICES` say where they come
-from. The model has no term for memory latency, L2 hits or the quantization of A beyond its launch.
+decode and scaling included: sm_90 has no FP4 MMA, so every MXFP4 dot runs as a 16-bit one, KERNEL_NOTES.md,
+"Triton on sm_90 and in the interpreter") and `bw_saturation` (the fraction of units that saturates HBM).
+Their priors in `DEVICES` say where they come from. The model has no term for memory latency, L2 hits or the quantization of A beyond its launch.
 
 Residency (`residency`): how many CTAs one CU or SM holds at once, from a compiled kernel's registers, LDS /
 shared memory and warps (`mxlib.tools.isa` reads them; `UNIT_LIMITS` cites the device limits). `predict`
@@ -86,9 +86,11 @@ class Device:
         return {k: v for k, v in self.__dict__.items() if isinstance(v, Figure)}
 
 
-# The naive tl.dot_scaled kernel of NOTES §6 (BM16 BN64 BK256, A pre-quantized, one kernel, no split-K) took
-# 61.5 us on (16, 2112, 7168): 33 CTAs on 132 SMs. Solving the model's compute term for it gives the prior.
-_NAIVE = dict(m=16, n=2112, k=7168, tile_m=16, tile_n=64, measured_us=61.5, launch_us=3.46, units=H200.units, peak=799e12)
+# The naive tl.dot_scaled kernel (KERNEL_NOTES.md, "The H200's ceilings (measured)"; BM16 BN64 BK256, A
+# pre-quantized, one kernel, no split-K) took 61.5 us on (16, 2112, 7168): 33 CTAs on 132 SMs. Solving the
+# model's compute term for it gives the prior.
+_NAIVE = dict(m=16, n=2112, k=7168, tile_m=16, tile_n=64, measured_us=61.5, launch_us=3.46, units=H200.units,
+              peak=799e12)
 
 
 def _naive_dot_efficiency() -> float:
@@ -99,6 +101,8 @@ def _naive_dot_efficiency() -> float:
     return flops / (g["peak"] * u * (g["measured_us"] - g["launch_us"]) * 1e-6)
 
 
+_H200_NOTES = 'KERNEL_NOTES.md, "The H200\'s ceilings (measured)"'
+_MI355X_NOTES = 'KERNEL_NOTES.md, "The MI355X (cited, never run here)"'
 _H200_PRIOR_SOURCE = "prior; `python -m mxlib sweep` fits it to data/results/h200/splitk_sweep.csv"
 
 DEVICES: dict[str, Device] = {
@@ -107,11 +111,12 @@ DEVICES: dict[str, Device] = {
         units=MI355X.units,
         unit_name=MI355X.unit_name,
         groups=MI355X.groups,
-        bandwidth=Figure(8e12, "B/s", "cited: NOTES §7, 8 TB/s HBM; not measured here"),
-        peak_flops=Figure(10e15, "flop/s", "cited: NOTES §7, ~10 PFLOP/s MXFP4 dense; not measured here"),
-        launch_us=Figure(None, "us", "not measured: no MI355X here, and no cited figure (NOTES §7 gives none)"),
+        bandwidth=Figure(8e12, "B/s", f"cited: {_MI355X_NOTES}, 8 TB/s HBM; not measured here"),
+        peak_flops=Figure(10e15, "flop/s", f"cited: {_MI355X_NOTES}, ~10 PFLOP/s MXFP4 dense; not measured here"),
+        launch_us=Figure(None, "us", f"not measured: no MI355X here, and no cited figure ({_MI355X_NOTES} gives none)"),
         extra_kernel_us=Figure(None, "us", "not measured: no MI355X here"),
-        l2_bytes=Figure(8 * 4 * 2**20, "B", "cited: NOTES §7, 4 MB L2 per XCD x 8, behind a 256 MB Infinity Cache"),
+        l2_bytes=Figure(8 * 4 * 2**20, "B",
+                        f"cited: {_MI355X_NOTES}, 4 MB L2 per XCD x 8, behind a 256 MB Infinity Cache"),
         dot_efficiency=Figure(None, "", "not fitted: no MI355X measurements"),
         bw_saturation=Figure(None, "", "not fitted: no MI355X measurements"),
     ),
@@ -120,15 +125,17 @@ DEVICES: dict[str, Device] = {
         units=H200.units,
         unit_name=H200.unit_name,
         groups=H200.groups,
-        bandwidth=Figure(4.28e12, "B/s", "measured: NOTES §6, copy (read+write), contest-style"),
-        peak_flops=Figure(799e12, "flop/s", "measured: NOTES §6, cuBLAS bf16 matmul (no FP4 tensor cores on sm_90)"),
-        launch_us=Figure(3.46, "us", "measured: NOTES §6, one tiny kernel, contest-style"),
+        bandwidth=Figure(4.28e12, "B/s", f"measured: {_H200_NOTES}, copy (read+write), contest-style"),
+        peak_flops=Figure(799e12, "flop/s",
+                          f"measured: {_H200_NOTES}, cuBLAS bf16 matmul (no FP4 tensor cores on sm_90)"),
+        launch_us=Figure(3.46, "us", f"measured: {_H200_NOTES}, one tiny kernel, contest-style"),
         extra_kernel_us=Figure(3.46, "us",
                                "prior: as much as a lone kernel; the sweep measures it (two empty kernels)"),
-        l2_bytes=Figure(60e6, "B", "measured: NOTES §6"),
+        l2_bytes=Figure(60e6, "B", f"measured: {_H200_NOTES}"),
         dot_efficiency=Figure(
             _naive_dot_efficiency(), "",
-            "derived: NOTES §6 naive tl.dot_scaled kernel, 61.5 us on (16,2112,7168), solved for the compute term; "
+            f"derived: {_H200_NOTES}, naive tl.dot_scaled kernel, 61.5 us on (16,2112,7168), solved for the "
+            "compute term; "
             + _H200_PRIOR_SOURCE),
         bw_saturation=Figure(1.0, "", "assumed: bandwidth in proportion to busy SMs (no measurement); "
                              + _H200_PRIOR_SOURCE),
