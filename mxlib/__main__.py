@@ -5,6 +5,14 @@ import argparse
 import importlib
 import sys
 
+DESCRIPTION = (
+    "mxlib: the MXFP4 GEMM workbook and library for the amd-mxfp4-mm contest (C = dequant(quant(A)) @ "
+    "dequant(B_q)^T, bf16 out). These commands check mxlib.custom_kernel against the contest's reference, "
+    "time it beside baselines the way the contest times, sweep split-K tiles against the occupancy model, "
+    "export the single-file submission and run it through the contest's protocol locally, and execute the "
+    "workbook's notebooks. 'python -m mxlib COMMAND --help' says what each one takes."
+)
+
 # command -> (module, one-line help). Modules are imported only when their command runs.
 COMMANDS = {
     "check": ("mxlib.tools.check", "run the reference on the contest shapes and check custom_kernel against it"),
@@ -20,7 +28,7 @@ COMMANDS = {
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = argparse.ArgumentParser(prog="python -m mxlib", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m mxlib", description=DESCRIPTION)
     sub = parser.add_subparsers(dest="command", required=True)
     chosen = argv[0] if argv else None
     for name, (module, help_) in COMMANDS.items():

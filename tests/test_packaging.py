@@ -1,7 +1,10 @@
-"""The repository's promises about itself: one dependency list, and CI running the README's commands."""
+"""The repository's promises about itself: one dependency list, CI running the README's commands, and a
+command line that says what it is for."""
 import re
 import tomllib
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CONDA_NAMES = {"torch": "pytorch"}  # PyPI name -> conda-forge name where they differ
@@ -13,13 +16,16 @@ def _names(reqs):
 
 def test_environment_yml_mirrors_pyproject():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    wanted = _names(project["dependencies"]) | _names(project["optional-dependencies"]["notebooks"])
+    extras = project["optional-dependencies"]
+    wanted = _names(project["dependencies"]) | _names(extras["notebooks"]) | _names(extras["test"])
     wanted = {CONDA_NAMES.get(n, n) for n in wanted}
     text = (ROOT / "environment.yml").read_text()
     deps = text.split("\ndependencies:\n", 1)[1]
     conda = set(re.findall(r"^  - ([A-Za-z0-9_.-]+)", deps, flags=re.M)) - {"python", "pip"}
     assert conda == wanted
-    assert "- -e .[notebooks]" in text
+    assert "- -e .[test,notebooks]" in text
+    python = re.search(r"^  - python>=([0-9.]+)$", deps, flags=re.M).group(1)
+    assert project["requires-python"] == f">={python}", "environment.yml's python must be pyproject's"
 
 
 def test_ci_runs_the_readme_commands():
@@ -33,3 +39,18 @@ def test_ci_runs_the_readme_commands():
     makefile = (ROOT / "Makefile").read_text()
     for target in ("workbook", "test"):
         assert re.search(rf"^{target}:", makefile, flags=re.M)
+
+
+def test_every_command_has_help(capsys):
+    from mxlib.__main__ import COMMANDS, main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    assert exit_.value.code == 0
+    text = capsys.readouterr().out
+    assert "amd-mxfp4-mm" in text and all(name in text for name in COMMANDS)
+    for name in COMMANDS:
+        with pytest.raises(SystemExit) as exit_:
+            main([name, "--help"])
+        assert exit_.value.code == 0, name
+        assert f"usage: python -m mxlib {name}" in capsys.readouterr().out

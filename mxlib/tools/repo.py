@@ -1,13 +1,21 @@
 """Folders of an mxlib checkout that the tools write to: measured results, exported figures and the
-notebooks. The library itself needs none of them (its data ships in the package, `mxlib/data/`); a
-tool that writes results is run from a checkout."""
+notebooks. The library itself needs none of them (its data ships in the package, `mxlib/data/`).
+
+`ROOT` is the checkout mxlib was imported from; an installed mxlib (`pip install .`) has none, and its
+tools write under the directory they are run in instead of into site-packages."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from ..spec.devices import kind_of_name
 
-ROOT = Path(__file__).resolve().parents[2]
+
+def _root() -> Path:
+    here = Path(__file__).resolve().parents[2]
+    return here if (here / "pyproject.toml").is_file() and (here / "mxlib").is_dir() else Path.cwd()
+
+
+ROOT = _root()
 DATA_DIR = ROOT / "data"
 RESULTS_DIR = DATA_DIR / "results"
 FIGURES_DIR = DATA_DIR / "figures"
