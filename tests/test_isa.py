@@ -19,7 +19,7 @@ SAMPLE = "16x2112x7168"  # the seed's split-K shape, every path (isa_all_paths.c
 # Kernels of mxlib that issue gfx950's native scaled MFMA (v_mfma_scale_f32_*_f8f6f4). None do today: each
 # hands tl.dot_scaled a bf16/f16 operand, so Triton upcasts and uses a plain MFMA.
 NATIVE_SCALED_MFMA = set()
-GEMM_KERNELS = {"_asm_kernel", "_ck_kernel", "_splitk_kernel", "_fused_gemm_kernel"}
+GEMM_KERNELS = {"_tiled_kernel", "_splitk_kernel", "_fused_gemm_kernel"}  # _tiled_kernel: paths asm and ck
 
 
 def _isa(*args, timeout=600):

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-MI355X_CUS = 256  # what hipGetDeviceProperties reports as multiProcessorCount on an MI355X (8 XCDs x 32 CUs)
+from .devices import MI355X
 
 
 def _cdiv(a: int, b: int) -> int:
@@ -229,7 +229,7 @@ class AsmChoice:
         return self.kernel.tile_m, self.kernel.tile_n
 
 
-def asm_heuristic(m: int, n: int, k: int, *, log2_k_split: int | None = 0, cus: int = MI355X_CUS,
+def asm_heuristic(m: int, n: int, k: int, *, log2_k_split: int | None = 0, cus: int = MI355X.units,
                   bpreshuffle: bool = True, order: Sequence[AsmKernel] | None = None) -> AsmChoice:
     """The ASM kernel `gemm_a4w4_asm` picks for a shape it has no tuned row for.
 

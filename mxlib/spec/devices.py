@@ -34,7 +34,8 @@ class DeviceFacts:
 
 
 MI355X = DeviceFacts("MI355X", "mi355x", 256, "CU", 8,
-                     "AMD Instinct MI355X (CDNA 4): 256 CUs in 8 XCDs of 32, AMD's product page; never run here")
+                     "AMD Instinct MI355X (CDNA 4, gfx950): 256 CUs in 8 XCDs of 32, what hipGetDeviceProperties "
+                     "reports as multiProcessorCount (ROCm's GPU specifications); never run here")
 H200 = DeviceFacts("H200", "h200", 132, "SM", 1,
                    "NVIDIA H200 SXM (sm_90): 132 SMs, as torch.cuda.get_device_properties reports on the H200 "
                    "that measured data/results/h200")
