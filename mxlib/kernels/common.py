@@ -195,6 +195,15 @@ def mx_check_config(c, path: str, split_k: bool) -> None:
         raise ValueError(f"{path} Config.num_stages must be a positive integer, got {c.num_stages!r}")
 
 
+def mx_resolve_config(path: str, config, config_type: type, default_config, m: int, n: int, k: int):
+    """The caller's `config`, or `default_config(m, n, k)` when it is None; a config of another path (any
+    type but `config_type`) is refused by name."""
+    cfg = config if config is not None else default_config(m, n, k)
+    if not isinstance(cfg, config_type):
+        raise TypeError(f"config must be a gemm_{path}.Config, got {type(cfg).__name__}")
+    return cfg
+
+
 def mx_output(m: int, n: int, device, out=None) -> torch.Tensor:
     """The caller's `out`, or a fresh bf16 (M, N) tensor: never a buffer kept across calls."""
     return out if out is not None else torch.empty((m, n), dtype=torch.bfloat16, device=device)

@@ -16,7 +16,7 @@ import torch
 import triton
 import triton.language as tl
 
-from .common import mx_check_config, mx_check_gemm_args, mx_output, mx_scaled_tile
+from .common import mx_check_config, mx_check_gemm_args, mx_output, mx_resolve_config, mx_scaled_tile
 from .quant_triton import mxq_programs, mxq_quantize
 
 _SPLITK_TARGET_CTAS = 128  # the seed's NUM_KSPLIT=7 for (16, 2112, 7168) is 7 x 17 tiles = 119 CTAs
@@ -91,9 +91,7 @@ def splitk_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tens
     """bf16 (M, N) = dequant(quant(A)) @ dequant(B)^T. `out`, if given, is written and returned;
     otherwise every call returns a fresh tensor (the workspace is fresh too)."""
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out)
-    cfg = config if config is not None else splitk_default_config(m, n, k)
-    if not isinstance(cfg, SplitkConfig):
-        raise TypeError(f"config must be a gemm_splitk.Config, got {type(cfg).__name__}")
+    cfg = mx_resolve_config("splitk", config, SplitkConfig, splitk_default_config, m, n, k)
     a_q, a_scale = mxq_quantize(a, rounding)
     c = mx_output(m, n, a.device, out)
     g = k // 32

@@ -20,7 +20,7 @@ import torch
 import triton
 import triton.language as tl
 
-from .common import mx_check_gemm_args, mx_output, mx_scaled_tile
+from .common import mx_check_gemm_args, mx_output, mx_resolve_config, mx_scaled_tile
 from .quant_triton import mxq_programs, mxq_quantize_shuffled
 
 
@@ -59,9 +59,7 @@ def tiled_gemm(path: str, config_type: type, default_config, a: torch.Tensor, b_
     and whose `default_config(m, n, k)` gives the tile when `config` is None. `out`, if given, is
     written and returned; otherwise every call returns a fresh tensor."""
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out)
-    cfg = config if config is not None else default_config(m, n, k)
-    if not isinstance(cfg, config_type):
-        raise TypeError(f"config must be a gemm_{path}.Config, got {type(cfg).__name__}")
+    cfg = mx_resolve_config(path, config, config_type, default_config, m, n, k)
     a_q, a_scale_sh = mxq_quantize_shuffled(a, rounding)
     c = mx_output(m, n, a.device, out)
     tiles_m, tiles_n = triton.cdiv(m, cfg.block_m), triton.cdiv(n, cfg.block_n)
