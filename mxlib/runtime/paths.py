@@ -18,6 +18,7 @@ PATHS = {
     "ck": "mxlib.kernels.gemm_ck",
     "splitk": "mxlib.kernels.gemm_splitk",
     "fused": "mxlib.kernels.gemm_fused",
+    "fused_fp4": "mxlib.kernels.gemm_fused_fp4",
 }
 
 

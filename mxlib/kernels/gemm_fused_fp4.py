@@ -1,0 +1,388 @@
+"""Path "fused_fp4": the whole MXFP4 GEMM in ONE launch, A handed to the MMA as E2M1 codes + E8M0 scales.
+
+``C = dequant(quantize_mxfp4(A, rounding)) @ dequant(B_shuffle, B_scale_sh)^T`` as bf16 (M, N).
+
+Why this design: on gfx950 (MI355X) ``tl.dot_scaled`` with BOTH operands in an MX format lowers to the
+native scaled MFMA (``v_mfma_scale_f32_16x16x128_f8f6f4`` / ``..._32x32x64_...``), which reads packed
+fp4 codes and applies the E8M0 scales in hardware; with a bf16 operand (the "fused" path) Triton
+must upcast B instead. So each program quantizes its slice of A in registers into exactly the bytes
+`mxlib.quant.quantize_mxfp4` produces (packed codes, low nibble first, and scale bytes) and hands
+them to ``tl.dot_scaled(a, a_scale, "e2m1", b, b_scale, "e2m1")``. On sm_90 and in Triton's CPU
+interpreter the same call is emulated (both operands upcast), so the kernel validated there is the
+kernel compiled for gfx950.
+
+A program owns an M tile (BLOCK_M rows of A), an N tile (BLOCK_N rows of B) and a contiguous range
+of K iterations (split-K). Per iteration of BLOCK_K:
+
+- B in place: in the (16,16) shuffle the bytes of 16 rows x BLOCK_K/2 bytes are one contiguous run of
+  8 * BLOCK_K bytes (BLOCK_K % 64 == 0), loaded as such and permuted back to (N, K/2) in registers;
+  B's E8M0 bytes in place from e8m0_shuffle's layout (mxlib.layouts), masked to 127 (1.0) outside
+  the tensor's real rows and columns, so the layout's padding (uninitialised in aiter) never counts.
+- A: its (BLOCK_M, BLOCK_K) slice, quantized by `_fp4_quantize` (see there), bit-exact.
+- ``acc = tl.dot_scaled(...)``: products of two E2M1 values times two powers of two are exact in
+  fp32, so only the fp32 summation order differs from the reference.
+
+Split-K is reduced in the same launch, deterministically: every program of a tile stores its fp32
+partial into its slot of a per-call workspace, then arrives at the tile's counter; the program that
+arrives last sums the slots in split order 0, 1, ... and writes C, so the result does not depend on
+which program finished first. The counters are launch-generation counters (`_fp4_arrive`): int64
+words ``generation << 20 | arrivals`` in one buffer per device, where the host hands every launch a
+generation larger than any before it. A program first raises the word to ``generation << 20``
+(atomic max), then adds one arrival (atomic add, acq_rel). Whatever an interrupted or failed launch
+left in a counter carries a smaller generation, so the first arrival of the next launch discards
+it: no call can poison a later one. The last arrival also sets the word back to 0, so a launch
+replayed with its old generation (a captured CUDA graph) finds clean counters too.
+Limits, as for every shared-counter scheme: two launches running at the same time on different
+queues of one device would share counters (the path is for one queue at a time, the contest's
+setting); a graph captured before an interrupted launch of a later generation is replayed against
+that launch's leftovers (interruption only happens in the interpreter, which has no graphs).
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import torch
+import triton
+import triton.language as tl
+
+from ..quant import ROUNDINGS
+from ..validate import choice
+from .common import mx_check_config, mx_check_gemm_args, mx_output
+
+ARRIVAL_BITS = tl.constexpr(20)  # low bits of a counter word: arrivals of the current launch
+CACHE_MODIFIERS = ("", ".ca", ".cg", ".cv")
+
+
+@dataclass(frozen=True)
+class FusedFp4Config:
+    """One launch's tiling and launch knobs. block_m: rows of A per program (>= 16, the MFMA's
+    smallest side); block_n: rows of B per program (>= 16, one shuffle tile); block_k: K elements per
+    iteration (>= 64: whole 512-byte tiles of the shuffle); split_k: programs along K per tile.
+    waves_per_eu and matrix_instr_nonkdim (16 or 32: the MFMA's M/N side) are passed only to the
+    AMD backend (0 = the compiler's choice); b_cache: the cache modifier of B's loads ("" = none).
+    num_warps >= 2: with a single wave Triton 3.9's gfx950 build falls back to a bf16 MFMA."""
+    block_m: int = 16
+    block_n: int = 64
+    block_k: int = 256
+    split_k: int = 1
+    num_warps: int = 4
+    num_stages: int = 2
+    waves_per_eu: int = 0
+    matrix_instr_nonkdim: int = 0
+    b_cache: str = ""
+
+    def __post_init__(self):
+        mx_check_config(self, "fused_fp4", split_k=True)
+        if self.block_k < 64:
+            raise ValueError(f"fused_fp4 Config.block_k must be a power of two >= 64, got {self.block_k!r}")
+        if self.num_warps < 2:
+            raise ValueError(f"fused_fp4 Config.num_warps must be >= 2 (with one wave Triton's gfx950 build "
+                             f"falls back to bf16 MFMAs), got {self.num_warps!r}")
+        if self.split_k >= 2**ARRIVAL_BITS.value:
+            raise ValueError(f"fused_fp4 Config.split_k must be below 2**{ARRIVAL_BITS}, got {self.split_k!r}")
+        if not isinstance(self.waves_per_eu, int) or not 0 <= self.waves_per_eu <= 8:
+            raise ValueError(f"fused_fp4 Config.waves_per_eu must be 0..8 (0: the compiler's choice), "
+                             f"got {self.waves_per_eu!r}")
+        if self.matrix_instr_nonkdim not in (0, 16, 32):
+            raise ValueError(f"fused_fp4 Config.matrix_instr_nonkdim must be 0, 16 or 32, got {self.matrix_instr_nonkdim!r}")
+        if self.b_cache not in CACHE_MODIFIERS:
+            raise ValueError(f"fused_fp4 Config.b_cache must be one of {CACHE_MODIFIERS}, got {self.b_cache!r}")
+
+
+def fused_fp4_default_config(m: int, n: int, k: int) -> FusedFp4Config:
+    """A heuristic for shapes without a tuned row: one M tile up to M = 32, else 64-row M tiles;
+    64-row N tiles; BLOCK_K = 256 (one 256-byte scale tile of e8m0_shuffle per 32 rows); split_k aiming
+    at one program per MI355X CU (256), never more splits than iterations."""
+    block_m = max(16, triton.next_power_of_2(m)) if m <= 32 else 64
+    tiles = triton.cdiv(m, block_m) * triton.cdiv(n, 64)
+    split = max(1, min(triton.cdiv(k, 256), 256 // tiles))
+    return FusedFp4Config(block_m=block_m, block_n=64, block_k=256, split_k=split)
+
+
+def fused_fp4_grid(m: int, n: int, k: int, config: FusedFp4Config) -> int:
+    """Programs in the one launch: M tiles x N tiles x split_k."""
+    return triton.cdiv(m, config.block_m) * triton.cdiv(n, config.block_n) * config.split_k
+
+
+@triton.jit
+def _fp4_bits(x):
+    """A's elements as exact fp32 bit patterns (int32). bf16 is widened by moving its bits (the
+    interpreter's bf16 -> fp32 cast loses subnormals; on a GPU it is the same shift)."""
+    if x.dtype == tl.bfloat16:
+        return x.to(tl.int16, bitcast=True).to(tl.int32) << 16
+    else:
+        return x.to(tl.float32).to(tl.int32, bitcast=True)
+
+
+@triton.jit
+def _fp4_to_bf16(x):
+    """fp32 -> bf16 rounded to nearest even, by integer operations on the bits (NaN stays NaN). The
+    same result as the hardware's conversion; written out because Triton 3.9's interpreter rounds
+    subnormal results wrongly (2**-128 -> 0), and C's subnormals are part of the contract."""
+    u = x.to(tl.int32, bitcast=True)
+    rounded = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
+    bits = tl.where((u & 0x7FFFFFFF) > 0x7F800000, (u >> 16) | 0x40, rounded)
+    return (bits & 0xFFFF).to(tl.int16).to(tl.bfloat16, bitcast=True)
+
+
+@triton.jit
+def _fp4_quantize(u, TIES_AWAY: tl.constexpr):
+    """(R, C) fp32 bit patterns (int32) -> `quantize_mxfp4` of those values along C: the packed codes
+    (R, C/2) uint8 (even element in the low nibble) and the E8M0 scale bytes (R, C/32) uint8.
+
+    Scale: from amax's fp32 bits (round up at mantissa >= 0.75, e = clamp(floor(log2) - 2, -127, 127)).
+    Element: q = x * 2**-e in fp32 (exact wherever it matters: |q| >= 2**-126). With E = floor(log2|q|),
+    the E2M1 grid step at |q| is s = 2**(max(E, 0) - 1), and the fp32 add t = |q| + 1.5 * 2**23 * s
+    rounds |q| to k * s, ties to even k, because t's last place is worth s. So t's bits are
+    ((149 + max(E, 0)) << 23) | 2**22 | k, and the magnitude code k + 2 * max(E, 0) is
+    ``(t & 7) + (t >> 22) - 299``: integer operations only, no dependence on denormal modes. An even k is
+    an even code, so the tie break is round-half-even; "ties_away" adds one where |q| - k * s is exactly
+    s/2 (a tie rounded down). Saturation needs no clamp: the scale rule keeps |q| < 7 (so k <= 4), and
+    [6, 7) rounds to 6. Sign (bit 3): x's sign bit under "rne" (signbit(q)), ``q < 0`` under
+    "ties_away" (-0.0 and underflow give +). A block holding NaN or Inf gets scale byte 255 and codes 0
+    (mxlib's rule).
+    """
+    R: tl.constexpr = u.shape[0]
+    C: tl.constexpr = u.shape[1]
+    ub = tl.reshape(u, (R, C // 32, 32))
+    # amax on magnitude bits: non-negative floats order like their bits, and NaN/Inf bits are the largest.
+    amax = tl.max(ub & 0x7FFFFFFF, axis=2)
+    field = ((amax + 0x200000) >> 23) & 0xFF
+    e = tl.where(field == 255, 127, tl.minimum(tl.maximum(field - 129, -127), 127))
+    inv_b = 127 - e  # E8M0 byte of 2**-e; byte 0 is the subnormal 2**-127
+    inv = tl.where(inv_b == 0, 0x400000, inv_b << 23).to(tl.float32, bitcast=True)
+    q = ub.to(tl.float32, bitcast=True) * inv[:, :, None]
+    qa = q.to(tl.int32, bitcast=True) & 0x7FFFFFFF
+    # 1.5 * 2**23 * s = 1.5 * 2**(22 + max(E, 0)): exponent field 149 + max(E, 0), mantissa 2**22.
+    magic = ((tl.maximum(qa >> 23, 127) << 23) + 0x0B400000).to(tl.float32, bitcast=True)
+    t = qa.to(tl.float32, bitcast=True) + magic
+    tb = t.to(tl.int32, bitcast=True)
+    code = (tb & 7) + (tb >> 22) - 299
+    if TIES_AWAY:
+        d = qa.to(tl.float32, bitcast=True) - (t - magic)  # both subtractions exact
+        half_s = (magic.to(tl.int32, bitcast=True) - 0x0C400000).to(tl.float32, bitcast=True)  # 2**(max(E,0)-2)
+        code += (d == half_s).to(tl.int32)
+        code = code | ((q < 0).to(tl.int32) << 3)
+    else:
+        code = code | ((ub >> 28) & 8)
+    nonfinite = amax >= 0x7F800000
+    code = tl.where(nonfinite[:, :, None], 0, code)
+    lo, hi = tl.split(tl.reshape(code, (R, C // 2, 2)))
+    packed = (lo | (hi << 4)).to(tl.uint8)
+    return packed, tl.where(nonfinite, 255, e + 127).to(tl.uint8)
+
+
+@triton.jit
+def _fp4_b_tile(b_ptr, rg, n_groups, it, Kb, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                EVEN_K: tl.constexpr, B_CACHE: tl.constexpr):
+    """Iteration `it`'s B codes as dot_scaled's rhs: (BLOCK_K/2, BLOCK_N) packed bytes, read in place.
+
+    Shuffled byte (n, kb) sits at (n//16)*16*Kb + (kb//32)*512 + ((kb%32)//16)*256 + (n%16)*16 + kb%16,
+    so the BLOCK_K/2 bytes of 16 rows (group rg = n//16) are the 8 * BLOCK_K contiguous bytes from
+    rg*16*Kb + it*8*BLOCK_K, ordered (kb//32, (kb%32)//16, n%16, kb%16). Groups >= n_groups and
+    512-byte tiles past K are masked (code 0)."""
+    j = tl.arange(0, 8 * BLOCK_K)
+    mask = (rg < n_groups)[:, None]
+    if not EVEN_K:
+        mask = mask & ((it * (BLOCK_K // 2) + (j // 512) * 32) < Kb)[None, :]
+    raw = tl.load(b_ptr + rg[:, None] * (16 * Kb) + it * (8 * BLOCK_K) + j[None, :], mask=mask, other=0,
+                  cache_modifier=B_CACHE)
+    b = tl.reshape(raw, (BLOCK_N // 16, BLOCK_K // 64, 2, 16, 16))
+    b = tl.permute(b, (0, 3, 1, 2, 4))
+    return tl.trans(tl.reshape(b, (BLOCK_N, BLOCK_K // 2)))
+
+
+@triton.jit
+def _fp4_scale_col(g):
+    """Column part of the e8m0_shuffle position of scale (n, g): (g//8)*256 + (g%4)*64 + ((g%8)//4)*2.
+    For g0 a multiple of min(BLOCK_K/32, 8) and j < BLOCK_K/32 it is additive: col(g0 + j) = col(g0) + col(j)."""
+    return (g // 8) * 256 + (g % 4) * 64 + ((g % 8) // 4) * 2
+
+
+@triton.jit
+def _fp4_b_scales(s_ptr, s_off, s_mask, it, G, BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr):
+    """Iteration `it`'s B scale bytes (BLOCK_N, BLOCK_K/32), read in place from e8m0_shuffle's layout:
+    s_off holds row(n) + col(j) (loop-invariant), the iteration adds the scalar col(g0). Rows outside
+    s_mask and groups g >= G (the layout's column padding) are masked (byte 127, 1.0)."""
+    g0 = it * (BLOCK_K // 32)
+    mask = s_mask
+    if not EVEN_K:
+        mask = mask & (tl.arange(0, BLOCK_K // 32) < G - g0)[None, :]
+    return tl.load(s_ptr + _fp4_scale_col(g0) + s_off, mask=mask, other=127)
+
+
+@triton.jit
+def _fp4_arrive(cnt_ptr, GEN, SPLIT_K: tl.constexpr):
+    """One arrival at a tile's launch-generation counter; True for the launch's last arrival, which
+    also sets the counter back to 0. The atomic max discards what an earlier launch (a smaller
+    generation) left behind; the add is acq_rel, so the last arrival sees every partial stored
+    before the other arrivals."""
+    base = GEN.to(tl.int64) << ARRIVAL_BITS
+    tl.atomic_max(cnt_ptr, base, sem="relaxed", scope="gpu")
+    old = tl.atomic_add(cnt_ptr, 1, sem="acq_rel", scope="gpu")
+    last = old == base + (SPLIT_K - 1)
+    if last:
+        tl.atomic_xchg(cnt_ptr, 0, sem="relaxed", scope="gpu")
+    return last
+
+
+# GEN changes every call: not specialized (== 1, divisibility), so one compile serves every call.
+@triton.jit(do_not_specialize=["GEN"])
+def _fp4_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr,
+                     M, N, K, stride_am, stride_ak, stride_cm, S_COLS, GEN,
+                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                     SPLIT_K: tl.constexpr, EVEN_K: tl.constexpr, TIES_AWAY: tl.constexpr,
+                     B_CACHE: tl.constexpr):
+    pid = tl.program_id(0)
+    split = pid % SPLIT_K
+    tile = pid // SPLIT_K
+    num_m = tl.cdiv(M, BLOCK_M)
+    pid_m = tile % num_m
+    pid_n = tile // num_m
+    Kb = K // 2
+    G = K // 32
+    iters = tl.cdiv(K, BLOCK_K)
+    it_lo = split * iters // SPLIT_K
+    it_hi = (split + 1) * iters // SPLIT_K
+
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rg = pid_n * (BLOCK_N // 16) + tl.arange(0, BLOCK_N // 16)
+    # e8m0_shuffle: scale (n, g) at (n//32)*32*S_COLS + (n%16)*4 + (n%32)//16 + col(g), see _fp4_scale_col.
+    s_row = (rn // 32) * (32 * S_COLS) + (rn % 16) * 4 + (rn % 32) // 16
+    s_off = s_row[:, None] + _fp4_scale_col(tl.arange(0, BLOCK_K // 32))[None, :]
+    s_mask = (rn < N)[:, None]
+    kk = tl.arange(0, BLOCK_K)
+    a_base = a_ptr + rm[:, None] * stride_am + kk[None, :] * stride_ak
+
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for it in range(it_lo, it_hi):
+        a_mask = (rm < M)[:, None]
+        if not EVEN_K:
+            a_mask = a_mask & ((it * BLOCK_K + kk) < K)[None, :]
+        x = tl.load(a_base + it * BLOCK_K * stride_ak, mask=a_mask, other=0.0)
+        a_q, a_s = _fp4_quantize(_fp4_bits(x), TIES_AWAY)
+        b = _fp4_b_tile(b_ptr, rg, N // 16, it, Kb, BLOCK_N, BLOCK_K, EVEN_K, B_CACHE)
+        b_s = _fp4_b_scales(s_ptr, s_off, s_mask, it, G, BLOCK_K, EVEN_K)
+        acc = tl.dot_scaled(a_q, a_s, "e2m1", b, b_s, "e2m1", acc)
+
+    c_off = rm[:, None] * stride_cm + rn[None, :]
+    c_mask = (rm < M)[:, None] & (rn < N)[None, :]
+    if SPLIT_K == 1:
+        tl.store(c_ptr + c_off, _fp4_to_bf16(acc), mask=c_mask)
+    else:
+        w_off = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
+        tl.store(ws_ptr + (tile * SPLIT_K + split) * (BLOCK_M * BLOCK_N) + w_off, acc)
+        # Every thread's partial is stored before one thread publishes the arrival (release).
+        tl.debug_barrier()
+        if _fp4_arrive(cnt_ptr + tile, GEN, SPLIT_K):
+            # Unrolled, so that all SPLIT_K loads are in flight at once.
+            total = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            for s in tl.static_range(SPLIT_K):
+                total += tl.load(ws_ptr + (tile * SPLIT_K + s) * (BLOCK_M * BLOCK_N) + w_off, cache_modifier=".cg")
+            tl.store(c_ptr + c_off, _fp4_to_bf16(total), mask=c_mask)
+
+
+_fp4_counters: dict = {}
+_fp4_generations = itertools.count(1)
+
+
+def _fp4_counter_buffer(device: torch.device, tiles: int) -> torch.Tensor:
+    """The int64 launch-generation counters of `device`, at least `tiles` of them, allocated zeroed
+    once and grown when needed (grown buffers are kept: a captured CUDA graph may still use one).
+    Keyed on the device, never on an input; see the module docstring for why leftovers are harmless."""
+    bufs = _fp4_counters.setdefault((device.type, device.index), [])
+    if not bufs or bufs[-1].numel() < tiles:
+        bufs.append(torch.zeros(max(tiles, 4096), dtype=torch.int64, device=device))
+    return bufs[-1]
+
+
+def _amd_backend() -> bool:
+    """True when Triton compiles for AMD (HIP): only then are waves_per_eu and matrix_instr_nonkdim
+    launch options (the CUDA backend rejects them; the interpreter has no active GPU driver)."""
+    try:
+        return triton.runtime.driver.active.get_current_target().backend == "hip"
+    except RuntimeError:  # no driver: the interpreter
+        return False
+
+
+def _fp4_launch(m: int, n: int, k: int, cfg: FusedFp4Config, rounding: str, amd: bool):
+    """(integer arguments after the pointers and GEN, constexprs, launch options) of the one launch."""
+    ints = dict(M=m, N=n, K=k, stride_am=k, stride_ak=1, stride_cm=n, S_COLS=-(-(k // 32) // 8) * 8)
+    constexprs = dict(BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, SPLIT_K=cfg.split_k,
+                      EVEN_K=k % cfg.block_k == 0, TIES_AWAY=rounding == "ties_away", B_CACHE=cfg.b_cache)
+    options = dict(num_warps=cfg.num_warps, num_stages=cfg.num_stages)
+    if amd:
+        options.update(waves_per_eu=cfg.waves_per_eu, matrix_instr_nonkdim=cfg.matrix_instr_nonkdim)
+    return ints, constexprs, options
+
+
+def fused_fp4_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, *,
+                   config: FusedFp4Config | None = None, rounding: str = "rne",
+                   out: torch.Tensor | None = None) -> torch.Tensor:
+    """bf16 (M, N) = dequant(quantize_mxfp4(a, rounding)) @ dequant(B)^T in one kernel launch.
+
+    `out`, if given, is written and returned; otherwise each call returns a fresh tensor."""
+    m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out)
+    choice(rounding, "rounding", ROUNDINGS)
+    cfg = config if config is not None else fused_fp4_default_config(m, n, k)
+    if not isinstance(cfg, FusedFp4Config):
+        raise TypeError(f"config must be a gemm_fused_fp4.Config, got {type(cfg).__name__}")
+    c = mx_output(m, n, a.device, out)
+    tiles = triton.cdiv(m, cfg.block_m) * triton.cdiv(n, cfg.block_n)
+    if cfg.split_k > 1:
+        cnt = _fp4_counter_buffer(a.device, tiles)
+        ws = torch.empty(tiles * cfg.split_k * cfg.block_m * cfg.block_n, dtype=torch.float32, device=a.device)
+    else:
+        cnt, ws = c, c  # unused: the kernel stores straight into C
+    ints, constexprs, options = _fp4_launch(m, n, k, cfg, rounding, _amd_backend())
+    ints.update(stride_am=a.stride(0), stride_ak=a.stride(1), stride_cm=c.stride(0))
+    _fp4_gemm_kernel[(tiles * cfg.split_k,)](
+        a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt, *ints.values(),
+        next(_fp4_generations), **constexprs, **options)
+    return c
+
+
+OFFLINE_TARGETS = {"gfx950": ("hip", "gfx950", 64), "sm_90": ("cuda", 90, 32)}
+
+
+def fused_fp4_compile(m: int, n: int, k: int, config: FusedFp4Config | None = None, *, target: str = "gfx950",
+                      rounding: str = "rne", a_dtype: str = "bf16"):
+    """Compile, with no GPU, the launch `fused_fp4_gemm` makes for (m, n, k) on `target` ("gfx950":
+    MI355X; "sm_90": H200) and return Triton's compiled kernel (``.asm["amdgcn"]`` / ``["ptx"]``,
+    ``.metadata``). Specialized as Triton's launcher specializes it: integer arguments equal to 1
+    become constants, those divisible by 16 and every pointer carry divisibility 16, pointers get a
+    32-bit range on AMD (tensors under 2 GiB), GEN is never specialized."""
+    from triton.backends.compiler import GPUTarget
+
+    choice(target, "target", tuple(OFFLINE_TARGETS))
+    choice(rounding, "rounding", ROUNDINGS)
+    cfg = config if config is not None else fused_fp4_default_config(m, n, k)
+    ints, constexprs, options = _fp4_launch(m, n, k, cfg, rounding, target == "gfx950")
+    names = _fp4_gemm_kernel.arg_names
+    pointers = dict(a_ptr=f"*{a_dtype}", b_ptr="*u8", s_ptr="*u8", c_ptr="*bf16", ws_ptr="*fp32", cnt_ptr="*i64")
+    ptr_attr = [["tt.divisibility", 16]] + ([["tt.pointer_range", 32]] if target == "gfx950" else [])
+    signature, attrs = {}, {}
+    for name, ty in pointers.items():
+        signature[name] = ty
+        attrs[(names.index(name),)] = ptr_attr
+    for name, v in ints.items():
+        if v == 1:
+            signature[name] = "constexpr"
+            constexprs[name] = 1
+        else:
+            signature[name] = "i32"
+            if v % 16 == 0:
+                attrs[(names.index(name),)] = [["tt.divisibility", 16]]
+    signature["GEN"] = "i32"
+    signature.update({name: "constexpr" for name in constexprs if name not in signature})
+    src = triton.compiler.ASTSource(fn=_fp4_gemm_kernel, signature=signature, constexprs=constexprs, attrs=attrs)
+    return triton.compile(src, target=GPUTarget(*OFFLINE_TARGETS[target]), options=options)
+
+
+# The path contract (mxlib.paths): every path module exposes these four names.
+Config = FusedFp4Config
+default_config = fused_fp4_default_config
+grid = fused_fp4_grid
+gemm = fused_fp4_gemm
