@@ -20,12 +20,12 @@ import torch
 import triton
 import triton.language as tl
 
-from mxlib.formats import BLOCK_SIZE
+from mxlib.spec.formats import BLOCK_SIZE
 from mxlib.kernels import gemm_fused_fp4 as F
 from mxlib.kernels.gemm_fused_fp4 import _fp4_bits, _fp4_quantize
-from mxlib.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight
-from mxlib.quant import dequantize_mxfp4, quantize_mxfp4
-from mxlib.reference import check_implementation, compare, generate_input
+from mxlib.spec.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight
+from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4
+from mxlib.spec.reference import check_implementation, compare, generate_input
 
 from . import golden
 
@@ -61,26 +61,27 @@ def weights(b: torch.Tensor):
 
 
 @triton.jit
-def _quantize_probe(x_ptr, q_ptr, s_ptr, R: tl.constexpr, C: tl.constexpr, TIES_AWAY: tl.constexpr):
-    """The kernel's own quantizer on an (R, C) tile: packed codes to q (R, C/2), scale bytes to s (R, C/32)."""
-    r = tl.arange(0, R)[:, None]
-    q, s = _fp4_quantize(_fp4_bits(tl.load(x_ptr + r * C + tl.arange(0, C)[None, :])), TIES_AWAY)
-    tl.store(q_ptr + r * (C // 2) + tl.arange(0, C // 2)[None, :], q)
-    tl.store(s_ptr + r * (C // 32) + tl.arange(0, C // 32)[None, :], s)
+def _quantize_probe(x_ptr, q_ptr, s_ptr, C, TIES_AWAY: tl.constexpr):
+    """The kernel's own quantizer on the (16, 256) tile (program_id(0), program_id(1)) of an (R, C) input:
+    packed codes to q (R, C/2), scale bytes to s (R, C/32)."""
+    r = tl.program_id(0) * 16 + tl.arange(0, 16)[:, None]
+    c0 = tl.program_id(1) * 256
+    q, s = _fp4_quantize(_fp4_bits(tl.load(x_ptr + r * C + c0 + tl.arange(0, 256)[None, :])), TIES_AWAY)
+    tl.store(q_ptr + r * (C // 2) + c0 // 2 + tl.arange(0, 128)[None, :], q)
+    tl.store(s_ptr + r * (C // 32) + c0 // 32 + tl.arange(0, 8)[None, :], s)
 
 
 def assert_quantizes_like_spec(x: torch.Tensor, rule: str, what: str) -> None:
     """The in-kernel quantizer gives quantize_mxfp4's code and scale bytes for every element of x
-    (rows padded with zeros to a power of two, 1024 columns a launch)."""
+    ((R, 1024), rows padded with zeros to a multiple of 16)."""
     assert x.shape[1] == 1024
-    rows = triton.next_power_of_2(x.shape[0])
+    rows = -(-x.shape[0] // 16) * 16
     xp = torch.zeros((rows, 1024), dtype=x.dtype)
     xp[: x.shape[0]] = x
     want_q, want_s = quantize_mxfp4(xp, rule)
-    xd = xp.to(DEVICE)
     got_q = torch.full((rows, 512), 0xEE, dtype=torch.uint8, device=DEVICE)
     got_s = torch.full((rows, 32), 0xEE, dtype=torch.uint8, device=DEVICE)
-    _quantize_probe[(1,)](xd, got_q, got_s, R=rows, C=1024, TIES_AWAY=rule == "ties_away")
+    _quantize_probe[(rows // 16, 4)](xp.to(DEVICE), got_q, got_s, 1024, TIES_AWAY=rule == "ties_away")
     bad_q = (got_q.cpu() != want_q).nonzero()[:4].tolist()
     bad_s = (got_s.cpu() != want_s).nonzero()[:4].tolist()
     assert not bad_q and not bad_s, f"{rule} {what}: codes differ at {bad_q}, scales at {bad_s}"
@@ -200,7 +201,7 @@ def test_random_shapes_and_splits():
         (rng.randrange(2, 16), 16, 64 * rng.randrange(5, 8), F.Config(block_m=16, block_n=16, block_k=256, split_k=3)),
         (rng.randrange(1, 33), 48, 320, F.Config(block_m=32, block_n=32, block_k=64, split_k=7)),
         (rng.randrange(33, 70), 80, 576, F.Config(block_m=32, block_n=64, block_k=512, split_k=2,
-                                                  waves_per_eu=2, matrix_instr_nonkdim=16, b_cache=".cg")),
+                                                  waves_per_eu=2, matrix_instr_nonkdim=16, b_cg=1)),
     ]
     for m, n, k, cfg in cases:
         seed = rng.randrange(2**31)
@@ -295,18 +296,15 @@ def test_split_counters_survive_an_interrupted_launch():
     a, _, _, b_shuffle, b_scale_sh = data
     tiles = F.grid(m, n, k, cfg) // cfg.split_k
     c = torch.empty((m, n), dtype=torch.bfloat16, device=DEVICE)
-    ints, constexprs, options = F._fp4_launch(m, n, k, cfg, "rne", amd=False)
+    F._fp4_launch(a, b_shuffle, b_scale_sh, c, cfg, "rne", next(F._fp4_generations), programs=3)  # 3 of 8
     cnt = F._fp4_counter_buffer(a.device, tiles)
-    ws = torch.empty(tiles * cfg.split_k * cfg.block_m * cfg.block_n, device=DEVICE)
-    args = (a, b_shuffle, b_scale_sh, c, ws, cnt, *ints.values())
-    F._fp4_gemm_kernel[(3,)](*args, next(F._fp4_generations), **constexprs, **options)  # 3 of 8 programs
     assert int(cnt[:tiles].count_nonzero()) > 0
     ok, msg = check_implementation(data, run_data(data, cfg), "rne")
     assert ok, f"after an interrupted launch: {msg}"
     gen = next(F._fp4_generations)
     for _ in range(2):
         c.fill_(float("nan"))
-        F._fp4_gemm_kernel[(F.grid(m, n, k, cfg),)](*args, gen, **constexprs, **options)
+        F._fp4_launch(a, b_shuffle, b_scale_sh, c, cfg, "rne", gen)
         ok, msg = check_implementation(data, c, "rne")
         assert ok, f"replayed generation: {msg}"
     assert int(cnt[:tiles].count_nonzero()) == 0
@@ -332,13 +330,13 @@ def test_bad_input_raises():
         F.gemm(a[:, :96], b_shuffle[:, :48], b_scale_sh)
     for bad, match in ((dict(block_k=32), "block_k"), (dict(block_m=8), "block_m"), (dict(split_k=0), "split_k"),
                        (dict(num_warps=1), "num_warps"), (dict(waves_per_eu=9), "waves_per_eu"),
-                       (dict(matrix_instr_nonkdim=8), "matrix_instr_nonkdim"), (dict(b_cache=".xx"), "b_cache")):
+                       (dict(matrix_instr_nonkdim=8), "matrix_instr_nonkdim"), (dict(b_cg=2), "b_cg")):
         with pytest.raises(ValueError, match=match):
             F.Config(**bad)
 
 
 def test_default_config_and_grid_for_contest_shapes():
-    from mxlib import shapes
+    from mxlib.spec import shapes
 
     for s in shapes.load():
         cfg = F.default_config(s.m, s.n, s.k)
@@ -354,26 +352,32 @@ def test_default_config_and_grid_for_contest_shapes():
 
 _COMPILE = """
 import json
+from mxlib.tools import isa
+isa.prepare()
 from mxlib.kernels import gemm_fused_fp4 as F
+from mxlib.spec.reference import generate_input
+a, _, _, b_shuffle, b_scale_sh = generate_input(16, 2112, 7168, 0)
 out = {}
 for nonkdim in (16, 32):
     cfg = F.Config(block_m=nonkdim, block_n=64, block_k=256, split_k=4, waves_per_eu=2, matrix_instr_nonkdim=nonkdim)
-    asm = F.fused_fp4_compile(16, 2112, 7168, cfg, target="gfx950").asm["amdgcn"]
-    out[nonkdim] = dict(mfma=sorted({ln.split()[0] for ln in asm.splitlines() if ln.startswith("\\tv_mfma")}),
-                        scratch_zero="; ScratchSize: 0" in asm)
+    (launch,) = isa.capture(lambda: F.gemm(a, b_shuffle, b_scale_sh, config=cfg))
+    kernel, options, _ = isa.compile_launch(launch, "gfx950")
+    facts = isa.amdgcn_facts(kernel.asm["amdgcn"])
+    out[nonkdim] = dict(mma=sorted(x.split(":")[0] for x in facts["mma"].split(";")), scratch=facts["scratch_bytes"],
+                        waves_per_eu=options["waves_per_eu"], nonkdim=options["matrix_instr_nonkdim"])
 print(json.dumps(out))
 """
 
 
 def test_gfx950_build_uses_the_native_scaled_mfma():
-    """Compiled for gfx950 as launched on (16, 2112, 7168), with the MFMA's 16- and 32-wide shapes, the
-    kernel multiplies only with the native FP4 scaled MFMA (A and B both e2m1, no bf16 upcast MFMA)
-    and has no scratch (spills). Compiled in a child process: under the interpreter Triton's
-    decorators make interpreted functions, which cannot be compiled."""
+    """Recorded as `fused_fp4_gemm` launches it on (16, 2112, 7168) and compiled for gfx950 (mxlib.tools.isa),
+    with the MFMA's 16- and 32-wide shapes and waves_per_eu 2: only the native FP4 scaled MFMA (A and B
+    both e2m1, no bf16 upcast MFMA), the AMD options reach the compiler, no scratch (spills). In a child
+    process: under the interpreter Triton's decorators make interpreted functions, which cannot be compiled."""
     env = {key: v for key, v in os.environ.items() if key != "TRITON_INTERPRET"}
     proc = subprocess.run([sys.executable, "-c", _COMPILE], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     got = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert got["16"] == dict(mfma=["v_mfma_scale_f32_16x16x128_f8f6f4"], scratch_zero=True), got
-    assert got["32"] == dict(mfma=["v_mfma_scale_f32_32x32x64_f8f6f4"], scratch_zero=True), got
+    for nonkdim, mfma in (("16", "v_mfma_scale_f32_16x16x128_f8f6f4"), ("32", "v_mfma_scale_f32_32x32x64_f8f6f4")):
+        assert got[nonkdim] == dict(mma=[mfma], scratch=0, waves_per_eu=2, nonkdim=int(nonkdim)), got

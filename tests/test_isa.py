@@ -16,9 +16,10 @@ from mxlib.tools import occupancy as occ
 ROOT = Path(__file__).resolve().parent.parent
 SEED_DIR = ROOT.parent / "shared" / "seed"
 SAMPLE = "16x2112x7168"  # the seed's split-K shape, every path (isa_all_paths.csv in data/results/mi355x has them all)
-# Kernels of mxlib that issue gfx950's native scaled MFMA (v_mfma_scale_f32_*_f8f6f4). None do today: each
-# hands tl.dot_scaled a bf16/f16 operand, so Triton upcasts and uses a plain MFMA.
-NATIVE_SCALED_MFMA = set()
+# Kernels of mxlib that issue gfx950's native scaled MFMA (v_mfma_scale_f32_*_f8f6f4): fused_fp4's, whose
+# tl.dot_scaled gets both operands as e2m1 + E8M0. The others hand it a bf16/f16 operand (or use tl.dot), so
+# Triton upcasts and uses a plain MFMA.
+NATIVE_SCALED_MFMA = {"_fp4_gemm_kernel"}
 GEMM_KERNELS = {"_tiled_kernel", "_splitk_kernel", "_fused_gemm_kernel"}  # _tiled_kernel: paths asm and ck
 
 
@@ -56,7 +57,9 @@ def test_isa_matrix_instructions_on_gfx950(gfx950_sample):
     native = {r["kernel"] for r in gfx950_sample if "v_mfma_scale_f32" in r["mma"]}
     assert native == NATIVE_SCALED_MFMA
     for r in gfx950_sample:
-        if r["kernel"] in GEMM_KERNELS:
+        if r["kernel"] in NATIVE_SCALED_MFMA:
+            assert all(m.startswith("v_mfma_scale_f32_") for m in r["mma"].split(";")), r  # nothing upcast
+        elif r["kernel"] in GEMM_KERNELS:
             assert r["mma"].startswith("v_mfma_f32_"), r  # on the matrix cores, through an upcast
         else:
             assert r["mma"] == "", r  # quant and reduce kernels have no dot

@@ -6,7 +6,7 @@ Why this design: on gfx950 (MI355X) ``tl.dot_scaled`` with BOTH operands in an M
 native scaled MFMA (``v_mfma_scale_f32_16x16x128_f8f6f4`` / ``..._32x32x64_...``), which reads packed
 fp4 codes and applies the E8M0 scales in hardware; with a bf16 operand (the "fused" path) Triton
 must upcast B instead. So each program quantizes its slice of A in registers into exactly the bytes
-`mxlib.quant.quantize_mxfp4` produces (packed codes, low nibble first, and scale bytes) and hands
+`mxlib.spec.quant.quantize_mxfp4` produces (packed codes, low nibble first, and scale bytes) and hands
 them to ``tl.dot_scaled(a, a_scale, "e2m1", b, b_scale, "e2m1")``. On sm_90 and in Triton's CPU
 interpreter the same call is emulated (both operands upcast), so the kernel validated there is the
 kernel compiled for gfx950.
@@ -16,8 +16,11 @@ of K iterations (split-K). Per iteration of BLOCK_K:
 
 - B in place: in the (16,16) shuffle the bytes of 16 rows x BLOCK_K/2 bytes are one contiguous run of
   8 * BLOCK_K bytes (BLOCK_K % 64 == 0), loaded as such and permuted back to (N, K/2) in registers;
-  B's E8M0 bytes in place from e8m0_shuffle's layout (mxlib.layouts), masked to 127 (1.0) outside
+  B's E8M0 bytes in place from e8m0_shuffle's layout (mxlib.spec.layouts), masked to 127 (1.0) outside
   the tensor's real rows and columns, so the layout's padding (uninitialised in aiter) never counts.
+  Compiled for gfx950, the permuted B tile is exactly the MFMA's operand layout: its 16-byte loads
+  land in the operand registers with no LDS round trip; A's codes and both scale operands are
+  rearranged through LDS.
 - A: its (BLOCK_M, BLOCK_K) slice, quantized by `_fp4_quantize` (see there), bit-exact.
 - ``acc = tl.dot_scaled(...)``: products of two E2M1 values times two powers of two are exact in
   fp32, so only the fp32 summation order differs from the reference.
@@ -46,12 +49,11 @@ import torch
 import triton
 import triton.language as tl
 
-from ..quant import ROUNDINGS
-from ..validate import choice
+from ..spec.quant import ROUNDINGS
+from ..spec.validate import choice
 from .common import mx_check_config, mx_check_gemm_args, mx_output
 
 ARRIVAL_BITS = tl.constexpr(20)  # low bits of a counter word: arrivals of the current launch
-CACHE_MODIFIERS = ("", ".ca", ".cg", ".cv")
 
 
 @dataclass(frozen=True)
@@ -59,9 +61,10 @@ class FusedFp4Config:
     """One launch's tiling and launch knobs. block_m: rows of A per program (>= 16, the MFMA's
     smallest side); block_n: rows of B per program (>= 16, one shuffle tile); block_k: K elements per
     iteration (>= 64: whole 512-byte tiles of the shuffle); split_k: programs along K per tile.
-    waves_per_eu and matrix_instr_nonkdim (16 or 32: the MFMA's M/N side) are passed only to the
-    AMD backend (0 = the compiler's choice); b_cache: the cache modifier of B's loads ("" = none).
-    num_warps >= 2: with a single wave Triton 3.9's gfx950 build falls back to a bf16 MFMA."""
+    waves_per_eu and matrix_instr_nonkdim (16 or 32: the MFMA's M/N side) are AMD launch options, passed
+    when nonzero and the backend is not CUDA (0 = the compiler's choice); b_cg = 1 loads B with the ".cg"
+    cache modifier (cached in L2 only, as the seed's split-K config does). num_warps >= 2: with a single
+    wave Triton 3.9's gfx950 build falls back to a bf16 MFMA."""
     block_m: int = 16
     block_n: int = 64
     block_k: int = 256
@@ -70,7 +73,7 @@ class FusedFp4Config:
     num_stages: int = 2
     waves_per_eu: int = 0
     matrix_instr_nonkdim: int = 0
-    b_cache: str = ""
+    b_cg: int = 0
 
     def __post_init__(self):
         mx_check_config(self, "fused_fp4", split_k=True)
@@ -86,18 +89,37 @@ class FusedFp4Config:
                              f"got {self.waves_per_eu!r}")
         if self.matrix_instr_nonkdim not in (0, 16, 32):
             raise ValueError(f"fused_fp4 Config.matrix_instr_nonkdim must be 0, 16 or 32, got {self.matrix_instr_nonkdim!r}")
-        if self.b_cache not in CACHE_MODIFIERS:
-            raise ValueError(f"fused_fp4 Config.b_cache must be one of {CACHE_MODIFIERS}, got {self.b_cache!r}")
+        if self.b_cg not in (0, 1):
+            raise ValueError(f"fused_fp4 Config.b_cg must be 0 or 1, got {self.b_cg!r}")
+
+
+# The rule below aims at one program per MI355X CU (256 CUs).
+DEFAULT_PROGRAMS = 256
 
 
 def fused_fp4_default_config(m: int, n: int, k: int) -> FusedFp4Config:
-    """A heuristic for shapes without a tuned row: one M tile up to M = 32, else 64-row M tiles;
-    64-row N tiles; BLOCK_K = 256 (one 256-byte scale tile of e8m0_shuffle per 32 rows); split_k aiming
-    at one program per MI355X CU (256), never more splits than iterations."""
-    block_m = max(16, triton.next_power_of_2(m)) if m <= 32 else 64
-    tiles = triton.cdiv(m, block_m) * triton.cdiv(n, 64)
-    split = max(1, min(triton.cdiv(k, 256), 256 // tiles))
-    return FusedFp4Config(block_m=block_m, block_n=64, block_k=256, split_k=split)
+    """The occupancy rule for a shape (data/configs/mi355x.csv records it per contest shape with the
+    compiled facts behind it): one M tile up to M = 32 (block_m 16 or 32), else 64-row M tiles with 8
+    warps; BLOCK_K = 256, so an iteration quantizes at most 32 A elements per lane and reads one 256-byte
+    scale tile of e8m0_shuffle per 32 rows; then the widest N tile (128, 64, 32, down to 16, and at
+    least block_m / 2) whose tiles times K iterations still reach DEFAULT_PROGRAMS, and split_k bringing
+    the programs closest to DEFAULT_PROGRAMS without more splits than iterations. One pipeline stage, the
+    16x16x128 MFMA and no waves_per_eu hint: compiled for gfx950 those use the fewest registers (two
+    stages, the 32x32x64 MFMA that the compiler picks from block_m 32, and a waves_per_eu hint of 2 each
+    cost VGPRs, up to one CTA per CU; data/results/mi355x/fused_fp4_tilings.csv), so every program of
+    the contest shapes is resident at once. B is loaded ".cg" (L2 only) for M <= 32, as the seed's
+    split-K config does."""
+    block_m = 16 if m <= 16 else 32 if m <= 32 else 64
+    block_k = min(256, max(64, triton.next_power_of_2(k)))
+    iters = triton.cdiv(k, block_k)
+    m_tiles = triton.cdiv(m, block_m)
+    widths = [w for w in (128, 64, 32, 16) if w >= block_m // 2]
+    block_n = next((w for w in widths if m_tiles * triton.cdiv(n, w) * iters >= DEFAULT_PROGRAMS), widths[-1])
+    tiles = m_tiles * triton.cdiv(n, block_n)
+    split = max(1, min(iters, round(DEFAULT_PROGRAMS / tiles)))
+    return FusedFp4Config(block_m=block_m, block_n=block_n, block_k=block_k, split_k=split,
+                          num_warps=8 if block_m == 64 else 4, num_stages=1, matrix_instr_nonkdim=16,
+                          b_cg=int(m <= 32))
 
 
 def fused_fp4_grid(m: int, n: int, k: int, config: FusedFp4Config) -> int:
@@ -146,24 +168,23 @@ def _fp4_quantize(u, TIES_AWAY: tl.constexpr):
     R: tl.constexpr = u.shape[0]
     C: tl.constexpr = u.shape[1]
     ub = tl.reshape(u, (R, C // 32, 32))
-    # amax on magnitude bits: non-negative floats order like their bits, and NaN/Inf bits are the largest.
-    amax = tl.max(ub & 0x7FFFFFFF, axis=2)
+    ab = ub & 0x7FFFFFFF  # |x|: non-negative floats order like their bits, and NaN/Inf bits are the largest
+    amax = tl.max(ab, axis=2)
     field = ((amax + 0x200000) >> 23) & 0xFF
     e = tl.where(field == 255, 127, tl.minimum(tl.maximum(field - 129, -127), 127))
     inv_b = 127 - e  # E8M0 byte of 2**-e; byte 0 is the subnormal 2**-127
     inv = tl.where(inv_b == 0, 0x400000, inv_b << 23).to(tl.float32, bitcast=True)
-    q = ub.to(tl.float32, bitcast=True) * inv[:, :, None]
-    qa = q.to(tl.int32, bitcast=True) & 0x7FFFFFFF
+    qa = ab.to(tl.float32, bitcast=True) * inv[:, :, None]  # |q|
     # 1.5 * 2**23 * s = 1.5 * 2**(22 + max(E, 0)): exponent field 149 + max(E, 0), mantissa 2**22.
-    magic = ((tl.maximum(qa >> 23, 127) << 23) + 0x0B400000).to(tl.float32, bitcast=True)
-    t = qa.to(tl.float32, bitcast=True) + magic
+    magic = ((tl.maximum(qa.to(tl.int32, bitcast=True) >> 23, 127) << 23) + 0x0B400000).to(tl.float32, bitcast=True)
+    t = qa + magic
     tb = t.to(tl.int32, bitcast=True)
     code = (tb & 7) + (tb >> 22) - 299
     if TIES_AWAY:
-        d = qa.to(tl.float32, bitcast=True) - (t - magic)  # both subtractions exact
+        d = qa - (t - magic)  # both subtractions exact
         half_s = (magic.to(tl.int32, bitcast=True) - 0x0C400000).to(tl.float32, bitcast=True)  # 2**(max(E,0)-2)
         code += (d == half_s).to(tl.int32)
-        code = code | ((q < 0).to(tl.int32) << 3)
+        code = code | (((ub < 0) & (qa > 0)).to(tl.int32) << 3)  # q < 0
     else:
         code = code | ((ub >> 28) & 8)
     nonfinite = amax >= 0x7F800000
@@ -298,24 +319,14 @@ def _fp4_counter_buffer(device: torch.device, tiles: int) -> torch.Tensor:
     return bufs[-1]
 
 
-def _amd_backend() -> bool:
-    """True when Triton compiles for AMD (HIP): only then are waves_per_eu and matrix_instr_nonkdim
-    launch options (the CUDA backend rejects them; the interpreter has no active GPU driver)."""
+def _cuda_backend() -> bool:
+    """True when Triton compiles for NVIDIA, whose launcher rejects the AMD options. Off CUDA they are
+    passed: the HIP backend uses them, the interpreter drops them, and `python -m mxlib isa` records
+    them from a launch made on the CPU (no active GPU driver)."""
     try:
-        return triton.runtime.driver.active.get_current_target().backend == "hip"
-    except RuntimeError:  # no driver: the interpreter
+        return triton.runtime.driver.active.get_current_target().backend == "cuda"
+    except RuntimeError:  # no GPU driver: the interpreter, or a launch being recorded
         return False
-
-
-def _fp4_launch(m: int, n: int, k: int, cfg: FusedFp4Config, rounding: str, amd: bool):
-    """(integer arguments after the pointers and GEN, constexprs, launch options) of the one launch."""
-    ints = dict(M=m, N=n, K=k, stride_am=k, stride_ak=1, stride_cm=n, S_COLS=-(-(k // 32) // 8) * 8)
-    constexprs = dict(BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, SPLIT_K=cfg.split_k,
-                      EVEN_K=k % cfg.block_k == 0, TIES_AWAY=rounding == "ties_away", B_CACHE=cfg.b_cache)
-    options = dict(num_warps=cfg.num_warps, num_stages=cfg.num_stages)
-    if amd:
-        options.update(waves_per_eu=cfg.waves_per_eu, matrix_instr_nonkdim=cfg.matrix_instr_nonkdim)
-    return ints, constexprs, options
 
 
 def fused_fp4_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, *,
@@ -330,55 +341,31 @@ def fused_fp4_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.T
     if not isinstance(cfg, FusedFp4Config):
         raise TypeError(f"config must be a gemm_fused_fp4.Config, got {type(cfg).__name__}")
     c = mx_output(m, n, a.device, out)
+    _fp4_launch(a, b_shuffle, b_scale_sh, c, cfg, rounding, next(_fp4_generations))
+    return c
+
+
+def _fp4_launch(a, b_shuffle, b_scale_sh, c, cfg: FusedFp4Config, rounding: str, gen: int, programs=None):
+    """The one launch with generation `gen`, writing C into `c`. `programs` (default: all of them)
+    launches only the first ones, which is what a launch that dies midway leaves behind (tests)."""
+    m, k = a.shape
+    n = b_shuffle.shape[0]
     tiles = triton.cdiv(m, cfg.block_m) * triton.cdiv(n, cfg.block_n)
     if cfg.split_k > 1:
         cnt = _fp4_counter_buffer(a.device, tiles)
         ws = torch.empty(tiles * cfg.split_k * cfg.block_m * cfg.block_n, dtype=torch.float32, device=a.device)
     else:
         cnt, ws = c, c  # unused: the kernel stores straight into C
-    ints, constexprs, options = _fp4_launch(m, n, k, cfg, rounding, _amd_backend())
-    ints.update(stride_am=a.stride(0), stride_ak=a.stride(1), stride_cm=c.stride(0))
-    _fp4_gemm_kernel[(tiles * cfg.split_k,)](
-        a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt, *ints.values(),
-        next(_fp4_generations), **constexprs, **options)
-    return c
-
-
-OFFLINE_TARGETS = {"gfx950": ("hip", "gfx950", 64), "sm_90": ("cuda", 90, 32)}
-
-
-def fused_fp4_compile(m: int, n: int, k: int, config: FusedFp4Config | None = None, *, target: str = "gfx950",
-                      rounding: str = "rne", a_dtype: str = "bf16"):
-    """Compile, with no GPU, the launch `fused_fp4_gemm` makes for (m, n, k) on `target` ("gfx950":
-    MI355X; "sm_90": H200) and return Triton's compiled kernel (``.asm["amdgcn"]`` / ``["ptx"]``,
-    ``.metadata``). Specialized as Triton's launcher specializes it: integer arguments equal to 1
-    become constants, those divisible by 16 and every pointer carry divisibility 16, pointers get a
-    32-bit range on AMD (tensors under 2 GiB), GEN is never specialized."""
-    from triton.backends.compiler import GPUTarget
-
-    choice(target, "target", tuple(OFFLINE_TARGETS))
-    choice(rounding, "rounding", ROUNDINGS)
-    cfg = config if config is not None else fused_fp4_default_config(m, n, k)
-    ints, constexprs, options = _fp4_launch(m, n, k, cfg, rounding, target == "gfx950")
-    names = _fp4_gemm_kernel.arg_names
-    pointers = dict(a_ptr=f"*{a_dtype}", b_ptr="*u8", s_ptr="*u8", c_ptr="*bf16", ws_ptr="*fp32", cnt_ptr="*i64")
-    ptr_attr = [["tt.divisibility", 16]] + ([["tt.pointer_range", 32]] if target == "gfx950" else [])
-    signature, attrs = {}, {}
-    for name, ty in pointers.items():
-        signature[name] = ty
-        attrs[(names.index(name),)] = ptr_attr
-    for name, v in ints.items():
-        if v == 1:
-            signature[name] = "constexpr"
-            constexprs[name] = 1
-        else:
-            signature[name] = "i32"
-            if v % 16 == 0:
-                attrs[(names.index(name),)] = [["tt.divisibility", 16]]
-    signature["GEN"] = "i32"
-    signature.update({name: "constexpr" for name in constexprs if name not in signature})
-    src = triton.compiler.ASTSource(fn=_fp4_gemm_kernel, signature=signature, constexprs=constexprs, attrs=attrs)
-    return triton.compile(src, target=GPUTarget(*OFFLINE_TARGETS[target]), options=options)
+    knobs = {}
+    if not _cuda_backend():
+        knobs = {key: v for key, v in (("waves_per_eu", cfg.waves_per_eu),
+                                       ("matrix_instr_nonkdim", cfg.matrix_instr_nonkdim)) if v}
+    _fp4_gemm_kernel[(tiles * cfg.split_k if programs is None else programs,)](
+        a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt,
+        m, n, k, a.stride(0), a.stride(1), c.stride(0), b_scale_sh.shape[1], gen,
+        BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, SPLIT_K=cfg.split_k,
+        EVEN_K=k % cfg.block_k == 0, TIES_AWAY=rounding == "ties_away", B_CACHE=".cg" if cfg.b_cg else "",
+        num_warps=cfg.num_warps, num_stages=cfg.num_stages, **knobs)
 
 
 # The path contract (mxlib.paths): every path module exposes these four names.
