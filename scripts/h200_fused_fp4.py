@@ -3,7 +3,7 @@
 contest-style time beside the current fused path (what tl.dot_scaled's e2m1 x e2m1 emulation costs
 on sm_90, where Triton upcasts both operands to bf16).
 
-  python scripts/h200_fused_fp4.py --out DIR [--random 300] [--seed S] [--no-timing]
+  python scripts/h200_fused_fp4.py --out DIR [--part all|contest|random] [--random 300] [--seed S] [--no-timing]
 
 Validation (every row of DIR/validate.csv): one call per (shape, config), the output passed as `out=`
 filled with NaN and the caching allocator's free blocks filled with 0xFF first (so the split-K
@@ -57,8 +57,8 @@ RANDOM_CONFIGS = (F.Config(16, 64, 128, 3, 4, 2), F.Config(32, 64, 256, 2, 4, 2)
 
 
 def config_text(cfg) -> str:
-    return "block_m={} block_n={} block_k={} split_k={} num_warps={} num_stages={}".format(
-        cfg.block_m, cfg.block_n, cfg.block_k, cfg.split_k, cfg.num_warps, cfg.num_stages)
+    """A path Config as the dispatcher table writes it: "block_m=16 block_n=64 ..."."""
+    return " ".join(f"{k}={v}" for k, v in dataclasses.asdict(cfg).items())
 
 
 def sm90_candidates(m: int, n: int, k: int) -> list:
@@ -160,6 +160,8 @@ def main(argv=None) -> int:
     p.add_argument("--max-m", type=int, default=512)
     p.add_argument("--max-n", type=int, default=8192)
     p.add_argument("--max-k", type=int, default=8192)
+    p.add_argument("--part", choices=("all", "contest", "random"), default="all",
+                   help="contest: the 13 shapes' validation and the timing; random: the random and scaled shapes")
     p.add_argument("--no-timing", action="store_true")
     p.add_argument("--iters", type=int, default=30)
     p.add_argument("--warmup", type=int, default=3)
@@ -172,6 +174,9 @@ def main(argv=None) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     contest = shapes.load() if args.contest is None else parse_contest(args.contest)
+    if args.part == "random":
+        contest = []
+    n_random = 0 if args.part == "contest" else args.random
     rows = []
     f = open(out_dir / "validate.csv", "w", newline="")
     writer = csv.DictWriter(f, fieldnames=FIELDS)
@@ -205,7 +210,7 @@ def main(argv=None) -> int:
         print(f"contest {s.m}x{s.n}x{s.k} done ({time.time() - t0:.0f} s)", flush=True)
 
     rng = random.Random(args.seed)
-    for i in range(args.random):
+    for i in range(n_random):
         m, n, k = rng.randint(1, args.max_m), 16 * rng.randint(1, args.max_n // 16), 64 * rng.randint(1, args.max_k // 64)
         seed = rng.randrange(2**31)
         rounding = "ties_away" if i % 10 == 9 else "rne"
@@ -213,8 +218,8 @@ def main(argv=None) -> int:
         data = generate_input(m, n, k, seed, device=device, rounding=rounding)
         record("random", "random", m, n, k, seed, rounding, cfg, one_call, data, cfg, rounding, device)
         if (i + 1) % 50 == 0:
-            print(f"random {i + 1}/{args.random} ({time.time() - t0:.0f} s)", flush=True)
-    for i, cfg in enumerate(RANDOM_CONFIGS):  # block scales over most of the bf16 range
+            print(f"random {i + 1}/{n_random} ({time.time() - t0:.0f} s)", flush=True)
+    for i, cfg in enumerate(RANDOM_CONFIGS if args.part != "contest" else ()):  # block scales over the bf16 range
         m, n, k = rng.randint(1, 64), 16 * rng.randint(1, 64), 64 * rng.randint(1, 32)
         seed = rng.randrange(2**31)
         for rounding in ("rne", "ties_away"):
@@ -223,7 +228,7 @@ def main(argv=None) -> int:
     f.close()
 
     best = {}
-    if not args.no_timing and device.type == "cuda":
+    if contest and not args.no_timing and device.type == "cuda":
         best = timing(contest, timed_configs, rows, out_dir, args)
     failed = [r for r in rows if not passed(r)]
     import triton
@@ -234,7 +239,7 @@ def main(argv=None) -> int:
         "device": torch.cuda.get_device_name(device) if device.type == "cuda" else platform.processor() or "cpu",
         "python": platform.python_version(), "torch": torch.__version__, "cuda": torch.version.cuda,
         "hip": torch.version.hip, "triton": triton.__version__,
-        "contest_shapes": len(contest), "random_shapes": args.random, "random_seed": args.seed,
+        "part": args.part, "contest_shapes": len(contest), "random_shapes": n_random, "random_seed": args.seed,
         "checks": len(rows), "failed": len(failed),
         "checks_by_kind": {c: sum(r["check"] == c for r in rows) for c in ("contest", "random", "scaled")},
         "best_fused_fp4": best, "wall_seconds": round(time.time() - t0, 1),
@@ -252,7 +257,7 @@ def timing(contest, timed_configs, rows, out_dir: Path, args) -> dict:
     good = {(r["m"], r["n"], r["k"], r["config"]) for r in rows
             if r["check"] == "contest" and r["rounding"] == "rne" and passed(r)}
     flush = L2Flush()
-    fields = ("kind", "m", "n", "k", "path", "config", "median_us", "p20_us", "p80_us")
+    fields = ("kind", "m", "n", "k", "path", "config", "median_us", "p20_us", "p80_us", "error")
     best = {}
     with open(out_dir / "timing.csv", "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=fields)
@@ -265,9 +270,13 @@ def timing(contest, timed_configs, rows, out_dir: Path, args) -> dict:
             entries += [("fused_fp4", c, lambda c=c: F.gemm(a, b_shuffle, b_scale_sh, config=c))
                         for c in timed_configs[s.mnk] if (s.m, s.n, s.k, config_text(c)) in good]
             for path, cfg, call in entries:
-                t = time_contest(call, iters=args.iters, warmup=args.warmup, flush=flush)
-                text = config_text(cfg) if path == "fused_fp4" else " ".join(
-                    f"{k}={v}" for k, v in dataclasses.asdict(cfg).items())
+                text = config_text(cfg)
+                try:
+                    t = time_contest(call, iters=args.iters, warmup=args.warmup, flush=flush)
+                except Exception as exc:  # a row with the error, not a lost run
+                    w.writerow(dict(kind=s.kind, m=s.m, n=s.n, k=s.k, path=path, config=text,
+                                    error=f"{type(exc).__name__}: {exc}"[:300]))
+                    continue
                 w.writerow(dict(kind=s.kind, m=s.m, n=s.n, k=s.k, path=path, config=text,
                                 **{k: f"{t[k]:.2f}" for k in ("median_us", "p20_us", "p80_us")}))
                 fh.flush()
