@@ -356,6 +356,7 @@ from mxlib.tools import isa
 isa.prepare()
 from mxlib.kernels import gemm_fused_fp4 as F
 from mxlib.spec.reference import generate_input
+F._cuda_backend = lambda: False  # record the AMD options as an AMD launch passes them, on any machine
 a, _, _, b_shuffle, b_scale_sh = generate_input(16, 2112, 7168, 0)
 out = {}
 for nonkdim in (16, 32):
@@ -365,6 +366,10 @@ for nonkdim in (16, 32):
     facts = isa.amdgcn_facts(kernel.asm["amdgcn"])
     out[nonkdim] = dict(mma=sorted(x.split(":")[0] for x in facts["mma"].split(";")), scratch=facts["scratch_bytes"],
                         waves_per_eu=options["waves_per_eu"], nonkdim=options["matrix_instr_nonkdim"])
+cfg = F.Config(block_m=16, block_n=64, block_k=128, split_k=8, num_stages=3)  # the H200 table's tiling
+(launch,) = isa.capture(lambda: F.gemm(a, b_shuffle, b_scale_sh, config=cfg))
+facts = isa.cubin_facts(isa.compile_launch(launch, "sm_90")[0])
+out["sm_90"] = dict(mma=sorted(x.split(":")[0] for x in facts["mma"].split(";")), spill=facts["spill_bytes"])
 print(json.dumps(out))
 """
 
@@ -372,8 +377,10 @@ print(json.dumps(out))
 def test_gfx950_build_uses_the_native_scaled_mfma():
     """Recorded as `fused_fp4_gemm` launches it on (16, 2112, 7168) and compiled for gfx950 (mxlib.tools.isa),
     with the MFMA's 16- and 32-wide shapes and waves_per_eu 2: only the native FP4 scaled MFMA (A and B
-    both e2m1, no bf16 upcast MFMA), the AMD options reach the compiler, no scratch (spills). In a child
-    process: under the interpreter Triton's decorators make interpreted functions, which cannot be compiled."""
+    both e2m1, no bf16 upcast MFMA), the AMD options reach the compiler, no scratch (spills). For sm_90
+    (the H200 table's tiling) it builds too, without spills, on bf16 MMAs (Triton emulates the scaled
+    dot there). In a child process: under the interpreter Triton's decorators make interpreted
+    functions, which cannot be compiled."""
     env = {key: v for key, v in os.environ.items() if key != "TRITON_INTERPRET"}
     proc = subprocess.run([sys.executable, "-c", _COMPILE], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=600)
@@ -381,3 +388,4 @@ def test_gfx950_build_uses_the_native_scaled_mfma():
     got = json.loads(proc.stdout.strip().splitlines()[-1])
     for nonkdim, mfma in (("16", "v_mfma_scale_f32_16x16x128_f8f6f4"), ("32", "v_mfma_scale_f32_32x32x64_f8f6f4")):
         assert got[nonkdim] == dict(mma=[mfma], scratch=0, waves_per_eu=2, nonkdim=int(nonkdim)), got
+    assert got["sm_90"]["spill"] == 0 and all(".bf16.bf16." in m for m in got["sm_90"]["mma"]), got  # upcast there
