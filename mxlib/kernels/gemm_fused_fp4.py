@@ -34,7 +34,9 @@ generation larger than any before it. A program first raises the word to ``gener
 (atomic max), then adds one arrival (atomic add, acq_rel). Whatever an interrupted or failed launch
 left in a counter carries a smaller generation, so the first arrival of the next launch discards
 it: no call can poison a later one. The last arrival also sets the word back to 0, so a launch
-replayed with its old generation (a captured CUDA graph) finds clean counters too.
+replayed with its old generation (a captured CUDA graph) finds clean counters too. Off CUDA every
+thread first releases its own stores (`_fp4_release_each_thread`): on AMD one wave's release does not
+cover the other waves' stores, on NVIDIA the barrier plus one thread's release does (PTX's cumulativity).
 Limits, as for every shared-counter scheme: two launches running at the same time on different
 queues of one device would share counters (the path is for one queue at a time, the contest's
 setting); a graph captured before an interrupted launch of a later generation is replayed against
@@ -234,6 +236,17 @@ def _fp4_b_scales(s_ptr, s_off, s_mask, it, G, BLOCK_K: tl.constexpr, EVEN_K: tl
 
 
 @triton.jit
+def _fp4_release_each_thread(slot_ptr, SLOT: tl.constexpr, THREADS: tl.constexpr):
+    """Every thread's own release (an atomic add of 0 to an int32 word of the program's workspace slot,
+    `THREADS` = threads per program, so that each thread holds one element): on AMD a release fence
+    waits only for the issuing wave's own memory operations, and Triton's barrier waits for no stores,
+    so without this the one thread that arrives could publish before the other waves' partial sums
+    have left the CU."""
+    offs = tl.arange(0, THREADS) % SLOT
+    tl.atomic_add(slot_ptr.to(tl.pointer_type(tl.int32)) + offs, 0, sem="release", scope="gpu")
+
+
+@triton.jit
 def _fp4_arrive(cnt_ptr, GEN, SPLIT_K: tl.constexpr):
     """One arrival at a tile's launch-generation counter; True for the launch's last arrival, which
     also sets the counter back to 0. The atomic max discards what an earlier launch (a smaller
@@ -254,7 +267,7 @@ def _fp4_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr,
                      M, N, K, stride_am, stride_ak, stride_cm, S_COLS, GEN,
                      BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                      SPLIT_K: tl.constexpr, EVEN_K: tl.constexpr, TIES_AWAY: tl.constexpr,
-                     B_CACHE: tl.constexpr):
+                     B_CACHE: tl.constexpr, RELEASE_THREADS: tl.constexpr):
     pid = tl.program_id(0)
     split = pid % SPLIT_K
     tile = pid // SPLIT_K
@@ -294,7 +307,10 @@ def _fp4_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr,
         tl.store(c_ptr + c_off, _fp4_to_bf16(acc), mask=c_mask)
     else:
         w_off = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
-        tl.store(ws_ptr + (tile * SPLIT_K + split) * (BLOCK_M * BLOCK_N) + w_off, acc)
+        slot = ws_ptr + (tile * SPLIT_K + split) * (BLOCK_M * BLOCK_N)
+        tl.store(slot + w_off, acc)
+        if RELEASE_THREADS > 0:
+            _fp4_release_each_thread(slot, BLOCK_M * BLOCK_N, RELEASE_THREADS)
         # Every thread's partial is stored before one thread publishes the arrival (release).
         tl.debug_barrier()
         if _fp4_arrive(cnt_ptr + tile, GEN, SPLIT_K):
@@ -356,16 +372,17 @@ def _fp4_launch(a, b_shuffle, b_scale_sh, c, cfg: FusedFp4Config, rounding: str,
         ws = torch.empty(tiles * cfg.split_k * cfg.block_m * cfg.block_n, dtype=torch.float32, device=a.device)
     else:
         cnt, ws = c, c  # unused: the kernel stores straight into C
-    knobs = {}
-    if not _cuda_backend():
+    knobs, release_threads = {}, 0
+    if not _cuda_backend():  # AMD (or the interpreter, or a launch recorded for gfx950)
         knobs = {key: v for key, v in (("waves_per_eu", cfg.waves_per_eu),
                                        ("matrix_instr_nonkdim", cfg.matrix_instr_nonkdim)) if v}
+        release_threads = 64 * cfg.num_warps if cfg.split_k > 1 else 0
     _fp4_gemm_kernel[(tiles * cfg.split_k if programs is None else programs,)](
         a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt,
         m, n, k, a.stride(0), a.stride(1), c.stride(0), b_scale_sh.shape[1], gen,
         BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, SPLIT_K=cfg.split_k,
         EVEN_K=k % cfg.block_k == 0, TIES_AWAY=rounding == "ties_away", B_CACHE=".cg" if cfg.b_cg else "",
-        num_warps=cfg.num_warps, num_stages=cfg.num_stages, **knobs)
+        RELEASE_THREADS=release_threads, num_warps=cfg.num_warps, num_stages=cfg.num_stages, **knobs)
 
 
 # The path contract (mxlib.paths): every path module exposes these four names.
