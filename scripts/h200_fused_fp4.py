@@ -252,7 +252,7 @@ def main(argv=None) -> int:
 def timing(contest, timed_configs, rows, out_dir: Path, args) -> dict:
     """Contest-style medians of fused (table config) and every checked fused_fp4 config; returns the
     best fused_fp4 config per shape."""
-    from mxlib.tools.bench import L2Flush, time_contest
+    from mxlib.tools.timing import L2Flush, time_contest
 
     good = {(r["m"], r["n"], r["k"], r["config"]) for r in rows
             if r["check"] == "contest" and r["rounding"] == "rne" and passed(r)}

@@ -53,7 +53,7 @@ import triton.language as tl
 
 from ..spec.quant import ROUNDINGS
 from ..spec.validate import choice
-from .common import mx_check_config, mx_check_gemm_args, mx_output
+from .common import mx_check_config, mx_check_gemm_args, mx_output, mx_resolve_config
 
 ARRIVAL_BITS = tl.constexpr(20)  # low bits of a counter word: arrivals of the current launch
 
@@ -353,9 +353,7 @@ def fused_fp4_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.T
     `out`, if given, is written and returned; otherwise each call returns a fresh tensor."""
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out)
     choice(rounding, "rounding", ROUNDINGS)
-    cfg = config if config is not None else fused_fp4_default_config(m, n, k)
-    if not isinstance(cfg, FusedFp4Config):
-        raise TypeError(f"config must be a gemm_fused_fp4.Config, got {type(cfg).__name__}")
+    cfg = mx_resolve_config("fused_fp4", config, FusedFp4Config, fused_fp4_default_config, m, n, k)
     c = mx_output(m, n, a.device, out)
     _fp4_launch(a, b_shuffle, b_scale_sh, c, cfg, rounding, next(_fp4_generations))
     return c
