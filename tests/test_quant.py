@@ -42,6 +42,8 @@ def oracle_exponent(amax: float) -> int:
     p = math.floor(math.log2(amax))
     if amax / 2.0**p >= 1.75:  # the +0x200000 carry: mantissa fraction >= 0.75 rounds up
         p += 1
+    if p > 127:  # in fp32 that carry reaches the Inf exponent, and log2(inf) - 2 clamps to 127 (aiter's op too)
+        return 127
     return max(-127, min(127, p - 2))
 
 
