@@ -1,0 +1,103 @@
+"""The contest's score, computed the way the leaderboard computes it, and the MI355X baseline to beat.
+
+The score of a submission is the geometric mean, over the benchmark shapes, of each shape's MEAN time
+per call: eval.py (gpu-mode/reference-kernels:problems/amd_202602/eval.py) times every call between two
+CUDA events after an L2 flush and reports the mean of the calls (`benchmark.<i>.mean`); the task says
+`ranking_by: "geom"` (problems/amd_202602/mxfp4-mm/task.yml at commit 70d0a1b, unchanged through
+f83cb92); and the leaderboard's `compute_score` takes the geometric mean of those means
+(gpu-mode/kernelbot:src/libkernelbot/submission.py@023f036). Medians are steadier and are shown
+beside the means, but they are not what is ranked.
+
+`aiter_mi355x()` is the task's own table of aiter's times on the MI355X (the same task.yml): the
+baseline to beat, measured on the contest's machine, which mxlib cannot run. It is a different device
+from every time mxlib measured (an NVIDIA H200), so the two are never put side by side as a speed-up.
+"""
+from __future__ import annotations
+
+import csv
+import math
+from importlib import resources
+
+AITER_CSV = resources.files("mxlib") / "data" / "aiter_mi355x.csv"
+AITER_SOURCE = "gpu-mode/reference-kernels:problems/amd_202602/mxfp4-mm/task.yml@70d0a1b"
+
+
+def geomean(values) -> float:
+    values = [float(v) for v in values]
+    if not values or any(not v > 0 for v in values):
+        raise ValueError(f"geomean needs positive values, got {values}")
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def aiter_mi355x() -> dict[tuple[int, int, int], float]:
+    """(M, N, K) -> aiter's time per call on the MI355X in us, for the six benchmark shapes (task.yml)."""
+    with AITER_CSV.open(newline="") as f:
+        return {(int(r["m"]), int(r["n"]), int(r["k"])): float(r["us"]) for r in csv.DictReader(f)}
+
+
+def benchmark_shapes() -> list[tuple[int, int, int]]:
+    from ..spec import shapes
+
+    return [s.mnk for s in shapes.load("benchmark")]
+
+
+def score_us(times: dict, shapes=None) -> float:
+    """The ranked score: the geometric mean of per-shape times (pass means) over the benchmark shapes.
+
+    Every benchmark shape must have a time: a missing shape would change what the number means.
+    """
+    shapes = benchmark_shapes() if shapes is None else [tuple(s) for s in shapes]
+    missing = [s for s in shapes if s not in times]
+    if missing:
+        raise ValueError(f"no time for benchmark shapes {missing}")
+    return geomean(times[s] for s in shapes)
+
+
+def per_shape(frame, provider: str, *, timing: str = "contest", stat: str = "mean_us") -> dict:
+    """(M, N, K) -> `stat` of one provider's benchmark rows in a bench.csv frame (rows without a time left out)."""
+    rows = frame[(frame["provider"] == provider) & (frame["timing"] == timing) & (frame["kind"] == "benchmark")
+                 & frame[stat].notna()]
+    return {(int(r.m), int(r.n), int(r.k)): float(getattr(r, stat)) for r in rows.itertuples()}
+
+
+def scores(frame, providers, *, timing: str = "contest") -> list[tuple[str, float, float]]:
+    """(provider, score from means, the same from medians) for each provider that has every benchmark shape."""
+    out = []
+    for prov in providers:
+        try:
+            out.append((prov, score_us(per_shape(frame, prov, timing=timing)),
+                        score_us(per_shape(frame, prov, timing=timing, stat="median_us"))))
+        except ValueError:
+            continue
+    return out
+
+
+def table(frame, providers, *, timing: str = "contest", kinds=("benchmark",)) -> str:
+    """Per-shape 'mean (median)' us of each provider in a bench.csv frame, one line per shape of `kinds`,
+    and, when a provider has every benchmark shape, its score (geometric mean of the means) and the same
+    from the medians. A '-' marks a provider with no time for that shape."""
+    rows = frame[(frame["timing"] == timing) & frame["kind"].isin(kinds)]
+    keys = list(dict.fromkeys((str(r.kind), int(r.m), int(r.n), int(r.k)) for r in rows.itertuples()))
+    width = max(16, *(len(p) + 2 for p in providers))
+    lines = [f"{timing} time per call, us: mean (median)",
+             f"{'':10}{'M x N x K':>15}" + "".join(f"{p:>{width}}" for p in providers)]
+    means = {p: per_shape(frame, p, timing=timing) for p in providers}
+    medians = {p: per_shape(frame, p, timing=timing, stat="median_us") for p in providers}
+    for kind, m, n, k in keys:
+        cells = []
+        for p in providers:
+            sub = rows[(rows["provider"] == p) & (rows["kind"] == kind) & (rows["m"] == m) & (rows["n"] == n)
+                       & (rows["k"] == k)]
+            sub = sub[sub["mean_us"].notna()]
+            cells.append("-" if sub.empty else f"{float(sub['mean_us'].iloc[0]):.2f} ({float(sub['median_us'].iloc[0]):.2f})")
+        lines.append(f"{kind:10}{f'{m}x{n}x{k}':>15}" + "".join(f"{c:>{width}}" for c in cells))
+    if "benchmark" in kinds:
+        cells = []
+        for p in providers:
+            try:
+                cells.append(f"{score_us(means[p]):.2f} ({score_us(medians[p]):.2f})")
+            except ValueError:
+                cells.append("-")
+        if any(c != "-" for c in cells):
+            lines.append(f"{'score':10}{'geomean':>15}" + "".join(f"{c:>{width}}" for c in cells))
+    return "\n".join(lines)

@@ -1,0 +1,41 @@
+"""The contest's score (geometric mean of per-shape means) and aiter's MI355X baseline from task.yml."""
+import math
+
+import pandas as pd
+import pytest
+
+from mxlib.spec import shapes
+from mxlib.tools import ranking
+
+
+def test_aiter_baseline_is_task_yml_table_for_the_benchmark_shapes():
+    aiter = ranking.aiter_mi355x()
+    # task.yml@70d0a1b, "The aiter performance is:" (M N K time[us])
+    assert aiter == {(4, 2880, 512): 8.198, (16, 2112, 7168): 20.873, (32, 4096, 512): 9.462,
+                     (32, 2880, 512): 9.173, (64, 7168, 2048): 12.738, (256, 3072, 1536): 12.219}
+    assert sorted(aiter) == sorted(s.mnk for s in shapes.load("benchmark"))
+    assert round(ranking.score_us(aiter), 2) == 11.50
+
+
+def test_score_is_the_geometric_mean_over_every_benchmark_shape():
+    times = {s: 4.0 for s in ranking.benchmark_shapes()}
+    times[ranking.benchmark_shapes()[0]] = 4.0 * 2 ** 6
+    assert ranking.score_us(times) == pytest.approx(8.0)
+    del times[ranking.benchmark_shapes()[-1]]
+    with pytest.raises(ValueError, match="no time for benchmark shapes"):
+        ranking.score_us(times)
+    with pytest.raises(ValueError, match="positive"):
+        ranking.geomean([1.0, 0.0])
+
+
+def test_scores_rank_means_and_show_medians_beside():
+    rows = []
+    for m, n, k in ranking.benchmark_shapes():
+        for timing in ("contest", "graph"):
+            rows.append(dict(kind="benchmark", m=m, n=n, k=k, provider="p", timing=timing,
+                             mean_us=10.0 if timing == "contest" else 1.0, median_us=8.0))
+        rows.append(dict(kind="test", m=m, n=n, k=k, provider="p", timing="contest", mean_us=99.0, median_us=99.0))
+        rows.append(dict(kind="benchmark", m=m, n=n, k=k, provider="partial", timing="contest",
+                         mean_us=math.nan if m == 4 else 5.0, median_us=5.0))
+    (prov, mean, median), = ranking.scores(pd.DataFrame(rows), ["p", "partial", "absent"])
+    assert (prov, mean, median) == ("p", pytest.approx(10.0), pytest.approx(8.0))
