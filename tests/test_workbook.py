@@ -178,9 +178,9 @@ def test_speed_bars_draws_each_timed_row_and_skips_failed_ones():
     for m, n, k in ((4, 2880, 512), (16, 2112, 7168)):
         for prov, med in (("mxlib", 5.0), ("cublas_bf16", 9.0), ("empty", 3.5)):
             for timing in ("contest", "graph"):
-                rows.append(dict(m=m, n=n, k=k, provider=prov, timing=timing, median_us=med, p20_us=med - 0.5,
-                                 p80_us=med + 1.0, empty_us=3.4, floor_us=0.2 * m))
-    rows[0]["median_us"] = math.nan  # mxlib failed on the first shape: no bar for it
+                rows.append(dict(m=m, n=n, k=k, provider=prov, timing=timing, mean_us=med, median_us=med - 0.1,
+                                 p20_us=med - 0.5, p80_us=med + 1.0, empty_us=3.4, floor_us=0.2 * m))
+    rows[0]["mean_us"] = math.nan  # mxlib failed on the first shape: no bar for it
     fig, ax = plt.subplots()
     shapes = figures.speed_bars(ax, pd.DataFrame(rows), ["mxlib", "cublas_bf16"])
     assert shapes == ["4x2880x512", "16x2112x7168"]
@@ -190,10 +190,61 @@ def test_speed_bars_draws_each_timed_row_and_skips_failed_ones():
     floors = sorted(round(float(s[0][1]), 3) for c in ax.collections for s in c.get_segments()
                     if s[0][1] == s[1][1] and s[1][0] - s[0][0] > 0.8)
     assert floors == [round(3.4 + 0.2 * 4, 3), round(3.4 + 0.2 * 16, 3)]
+    spreads = sorted((round(float(s[0][1]), 3), round(float(s[1][1]), 3)) for c in ax.collections
+                     for s in c.get_segments() if s[0][0] == s[1][0])
+    assert spreads == [(4.5, 6.0), (8.5, 10.0), (8.5, 10.0)], "a p20..p80 line over each bar"
+    assert "mean" in ax.get_ylabel()
     plt.close(fig)
+    fig, ax = plt.subplots()
+    figures.speed_bars(ax, pd.DataFrame(rows), ["cublas_bf16"], stat="median_us")
+    assert sorted(round(p.get_height(), 3) for p in ax.patches) == [8.9, 8.9]
+    plt.close(fig)
+    with pytest.raises(ValueError, match="stat must be"):
+        figures.speed_bars(ax, pd.DataFrame(rows), ["mxlib"], stat="p20_us")
 
 
 def test_recorded_says_plainly_when_a_csv_is_missing(capsys):
     assert workbook.recorded("no_such_file.csv", device="nowhere") is None
     out = capsys.readouterr().out
     assert "not recorded yet" in out and "data/results/nowhere/no_such_file.csv" in out
+
+
+def test_fingerprint_sees_what_is_drawn_not_how():
+    import matplotlib.pyplot as plt
+
+    from mxlib.tools import figures
+
+    def draw(ys, color="#0072B2", title="t", fontsize=10):
+        with plt.rc_context({"font.size": fontsize, "lines.linewidth": fontsize / 5}):
+            fig, ax = plt.subplots()
+            ax.plot([1, 2, 3], ys, color=color, label="l")
+            ax.bar([0, 1], [2.0, 3.0])
+            ax.imshow([[0, 1], [2, 3]])
+            ax.set(title=title, xlabel="x (us)")
+            ax.legend()
+            fp = figures.fingerprint(fig)
+        plt.close(fig)
+        return fp
+
+    base = draw([1, 2, 3])
+    assert draw([1, 2, 3], fontsize=14) == base, "rendering settings are not content"
+    assert draw([1, 2, 3.0000001]) == base, "below 6 significant digits"
+    for other in (draw([1, 2, 4]), draw([1, 2, 3], color="#D55E00"), draw([1, 2, 3], title="u")):
+        assert other != base
+
+
+def test_utilization_panels_draw_one_axes_per_device_with_labelled_bars():
+    import matplotlib.pyplot as plt
+
+    from mxlib.tools import figures
+
+    fig = figures.utilization_panels([
+        ("MI355X", "#D55E00", [("4x2880x512", 23, 0.09, "32x128"), ("32x4096x512", 32, 0.125, "32x128")]),
+        ("H200", "#009E73", [("4x2880x512", 90, 0.682, "16x32"), ("32x4096x512", 128, 0.97, "32x32")]),
+    ])
+    assert len(fig.axes) == 2, "devices never share an axes"
+    for ax, heights, labels in zip(fig.axes, ([9.0, 12.5], [68.2, 97.0]), (["23\n32x128", "32\n32x128"], ["90\n16x32", "128\n32x32"])):
+        assert [round(p.get_height(), 1) for p in ax.patches] == heights
+        assert [t.get_text() for t in ax.texts] == labels
+    assert [ax.get_title() for ax in fig.axes] == ["MI355X", "H200"]
+    plt.close(fig)
