@@ -248,3 +248,11 @@ def test_utilization_panels_draw_one_axes_per_device_with_labelled_bars():
         assert [t.get_text() for t in ax.texts] == labels
     assert [ax.get_title() for ax in fig.axes] == ["MI355X", "H200"]
     plt.close(fig)
+
+
+def test_without_versions_hides_what_is_installed():
+    import torch
+
+    assert workbook.without_versions(f"this PyTorch ({torch.__version__}) is not a ROCm build") == \
+        "this PyTorch (<version>) is not a ROCm build"
+    assert workbook.without_versions(("no", "aiter 0.1.11")) == "('no', 'aiter 0.1.11')"

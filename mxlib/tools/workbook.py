@@ -89,6 +89,31 @@ def recorded(name: str, device: str | None = "h200"):
     return pd.read_csv(path)
 
 
+def installed_versions() -> list[str]:
+    """The versions of Python, torch, triton, numpy, pandas and matplotlib installed here (those found)."""
+    import importlib.metadata
+    import platform
+
+    found = [platform.python_version()]
+    for dist in ("torch", "triton", "numpy", "pandas", "matplotlib"):
+        try:
+            found.append(importlib.metadata.version(dist))
+        except importlib.metadata.PackageNotFoundError:
+            pass
+    if "torch" in sys.modules:
+        found.append(sys.modules["torch"].__version__)
+    return sorted(set(found), key=len, reverse=True)
+
+
+def without_versions(text) -> str:
+    """`str(text)` with every installed version (`installed_versions`) replaced by "<version>": a message
+    printed in a notebook then reads the same on every install, as committed outputs must."""
+    text = str(text)
+    for version in installed_versions():
+        text = text.replace(version, "<version>")
+    return text
+
+
 # ---- the runner ----
 
 class WorkbookError(RuntimeError):
