@@ -13,8 +13,8 @@ from mxlib.tools import workbook
 NOTEBOOKS = workbook.notebook_paths()
 
 
-def test_the_eight_notebooks_are_there_in_order():
-    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06", "07", "08"]
+def test_the_nine_notebooks_are_there_in_order():
+    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06", "07", "08", "09"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
