@@ -1,4 +1,5 @@
-# Two targets a fresh machine needs: `make workbook` (the main job) and `make test`.
+# Two targets a fresh machine needs: `make workbook` (the main job) and `make test`; CI also runs
+# `make workbook-check` (the workbook once more, failing if the committed notebooks' outputs are stale).
 # Both build .venv first. TORCH pins the wheel, TORCH_INDEX picks the index it comes from (a CUDA or ROCm
 # build), PIP_ARGS goes to every pip install (a proxy, a local wheel folder):
 #   make test                                                   # CPU: torch 2.13.0 from PyPI
@@ -11,7 +12,7 @@ TORCH_INDEX ?=
 PIP_ARGS ?=
 PY := $(VENV)/bin/python
 
-.PHONY: setup workbook test
+.PHONY: setup workbook workbook-check test
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +24,9 @@ setup: $(VENV)/.installed
 
 workbook: setup
 	$(PY) -m mxlib workbook
+
+workbook-check: setup
+	$(PY) -m mxlib workbook --check
 
 test: setup
 	$(PY) -m pytest -q

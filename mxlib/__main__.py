@@ -16,7 +16,7 @@ DESCRIPTION = (
 # command -> (module, one-line help). Modules are imported only when their command runs.
 COMMANDS = {
     "check": ("mxlib.tools.check", "run the reference on the contest shapes and check custom_kernel against it"),
-    "workbook": ("mxlib.tools.workbook", "execute the eight notebooks in order, headless, and export their figures"),
+    "workbook": ("mxlib.tools.workbook", "execute the notebooks in order, headless, export their figures, keep the committed outputs current (--check: fail if stale)"),
     "bench": ("mxlib.tools.bench", "time mxlib's paths beside baselines, contest-style and by graph replay, with floors"),
     "harness": ("mxlib.tools.harness", "run a submission file through the contest's test, benchmark or leaderboard protocol"),
     "export": ("mxlib.tools.export", "write the single-file contest submission (no mxlib import) for a target"),

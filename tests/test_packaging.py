@@ -30,15 +30,19 @@ def test_environment_yml_mirrors_pyproject():
 
 def test_ci_runs_the_readme_commands():
     readme = (ROOT / "README.md").read_text()
-    ci = (ROOT / ".ci" / "run").read_text()
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
     block = re.search(r"```(?:bash|sh)?\n(.*?)```", readme, flags=re.S).group(1)
     commands = [line.split("#")[0].strip() for line in block.splitlines() if line.strip()]
-    assert len(commands) == 2, commands
-    for cmd in commands:
-        assert cmd in ci, f"README command {cmd!r} is not run by .ci/run"
+    assert commands == ["make workbook", "make test"], commands
+    assert "make test" in ci
+    # The workbook runs in CI in its checking mode: the same runner and notebooks as `make workbook`, compared
+    # with the committed outputs instead of written over them (a stale notebook fails CI).
+    assert "make workbook-check" in ci
     makefile = (ROOT / "Makefile").read_text()
-    for target in ("workbook", "test"):
+    for target in ("workbook", "workbook-check", "test"):
         assert re.search(rf"^{target}:", makefile, flags=re.M)
+    assert re.search(r"^workbook-check: setup\n\t\$\(PY\) -m mxlib workbook --check$", makefile, flags=re.M)
+    assert re.search(r"^workbook: setup\n\t\$\(PY\) -m mxlib workbook$", makefile, flags=re.M)
 
 
 def test_every_command_has_help(capsys):

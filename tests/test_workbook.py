@@ -1,9 +1,14 @@
-"""The workbook's notebooks (stored clean, one parameters cell each), figure export, and the runner on CPU."""
+"""The workbook's notebooks (committed with the canonical CPU run's outputs, one parameters cell each), figure
+export and fingerprints, the runner on CPU, the write-back and the staleness check."""
+import base64
 import csv
 import hashlib
+import re
 import subprocess
 import sys
 import textwrap
+
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -18,7 +23,7 @@ def test_the_nine_notebooks_are_there_in_order():
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_notebook_is_valid_clean_and_parameterized(path):
+def test_notebook_is_valid_parameterized_and_committed_with_outputs(path):
     nb = nbformat.read(path, as_version=4)
     nbformat.validate(nb)
     code = [c for c in nb.cells if c.cell_type == "code"]
@@ -26,11 +31,67 @@ def test_notebook_is_valid_clean_and_parameterized(path):
     assert len(tagged) == 1, "exactly one cell tagged 'parameters'"
     assert tagged[0] is code[0], "the parameters cell is the first code cell"
     assert 'PROFILE = "auto"' in tagged[0].source
-    for c in code:
-        assert c.outputs == [] and c.execution_count is None, f"stored with outputs: {c.source[:60]!r}"
     # setup() must run before anything can import triton (TRITON_INTERPRET is read at triton's import).
     assert code[1].source.startswith("from mxlib.tools.workbook import setup\nPROFILE = setup(PROFILE)")
     assert any("import mxlib" in c.source for c in code)
+    # committed form: executed in order, no injected cell, no run metadata (see workbook.committed_form)
+    assert not [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    assert [c.execution_count for c in code] == list(range(1, len(code) + 1)), "run the workbook (make workbook)"
+    assert all("execution" not in c.metadata for c in nb.cells)
+    assert nb.metadata == {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+                           "language_info": {"name": "python"}}
+    assert any(c.outputs for c in code[1:]), "the committed notebook carries its outputs"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_committed_outputs_are_deterministic(path):
+    """Nothing in a committed output may depend on the machine, the run or the clock."""
+    nb = nbformat.read(path, as_version=4)
+    for i, cell in enumerate(c for c in nb.cells if c.cell_type == "code"):
+        lines = workbook.output_lines(cell)
+        text = "\n".join(lines)
+        assert str(workbook.ROOT) not in text and "/tmp/" not in text and "/home/" not in text, (i, "a path")
+        assert not re.search(r"0x[0-9a-f]{6,}", text), (i, "an address")
+        assert not re.search(r"\b\d+\.\d+ ?s\b", text), (i, "a wall-clock time")
+        assert not [v for v in workbook.installed_versions() if v in text], (i, "an installed version")
+        assert not any(line.startswith("error:") for line in lines), (i, "an error")
+        assert not any("stderr" in line.split(":")[0] for line in lines), (i, "stderr output")
+        assert not any("untagged image" in line for line in lines), (i, "an image not saved by figures.save")
+        streams = [o.output_type == "stream" and o.name for o in cell.outputs]
+        assert all(not (a and a == b) for a, b in zip(streams, streams[1:])), (i, "unmerged streams")
+
+
+def test_without_versions_hides_what_is_installed():
+    import torch
+
+    assert workbook.without_versions(f"this PyTorch ({torch.__version__}) is not a ROCm build") == \
+        "this PyTorch (<version>) is not a ROCm build"
+    assert workbook.without_versions(("no", "aiter 0.1.11")) == "('no', 'aiter 0.1.11')"
+
+
+def _figure_outputs():
+    from mxlib.tools.figures import FIGURE_METADATA_KEY
+
+    for path in NOTEBOOKS:
+        for cell in nbformat.read(path, as_version=4).cells:
+            for out in cell.get("outputs", []):
+                tag = out.get("metadata", {}).get(FIGURE_METADATA_KEY)
+                if tag:
+                    yield path.name, tag["figure"], out
+
+
+def test_every_exported_figure_is_in_a_notebook_and_matches_its_file():
+    shown = {}
+    for notebook, name, out in _figure_outputs():
+        assert name[:2] == notebook[:2], f"{name} is shown by {notebook}"
+        assert name not in shown, f"{name} shown twice"
+        shown[name] = base64.b64decode(out["data"]["image/png"])
+    exported = {p.stem for p in workbook.FIGURES_DIR.glob("*.svg")}
+    assert sorted(shown) == sorted(exported), "a figure without a notebook, or a notebook figure not exported"
+    for name, png in shown.items():
+        assert (workbook.FIGURES_DIR / f"{name}.png").read_bytes() == png, f"{name}: the notebook shows another PNG"
+    with open(workbook.FIGURES_DIR / "figures.csv", newline="") as f:
+        assert sorted(r["figure"] for r in csv.DictReader(f)) == sorted(exported)
 
 
 def test_inject_parameters_follows_the_parameters_cell(tmp_path):
@@ -126,6 +187,97 @@ def test_runner_executes_01_and_02_on_cpu(tmp_path):
     assert sorted(manifest) == svgs
     assert {r["profile"] for r in manifest.values()} == {"cpu"}
     assert {r["notebook"] for r in manifest.values()} == {p.name for p in NOTEBOOKS[:2]}
+    # every figure is shown in the notebook as the PNG it wrote, tagged with its name and fingerprint
+    nb = nbformat.read(done[0], as_version=4)
+    tags = [o.metadata["mxlib"] for c in nb.cells if c.cell_type == "code" for o in c.outputs if "mxlib" in o.get("metadata", {})]
+    assert sorted(t["figure"] for t in tags) == [s for s in svgs if s.startswith("01")]
+    assert all(re.fullmatch(r"[0-9a-f]{64}", t["fingerprint"]) for t in tags)
+    # the committed notebooks are this run's outputs (the CPU profile is the canonical run)
+    assert workbook.check(done) == []
+
+
+def _notebook(*sources, outputs=None):
+    nb = nbformat.v4.new_notebook()
+    params = nbformat.v4.new_code_cell('PROFILE = "auto"\nFIGURES = None')
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [nbformat.v4.new_markdown_cell("# t"), params] + [nbformat.v4.new_code_cell(src) for src in sources]
+    return nb
+
+
+def _ran(nb, outputs):
+    """`nb` as the runner leaves it: injected cell after the parameters cell, outputs, timing metadata."""
+    ran = nbformat.reads(nbformat.writes(nb), as_version=4)
+    workbook.inject_parameters(ran, "cpu", Path("/tmp/somewhere"))
+    code = [c for c in ran.cells if c.cell_type == "code"]
+    for count, (cell, outs) in enumerate(zip(code, outputs), 7):
+        cell.execution_count = count
+        cell.metadata["execution"] = {"iopub.execute_input": "2026-01-01T00:00:00Z"}
+        cell.outputs = [nbformat.from_dict(o) for o in outs]
+    return ran
+
+
+def _stream(text, name="stdout"):
+    return {"output_type": "stream", "name": name, "text": text}
+
+
+def _figure(name, fp, png=b"png"):
+    return {"output_type": "display_data", "metadata": {"mxlib": {"figure": name, "fingerprint": fp}},
+            "data": {"image/png": base64.b64encode(png).decode(), "text/plain": f"[figure {name}]"}}
+
+
+def test_committed_form_drops_the_run_and_keeps_the_outputs():
+    src = _notebook("print('a')", "x = 1")
+    ran = _ran(src, [[], [], [_stream("a"), _stream("b\n")], []])
+    nb = workbook.committed_form(src, ran)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert len(nb.cells) == len(src.cells), "no injected cell"
+    assert [c.execution_count for c in code] == [1, 2, 3]
+    assert code[1].outputs == [_stream("ab\n")], "consecutive streams merged"
+    assert all("execution" not in c.metadata for c in nb.cells)
+    assert "/tmp/somewhere" not in nbformat.writes(nb)
+    assert nbformat.writes(workbook.committed_form(src, ran)) == nbformat.writes(nb), "same outputs, same file"
+    edited = _notebook("print('A')", "x = 1")
+    with pytest.raises(ValueError, match="not the stored notebook"):
+        workbook.committed_form(edited, ran)
+
+
+def test_differences_compare_text_exactly_and_figures_by_fingerprint_not_png_bytes():
+    src = _notebook("print(1)", "save()")
+    base = workbook.committed_form(src, _ran(src, [[], [], [_stream("1\n")], [_figure("01_x", "f" * 64)]]))
+    same_figure_other_png = workbook.committed_form(src, _ran(src, [[], [], [_stream("1\n")],
+                                                                    [_figure("01_x", "f" * 64, b"other bytes")]]))
+    assert workbook.differences(base, same_figure_other_png) == []
+    other_text = workbook.committed_form(src, _ran(src, [[], [], [_stream("2\n")], [_figure("01_x", "f" * 64)]]))
+    report = workbook.differences(base, other_text, "01_t.ipynb")
+    assert report[0].startswith("01_t.ipynb cell 2") and any("+stdout: 2" in line for line in report)
+    other_figure = workbook.committed_form(src, _ran(src, [[], [], [_stream("1\n")], [_figure("01_x", "e" * 64)]]))
+    assert any("fingerprint" in line for line in workbook.differences(base, other_figure))
+    never_run = _notebook("print(1)", "save()")
+    assert workbook.differences(never_run, base), "a notebook committed without outputs is stale"
+
+
+def test_fingerprint_sees_what_is_drawn_not_how():
+    import matplotlib.pyplot as plt
+
+    from mxlib.tools import figures
+
+    def draw(ys, color="#0072B2", title="t", fontsize=10):
+        with plt.rc_context({"font.size": fontsize, "lines.linewidth": fontsize / 5}):
+            fig, ax = plt.subplots()
+            ax.plot([1, 2, 3], ys, color=color, label="l")
+            ax.bar([0, 1], [2.0, 3.0])
+            ax.imshow([[0, 1], [2, 3]])
+            ax.set(title=title, xlabel="x (us)")
+            ax.legend()
+            fp = figures.fingerprint(fig)
+        plt.close(fig)
+        return fp
+
+    base = draw([1, 2, 3])
+    assert draw([1, 2, 3], fontsize=14) == base, "rendering settings are not content"
+    assert draw([1, 2, 3.0000001]) == base, "below 6 significant digits"
+    for other in (draw([1, 2, 4]), draw([1, 2, 3], color="#D55E00"), draw([1, 2, 3], title="u")):
+        assert other != base
 
 
 def test_manifest_keeps_the_record_of_unchanged_figures(tmp_path):
@@ -209,30 +361,6 @@ def test_recorded_says_plainly_when_a_csv_is_missing(capsys):
     assert "not recorded yet" in out and "data/results/nowhere/no_such_file.csv" in out
 
 
-def test_fingerprint_sees_what_is_drawn_not_how():
-    import matplotlib.pyplot as plt
-
-    from mxlib.tools import figures
-
-    def draw(ys, color="#0072B2", title="t", fontsize=10):
-        with plt.rc_context({"font.size": fontsize, "lines.linewidth": fontsize / 5}):
-            fig, ax = plt.subplots()
-            ax.plot([1, 2, 3], ys, color=color, label="l")
-            ax.bar([0, 1], [2.0, 3.0])
-            ax.imshow([[0, 1], [2, 3]])
-            ax.set(title=title, xlabel="x (us)")
-            ax.legend()
-            fp = figures.fingerprint(fig)
-        plt.close(fig)
-        return fp
-
-    base = draw([1, 2, 3])
-    assert draw([1, 2, 3], fontsize=14) == base, "rendering settings are not content"
-    assert draw([1, 2, 3.0000001]) == base, "below 6 significant digits"
-    for other in (draw([1, 2, 4]), draw([1, 2, 3], color="#D55E00"), draw([1, 2, 3], title="u")):
-        assert other != base
-
-
 def test_utilization_panels_draw_one_axes_per_device_with_labelled_bars():
     import matplotlib.pyplot as plt
 
@@ -248,11 +376,3 @@ def test_utilization_panels_draw_one_axes_per_device_with_labelled_bars():
         assert [t.get_text() for t in ax.texts] == labels
     assert [ax.get_title() for ax in fig.axes] == ["MI355X", "H200"]
     plt.close(fig)
-
-
-def test_without_versions_hides_what_is_installed():
-    import torch
-
-    assert workbook.without_versions(f"this PyTorch ({torch.__version__}) is not a ROCm build") == \
-        "this PyTorch (<version>) is not a ROCm build"
-    assert workbook.without_versions(("no", "aiter 0.1.11")) == "('no', 'aiter 0.1.11')"

@@ -1,10 +1,23 @@
-"""`python -m mxlib workbook`: execute the eight notebooks in order, headless, and export their figures.
+"""`python -m mxlib workbook`: execute the notebooks in order, headless, export their figures, and keep
+the committed notebooks' outputs current.
 
 Each notebook has one cell tagged ``parameters`` (``PROFILE = "auto"``, ``FIGURES = None``). The runner
 inserts a cell after it that sets the profile and the figures folder, runs every cell in a fresh
 kernel whose working directory is `notebooks/` (as in JupyterLab), writes the executed notebook to
 `--out`, and stops at the first failing cell, naming the notebook and the cell. `figures.csv` in the
 figures folder records which run (profile, device, versions, date) made each figure's current bytes.
+
+The committed notebooks carry the outputs of the canonical run, the CPU profile, so that they read on
+a code host without running. A CPU run writes each executed notebook back into `notebooks/` in its
+committed form (`committed_form`): the stored cells and notebook metadata with the new outputs, the
+injected cell left out, no per-cell timing metadata, consecutive stream outputs merged, execution
+counts 1, 2, ... in cell order. `--check` runs the same notebooks into `out/check/` instead and fails
+when a committed notebook differs from its fresh run (`differences`): stream and text outputs must
+match exactly; a figure must be the same figure, by the name and fingerprint that
+`mxlib.tools.figures.save` tags it with. PNG bytes are not compared: they change with the matplotlib
+and FreeType versions while the figure does not; the fingerprint hashes what is drawn (data, colors,
+labels, texts), so a stale figure is still caught. The GPU profile never writes back: its outputs are
+a measurement run's, not the committed ones.
 
 The notebooks call `setup(PROFILE)` first: it resolves "auto" to "gpu" or "cpu" and, on the CPU, turns
 Triton's interpreter on before anything imports triton. `results_dir(profile)` is where measuring cells
@@ -13,7 +26,9 @@ a CSV is not there yet). nbclient is imported only when the runner runs, so note
 """
 from __future__ import annotations
 
+import copy
 import csv
+import difflib
 import hashlib
 import os
 import re
@@ -24,6 +39,7 @@ from pathlib import Path
 from .repo import FIGURES_DIR, NOTEBOOKS_DIR, RESULTS_DIR, ROOT
 
 PROFILES = ("auto", "cpu", "gpu")
+CANONICAL_PROFILE = "cpu"  # the run whose outputs the committed notebooks carry
 PARAMETERS_TAG = "parameters"
 INJECTED_TAG = "injected-parameters"
 
@@ -250,14 +266,15 @@ def _update_manifest(figures_dir: Path, notebook: str, changed: list, run: dict)
 
     Only figures whose bytes this run changed (or created) get a new row: re-running on the CPU, which
     redraws the same bytes, keeps the record of the H200 run that made them, and a partial run (--only)
-    keeps the other notebooks' rows. Figures drawn from measurements also carry their own source in a
-    corner (`mxlib.tools.figures.stamp`).
+    keeps the other notebooks' rows; a figure whose SVG was deleted loses its row. Figures drawn from
+    measurements also carry their own source in a corner (`mxlib.tools.figures.stamp`).
     """
     path = figures_dir / MANIFEST
     rows = {}
     if path.is_file():
         with open(path, newline="") as f:
             rows = {r["figure"]: r for r in csv.DictReader(f)}
+    rows = {name: row for name, row in rows.items() if (figures_dir / f"{name}.svg").is_file()}  # deleted: gone
     for name in changed:
         rows[name] = {"figure": name, "notebook": notebook, **run}
     with open(path, "w", newline="") as f:
@@ -278,27 +295,174 @@ def _figure_stamps(figures_dir: Path) -> dict:
     return stamps
 
 
+# ---- the committed form, and the staleness check ----
+
+def committed_form(source, executed):
+    """The notebook as committed: `source` (the stored notebook: its cells, ids and metadata) with the
+    outputs of `executed` (the same notebook as the runner ran it, injected cell included).
+
+    Cell metadata that the run adds (nbclient's timings) is not copied, consecutive stream outputs of
+    one name are merged (how the kernel split a stream depends on timing), and execution counts are
+    1, 2, ... over the code cells in order, so the same outputs always give the same file.
+    """
+    cells = [c for c in executed.cells if INJECTED_TAG not in c.get("metadata", {}).get("tags", [])]
+    if len(cells) != len(source.cells) or any(a.source != b.source for a, b in zip(cells, source.cells)):
+        raise ValueError("the executed notebook's cells are not the stored notebook's: was it edited during the run?")
+    nb = copy.deepcopy(source)
+    count = 0
+    for cell, ran in zip(nb.cells, cells):
+        if cell.cell_type != "code":
+            continue
+        count += 1
+        cell.execution_count = count
+        cell.outputs = _merged_streams(copy.deepcopy(ran.get("outputs", [])), count)
+    return nb
+
+
+def _merged_streams(outputs, count):
+    merged = []
+    for out in outputs:
+        if out.get("output_type") == "execute_result":
+            out["execution_count"] = count
+        if (out.get("output_type") == "stream" and merged and merged[-1].get("output_type") == "stream"
+                and merged[-1].get("name") == out.get("name")):
+            merged[-1]["text"] = merged[-1]["text"] + out["text"]
+        else:
+            merged.append(out)
+    return merged
+
+
+def output_lines(cell) -> list[str]:
+    """What the check compares for one code cell: its execution count; stream and text outputs exactly;
+    an error by name and value; a figure by its name and fingerprint (`figures.save` tags it), any
+    other image by its type alone."""
+    from .figures import FIGURE_METADATA_KEY
+
+    lines = [f"[execution_count {cell.get('execution_count')}]"]
+    for out in cell.get("outputs", []):
+        kind = out.get("output_type")
+        if kind == "stream":
+            lines += [f"{out.get('name')}: {line}" for line in out.get("text", "").splitlines()]
+        elif kind == "error":
+            lines.append(f"error: {out.get('ename')}: {out.get('evalue')}")
+        else:
+            tag = out.get("metadata", {}).get(FIGURE_METADATA_KEY)
+            if tag:
+                lines.append(f"figure {tag.get('figure')} fingerprint {tag.get('fingerprint')}")
+            for mime, value in sorted(out.get("data", {}).items()):
+                if mime.startswith("image/"):
+                    if not tag:
+                        lines.append(f"{kind} {mime} (untagged image)")
+                elif not (tag and mime == "text/plain"):
+                    text = value if isinstance(value, str) else "".join(value)
+                    lines += [f"{kind} {mime}: {line}" for line in text.splitlines()]
+    return lines
+
+
+def differences(committed, fresh, name: str = "", context: int = 2) -> list[str]:
+    """Where `committed` and `fresh` (both in committed form) differ, as readable lines; [] when current."""
+    report = []
+    if [c.source for c in committed.cells] != [c.source for c in fresh.cells]:
+        return [f"{name}: the cells themselves differ (not the same notebook)"]
+    for i, (a, b) in enumerate(zip(committed.cells, fresh.cells)):
+        if a.cell_type != "code":
+            continue
+        old, new = output_lines(a), output_lines(b)
+        if old != new:
+            first = a.source.splitlines()[0] if a.source.strip() else ""
+            report.append(f"{name} cell {i} ({first[:60]!r}):")
+            report += ["    " + line.rstrip("\n") for line in
+                       difflib.unified_diff(old, new, "committed", "this run", n=context, lineterm="")][:40]
+    return report
+
+
+def write_back(executed_paths, notebooks_dir: Path | None = None, log=sys.stderr) -> list[str]:
+    """Write each executed notebook into `notebooks_dir` (default notebooks/) in committed form; returns
+    the names of those whose compared outputs changed."""
+    import nbformat
+
+    notebooks_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
+    changed = []
+    for executed_path in executed_paths:
+        target = notebooks_dir / Path(executed_path).name
+        source = nbformat.read(target, as_version=4)
+        fresh = committed_form(source, nbformat.read(executed_path, as_version=4))
+        if differences(source, fresh):
+            changed.append(target.name)
+        nbformat.write(fresh, target)
+    print(f"workbook: wrote the outputs back into {_shown(notebooks_dir)}/ "
+          f"({', '.join(changed) + ' changed' if changed else 'no output changed'})", file=log, flush=True)
+    return changed
+
+
+def check(executed_paths, notebooks_dir: Path | None = None, log=sys.stderr) -> list[str]:
+    """Compare the committed notebooks with the executed ones; print and return the differences."""
+    import nbformat
+
+    notebooks_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
+    report = []
+    for executed_path in executed_paths:
+        target = notebooks_dir / Path(executed_path).name
+        committed = nbformat.read(target, as_version=4)
+        fresh = committed_form(committed, nbformat.read(executed_path, as_version=4))
+        report += differences(committed, fresh, target.name)
+    if report:
+        print("workbook: STALE: the committed notebooks' outputs differ from this run:", file=log)
+        print("\n".join(report), file=log)
+        print("workbook: run `make workbook` (the CPU profile writes the outputs back) and commit notebooks/ "
+              "and data/figures/", file=log, flush=True)
+    else:
+        print(f"workbook: the committed outputs of {len(executed_paths)} notebooks are current", file=log, flush=True)
+    return report
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
 def add_arguments(p) -> None:
-    p.add_argument("--out", type=Path, default=ROOT / "out" / "notebooks",
-                   help="folder for the executed notebooks (default: out/notebooks)")
-    p.add_argument("--figures", type=Path, default=FIGURES_DIR,
-                   help="folder for the exported SVG and PNG figures (default: data/figures)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="folder for the executed notebooks as run (default: out/notebooks; with --check out/check/notebooks)")
+    p.add_argument("--figures", type=Path, default=None,
+                   help="folder for the exported SVG and PNG figures (default: data/figures; with --check out/check/figures)")
     p.add_argument("--profile", choices=PROFILES, default="auto",
                    help="gpu runs the measuring cells; cpu runs Triton in its interpreter at small shapes "
                         "(default: gpu when torch sees a GPU)")
     p.add_argument("--only", type=lambda s: [x.strip() for x in s.split(",") if x.strip()],
                    help="comma-separated notebook numbers to run, e.g. 01,02")
     p.add_argument("--timeout", type=int, default=600, help="seconds allowed per cell (default: 600)")
+    p.add_argument("--check", action="store_true",
+                   help="run the CPU profile into out/check/ and fail if a committed notebook's outputs are stale; "
+                        "writes nothing under notebooks/ or data/")
+    p.add_argument("--no-write-back", action="store_true",
+                   help="a CPU run leaves notebooks/ as they are (by default it writes the outputs back)")
 
 
 def run(args) -> int:
+    if args.check and args.profile == "gpu":
+        print("workbook: --check compares with the committed outputs, which come from the cpu profile", file=sys.stderr)
+        return 2
+    profile = CANONICAL_PROFILE if args.check else args.profile
+    base = ROOT / "out" / ("check" if args.check else "")
+    out_dir = args.out or base / "notebooks"
+    figures_dir = args.figures or (base / "figures" if args.check else FIGURES_DIR)
     try:
-        execute(args.only, out_dir=args.out, figures_dir=args.figures, profile=args.profile, timeout=args.timeout)
+        done = execute(args.only, out_dir=out_dir, figures_dir=figures_dir, profile=profile, timeout=args.timeout)
     except ValueError as exc:  # a bad --only or --profile for this machine
         print(f"workbook: {exc}", file=sys.stderr)
         return 2
     except WorkbookError as exc:
         print(f"workbook: FAILED: {exc}", file=sys.stderr, flush=True)
-        print(f"workbook: the executed notebook, with the error, is in {Path(args.out).resolve()}", file=sys.stderr)
+        print(f"workbook: the executed notebook, with the error, is in {Path(out_dir).resolve()}", file=sys.stderr)
         return 1
+    if args.check:
+        return 1 if check(done) else 0
+    if resolve_profile(profile) == CANONICAL_PROFILE and not args.no_write_back:
+        write_back(done)
+    else:
+        print(f"workbook: notebooks/ keeps the committed ({CANONICAL_PROFILE}) outputs; this run's are in "
+              f"{_shown(out_dir)}", file=sys.stderr, flush=True)
     return 0
