@@ -148,7 +148,7 @@ def _fixed_ticks(axis) -> list:
 
 
 def _axes_content(ax) -> dict:
-    if hasattr(ax, "_colorbar"):  # a colorbar: its label is content, its drawing is matplotlib's
+    if ax.get_label() == "<colorbar>" or hasattr(ax, "_colorbar"):  # its label is content, its drawing matplotlib's
         return {"colorbar": [ax.get_xlabel(), ax.get_ylabel()]}
     content = {
         "titles": [ax.get_title(loc) for loc in ("left", "center", "right")],
@@ -164,8 +164,10 @@ def _axes_content(ax) -> dict:
         "texts": _texts(ax),
     }
     for c in ax.collections:
-        entry = [type(c).__name__, _nums(c.get_offsets()), [_color(fc) for fc in c.get_facecolor()], c.get_label()]
-        if hasattr(c, "get_segments"):
+        lines = hasattr(c, "get_segments")  # a LineCollection: drawn by its edges (its face is 'none')
+        colors = c.get_edgecolor() if lines else c.get_facecolor()
+        entry = [type(c).__name__, _nums(c.get_offsets()), [_color(fc) for fc in colors], c.get_label()]
+        if lines:
             entry.append([_nums(seg) for seg in c.get_segments()])
         if c.get_array() is not None:
             entry.append(_nums(c.get_array()))
