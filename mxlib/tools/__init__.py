@@ -5,8 +5,8 @@ and graph timers, allocator poisoning), `ceilings` (measured ceilings and the fl
 `providers` (what the bench can time), `bench` (the run and its command), `bench_csv` (its rows),
 `acceptance` (its targets), `progress`, `baselines/`. Then the contest's protocol run locally
 (`harness`), the single-file exporter (`export`), the occupancy model and sweeps (`occupancy`, `sweeps`,
-`probe`), compiled-kernel facts with no GPU (`isa`, with a stand-in aiter in `isa_aiter/`), the workbook
-runner and its figures (`workbook`, `figures`), `check`, and where results go and what they carry
+`probe`), compiled-kernel facts with no GPU (`isa`, with a stand-in aiter in `isa_aiter/`), the contest's
+score and aiter's MI355X baseline (`ranking`), the workbook runner and its figures (`workbook`, `figures`), `check`, and where results go and what they carry
 (`repo`, `provenance`). Each is a `python -m mxlib` command or serves one; they may import every other
 layer, and nothing in the library imports them.
 """
