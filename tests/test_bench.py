@@ -100,9 +100,9 @@ def test_summary_table_has_geomeans_and_checks():
         r["mean_us"] = 2.5 if r["provider"] == "mxlib" else 9.0
     text = bench.summary(rows)
     assert "2.000 us of the medians; of the means, as the contest ranks: 2.500 us" in text
-    assert "contest median us" in text and "graph median us" in text
+    assert "contest median us" in text and "contest mean us" in text and "graph median us" in text
     geo = [line for line in text.splitlines() if line.startswith("geomean")]
-    assert len(geo) == 2 and "2.00" in geo[0] and "8.00" in geo[0]
+    assert len(geo) == 3 and "2.00" in geo[0] and "8.00" in geo[0] and "2.50" in geo[1] and "9.00" in geo[1]
     assert text.rstrip().splitlines()[-1].startswith("  [PASS]")
     assert math.isclose(geomean([1.0, 4.0]), 2.0)
 

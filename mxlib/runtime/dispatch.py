@@ -5,15 +5,19 @@ else "triton" when the data is on a CUDA/ROCm GPU, else "torch" (the reference).
 tensors (its interpreter, TRITON_INTERPRET=1) is used only when asked for by name.
 
 Path and config (backends "triton" and "aiter"): the `path` argument, else $MXLIB_PATH, else the
-first row for the shape in `mxlib/data/configs/<device kind>.csv`, else "fused" on a GPU (the fastest path
-measured on the H200, mxlib/data/configs/h200_fused.csv) and `heuristic_path` (the seed's route) on the CPU. The config comes
-from the table's row for (shape, path) when there is one, else the path's `default_config`.
+first row for the shape in `mxlib/data/configs/<device kind>.csv` whose path can run here, else
+"fused" on a GPU (the fastest Triton path measured on the H200, mxlib/data/configs/h200_fused.csv)
+and `heuristic_path` (the seed's route) on the CPU. A path that cannot run here (`paths.path_available`:
+"mma_sm90" without nvcc or off Hopper; or A not in a dtype the path quantizes) is skipped with one
+line on stderr, once per process. The config comes from the table's row for (shape, path) when there
+is one, else the path's `default_config`.
 """
 from __future__ import annotations
 
 import csv
 import functools
 import os
+import sys
 import warnings
 from importlib import resources
 from pathlib import Path
@@ -24,7 +28,7 @@ from ..spec import validate
 from ..spec.devices import CPU_KIND, device_kind
 from ..spec.seed import seed_path
 from .backends import BACKENDS, backends
-from .paths import PATHS, path_module
+from .paths import PATHS, path_available, path_module
 from ..spec.reference import ref_kernel, unpack_data
 
 ENV_BACKEND = "MXLIB_BACKEND"
@@ -108,12 +112,34 @@ def unseen_shape_path(m: int, n: int, k: int, kind: str) -> str:
     return heuristic_path(m, n, k) if kind == "cpu" else "fused"
 
 
-def select(m: int, n: int, k: int, device, path: str | None = None):
+_NOTED: set = set()
+
+
+def usable(path: str, device, a_dtype=torch.bfloat16) -> tuple[bool, str]:
+    """(can `path` run here on A of `a_dtype`, why not): `paths.path_available`, and the path's
+    `A_DTYPES` when it quantizes only some dtypes."""
+    ok, reason = path_available(path, device)
+    dtypes = getattr(path_module(path), "A_DTYPES", None)
+    if ok and dtypes is not None and a_dtype not in dtypes:
+        return False, f"path {path} quantizes A of dtype {', '.join(map(str, dtypes))} only, got {a_dtype}"
+    return ok, reason
+
+
+def select(m: int, n: int, k: int, device, path: str | None = None, a_dtype=torch.bfloat16):
     """(path name, Config) for a shape on a device; see the module docstring for the order."""
     kind = device_kind(device)
     rows = device_table(kind).get((m, n, k), [])
     if path is None:
-        path = rows[0][0] if rows else unseen_shape_path(m, n, k, kind)
+        for candidate in [row_path for row_path, _ in rows] + [unseen_shape_path(m, n, k, kind)]:
+            ok, reason = usable(candidate, device, a_dtype)
+            if ok:
+                path = candidate
+                break
+            if (candidate, reason) not in _NOTED:
+                _NOTED.add((candidate, reason))
+                print(f"mxlib: skipping path {candidate} for {m}x{n}x{k}: {reason}", file=sys.stderr)
+        else:
+            raise RuntimeError(f"no GEMM path can run {m}x{n}x{k} on {device}")
     validate.choice(path, "path", tuple(PATHS))
     module = path_module(path)
     for row_path, fields in rows:
@@ -133,7 +159,7 @@ def triton_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tens
     validate.tensor(b_shuffle, "b_shuffle")
     validate.ndim(b_shuffle, "b_shuffle", 2)
     m, k = a.shape
-    name, config = select(m, b_shuffle.shape[0], k, a.device, path)
+    name, config = select(m, b_shuffle.shape[0], k, a.device, path, a.dtype)
     return path_module(name).gemm(a, b_shuffle, b_scale_sh, config=config, rounding=rounding)
 
 

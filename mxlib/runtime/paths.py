@@ -4,7 +4,9 @@ Each path module exposes the same contract:
   gemm(a, b_shuffle, b_scale_sh, *, config=None, rounding="rne", out=None) -> bf16 (M, N), fresh unless `out`;
   Config, a frozen dataclass with at least block_m, block_n, block_k, split_k, num_warps, num_stages;
   default_config(m, n, k) -> Config;
-  grid(m, n, k, config) -> CTAs launched per call, all launches summed (for the occupancy model).
+  grid(m, n, k, config) -> CTAs launched per call, all launches summed (for the occupancy model);
+  optionally available(device) -> (bool, one-line reason), for a path that runs only where it can be
+  built (`path_available`; the Triton paths run wherever Triton does).
 Adding a path is one line here.
 """
 from __future__ import annotations
@@ -19,6 +21,7 @@ PATHS = {
     "splitk": "mxlib.kernels.gemm_splitk",
     "fused": "mxlib.kernels.gemm_fused",
     "fused_fp4": "mxlib.kernels.gemm_fused_fp4",
+    "mma_sm90": "mxlib.kernels.gemm_mma_sm90",
 }
 
 
@@ -26,3 +29,10 @@ def path_module(name: str):
     """The module implementing path `name` (imports Triton)."""
     validate.choice(name, "path", tuple(PATHS))
     return importlib.import_module(PATHS[name])
+
+
+def path_available(name: str, device) -> tuple[bool, str]:
+    """(can path `name` run on `device`, one line saying why not): the module's own `available`
+    where it has one (paths that need a compiler or a GPU generation), else (True, "")."""
+    check = getattr(path_module(name), "available", None)
+    return (True, "") if check is None else check(device)

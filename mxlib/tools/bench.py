@@ -4,7 +4,8 @@ For every shape and provider (`mxlib.tools.providers`): one checked, untimed cal
 timing (`mxlib.tools.timing.time_contest`) and, where the call can be captured, CUDA-graph replay
 (`time_graph`), with the floor from ceilings measured in the same run (`mxlib.tools.ceilings`). The rows
 go to a CSV (`mxlib.tools.bench_csv`, default `data/results/<device>/bench.csv`); the summary prints
-tables of medians (with the geometric mean of medians and of means over the benchmark shapes) and the
+tables of contest medians, contest means and graph medians, each with a "touch_best" column (touch at
+its fastest grid) and geometric means over the benchmark shapes, then issue 17's goal and the
 acceptance checks (`mxlib.tools.acceptance`).
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ import torch
 from ..spec import shapes as shapes_mod
 from ..spec import validate
 from ..spec.reference import generate_input
-from .acceptance import acceptance
+from .acceptance import acceptance, issue17, touch_best_rows
 from .bench_csv import index_rows, make_row, number, write_csv
 from .ceilings import ceilings_text, floor_us, measure_ceilings
 from .progress import Progress
@@ -115,32 +116,38 @@ def _invoke(call):
 
 
 def summary(rows: list[dict]) -> str:
-    """Tables of contest and graph medians (shapes x providers); under each, the geometric means over the
-    benchmark shapes of the medians and of the means (what the contest ranks); then the acceptance checks."""
+    """Tables (shapes x providers) of contest medians, contest means (what the contest ranks) and graph
+    medians, with a "touch_best" column (`acceptance.touch_best_rows`: the fastest touch grid per shape);
+    under each, the geometric mean over the benchmark shapes of its numbers (under a table of medians,
+    also of the means); then issue 17's goal and the acceptance checks."""
+    shapes = list(dict.fromkeys((str(r["kind"]), int(r["m"]), int(r["n"]), int(r["k"])) for r in rows))
+    rows = rows + touch_best_rows(rows)
     provs = list(dict.fromkeys(str(r["provider"]) for r in rows))
     idx = index_rows(rows)
-    shapes = list(dict.fromkeys((str(r["kind"]), int(r["m"]), int(r["n"]), int(r["k"])) for r in rows))
     lines = []
-    for timing in ("contest", "graph"):
+    for timing, stat in (("contest", "median_us"), ("contest", "mean_us"), ("graph", "median_us")):
         cols = [p for p in provs if any(key[4] == p and key[5] == timing for key in idx)]
         if not cols:
             continue
         w = max(9, *(len(c) for c in cols))
-        lines.append(f"\n{timing} median us" + (" (L2 flushed, events around one call)" if timing == "contest"
-                                               else " (CUDA graph replay / calls)"))
+        lines.append(f"\n{timing} {stat[:-3]} us" + (" (L2 flushed, events around one call)" if timing == "contest"
+                                                     else " (CUDA graph replay / calls)")
+                     + (": the contest ranks by the geomean of these" if stat == "mean_us" else ""))
         lines.append(f"{'kind':<10}{'M':>5}{'N':>6}{'K':>6}{'floor':>8}  " + "".join(f"{c:>{w + 1}}" for c in cols))
         for kind, m, n, k in shapes:
             cells, floor = [], ""
             for c in cols:
                 r = idx.get((kind, m, n, k, c, timing))
-                v = None if r is None else number(r["median_us"])
+                v = None if r is None else number(r[stat])
                 cells.append(("-" if r is None else "FAIL" if v is None else f"{v:.2f}")
                              + ("!" if r is not None and str(r["ok"]) == "0" else ""))
                 if r is not None:
                     floor = f"{float(r['floor_us']):.2f}"
             lines.append(f"{kind:<10}{m:>5}{n:>6}{k:>6}{floor:>8}  " + "".join(f"{c:>{w + 1}}" for c in cells))
         n_bench = len(shapes_mod.load("benchmark"))
-        rows_of = (("geomean (6 benchmark shapes)", "median_us"), ("  of the means (the contest's score)", "mean_us"))
+        rows_of = [("geomean (6 benchmark shapes)", stat)]
+        if stat == "median_us":
+            rows_of.append(("  of the means (the contest's score)", "mean_us"))
         for label, column in rows_of:
             geo = []
             for c in cols:
@@ -150,10 +157,12 @@ def summary(rows: list[dict]) -> str:
                 geo.append(f"{geomean(vals):.2f}" if complete else "-")
             lines.append(f"{label:<37}" + "".join(f"{g:>{w + 1}}" for g in geo))
     lines.append("('!' marks an output that failed check_implementation; 'FAIL' a provider that raised)")
-    lines.append("\nissue-6 acceptance (one run):")
-    for c in acceptance(rows):
-        verdict = "n/a " if c.passed is None else "PASS" if c.passed else "FAIL"
-        lines.append(f"  [{verdict}] {c.name}: {c.detail}")
+    for title, checks in (("issue-17 goal (one run, contest-style)", issue17(rows)),
+                          ("issue-6 acceptance (one run)", acceptance(rows))):
+        lines.append(f"\n{title}:")
+        for c in checks:
+            verdict = "n/a " if c.passed is None else "PASS" if c.passed else "FAIL"
+            lines.append(f"  [{verdict}] {c.name}: {c.detail}")
     return "\n".join(lines)
 
 

@@ -2,8 +2,9 @@
 
 A provider turns the contest's input tuple into a zero-argument call (made outside the timing) and says
 what it runs (path and config, for the CSV). mxlib itself (`mxlib`, the dispatcher's choice), each path
-alone (`mxlib:<path>`) and the baselines: an empty kernel, the `touch` launch that only moves the bytes,
-cuBLAS on the unquantized bf16 B, the torch reference and a naive `tl.dot_scaled` kernel.
+alone (`mxlib:<path>`) and the baselines: an empty kernel, the `touch` launch that only moves the bytes
+(at its default grid, `touch`, and at each of `TOUCH_GRIDS`, `touch:<programs>x<block>`), cuBLAS on the
+unquantized bf16 B, the torch reference and a naive `tl.dot_scaled` kernel.
 
 Every provider whose output is an MXFP4 GEMM result is checked (`check_call`): one untimed call made
 after the allocator was filled with NaN blocks of the output's size, compared with the reference (rne).
@@ -17,6 +18,12 @@ import torch
 
 from ..spec.reference import check_implementation, ref_kernel
 from .timing import poison_allocator
+
+# touch's grids beside its default (programs, block-word steps): the probe's five and two wider ones; the
+# bench summary's "touch_best" column is the fastest of all touch providers per shape
+# (`mxlib.tools.acceptance.touch_best_rows`).
+TOUCH_GRIDS = ((132, 2048), (264, 2048), (264, 4096), (528, 1024), (528, 2048), (1056, 512), (1056, 1024))
+
 
 @dataclass(frozen=True)
 class Provider:
@@ -45,6 +52,13 @@ def _make_empty(data):
 def _make_touch(data):
     from .baselines import touch
     return touch.make(data)
+
+
+def _make_touch_grid(programs: int, block: int):
+    def make(data):
+        from .baselines import touch
+        return touch.make(data, programs=programs, block=block)
+    return make
 
 
 def _make_mxlib(data):
@@ -97,8 +111,9 @@ def _make_naive(data):
 
 
 def providers() -> dict[str, Provider]:
-    """Every provider by name: the fixed ones and one `mxlib:<path>` per path in `mxlib.runtime.paths.PATHS`
-    (each with the dispatcher table's config for that path and shape, else the path's default)."""
+    """Every provider by name: the fixed ones, one `touch:<programs>x<block>` per grid of `TOUCH_GRIDS` other
+    than touch's default, and one `mxlib:<path>` per path in `mxlib.runtime.paths.PATHS` (each with the
+    dispatcher table's config for that path and shape, else the path's default)."""
     from ..runtime.paths import PATHS
     from .baselines import naive_dot_scaled as nds
     from .baselines import touch
@@ -108,6 +123,11 @@ def providers() -> dict[str, Provider]:
         Provider("empty", _make_empty, _fixed("empty kernel"), False, True, "one empty kernel per call"),
         Provider("touch", _make_touch, _fixed("touch kernel", touch_config), False, True,
                  "one launch that reads every input byte and writes C (zeros: not checked)"),
+    ]
+    reg += [Provider(f"touch:{g}x{b}", _make_touch_grid(g, b), _fixed("touch kernel", f"programs={g} block={b}"),
+                     False, True, f"touch with {g} programs of {b}-word steps (summary: best touch grid per shape)")
+            for g, b in TOUCH_GRIDS if (g, b) != (touch.DEFAULT_PROGRAMS, touch.DEFAULT_BLOCK)]
+    reg += [
         Provider("mxlib", _make_mxlib, _describe_mxlib, True, True, "mxlib.custom_kernel, the dispatcher's choice"),
     ]
     reg += [Provider(f"mxlib:{p}", _make_path(p), _describe_path(p), True, True,

@@ -1,0 +1,395 @@
+// MXFP4 GEMM for NVIDIA Hopper (sm_90a) on mma.sync: C = dequant(quantize_mxfp4(A)) @ dequant(B)^T.
+//
+// Loaded by mxlib/kernels/gemm_mma_sm90.py (compiled with nvcc to a cubin, launched through the CUDA
+// driver API); that module's docstring says what each kernel argument is. The numbers behind the
+// design are in KERNEL_NOTES.md ("The CUDA path").
+//
+// The idea: every value that reaches the tensor cores is exact in bf16. A's quantized value
+// r * 2^e (r on the E2M1 grid, two significant bits) and B's code * 2^(scale - 127) both have two
+// significant bits and an exponent inside bf16's (= fp32's) range, so the scales are folded into
+// the operands and one bf16 mma.sync (m16n8k16, fp32 accumulation) computes the whole K range: no
+// per-block rescaling of the accumulators. Products are exact; only the fp32 summation order
+// differs from mxlib.spec.reference.
+//
+// Swap-AB: the MMA's 16-row side is N (B's rows, decoded in registers), its 8-column side is M (A's
+// rows, quantized once per CTA into shared memory), so M = 4..256 pays for at most 7 padding rows.
+//
+// K order inside a chunk. A chunk is 128 K values = four 32-value scale blocks. Thread t (0..3) of a
+// quad owns block t of the chunk, for B (rows g and g+8 of the 16-row tile: one 16-byte run each in
+// the (16,16) shuffle) and for A (row g of the 8-row tile). Word j of a B run holds nibbles
+// n0..n7 = K values 8j..8j+7; the decode pairs them (n0,n4) (n1,n5) (n2,n6) (n3,n7), which is a
+// permutation of K that A's shared-memory copy repeats, so both operands agree on every k.
+//
+// Work split: grid (N tiles, M tiles, split). The `split` CTAs of an output tile form a thread block
+// cluster and split its K chunks; their fp32 partials are summed through distributed shared memory in
+// rank order (deterministic) before one bf16 store. Nothing is kept between launches and nothing
+// outside C is written: an interrupted or failed launch cannot leave state that a later one reads.
+#include <cstdint>
+
+namespace {
+
+
+__device__ __forceinline__ uint32_t bf16x2_mul(uint32_t a, uint32_t b) {
+  uint32_t d;
+  asm("mul.rn.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+}
+
+__device__ __forceinline__ uint32_t bf16x2_add(uint32_t a, uint32_t b) {
+  uint32_t d;
+  asm("add.rn.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+}
+
+__device__ __forceinline__ uint32_t bf16x2_sub(uint32_t a, uint32_t b) {
+  uint32_t d;
+  asm("sub.rn.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+}
+
+__device__ __forceinline__ uint32_t max_u16x2(uint32_t a, uint32_t b) {
+  uint32_t d;
+  asm("max.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+}
+
+__device__ __forceinline__ uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel) {
+  uint32_t d;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(sel));
+  return d;
+}
+
+// bf16 bits of 2^k for k in [-127, 127], in both halves (2^-127 is the subnormal 0x0040).
+__device__ __forceinline__ uint32_t pow2_bf16x2(int k) {
+  uint32_t h = k == -127 ? 0x0040u : uint32_t(k + 127) << 7;
+  return h | (h << 16);
+}
+
+// fp32 2^k for k in [-127, 127] (2^-127 is the subnormal 0x00400000).
+__device__ __forceinline__ float pow2_f32(int k) {
+  return __uint_as_float(k == -127 ? 0x00400000u : uint32_t(k + 127) << 23);
+}
+
+__device__ __forceinline__ void mma_bf16(float (&c)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                         uint32_t b0, uint32_t b1) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%0,%1,%2,%3};"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+__device__ __forceinline__ void cp_async16(uint32_t dst, const void* src, bool valid) {
+  // src-size 0 writes 16 zero bytes and reads nothing.
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(valid ? 16 : 0));
+}
+
+__device__ __forceinline__ void cp_async_wait_all() {
+  asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;" ::: "memory");
+}
+
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+__device__ __forceinline__ float4 ld_cluster_f4(uint32_t local_addr, uint32_t rank) {
+  uint32_t remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local_addr), "r"(rank));
+  float4 v;
+  asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "r"(remote)
+               : "memory");
+  return v;
+}
+
+__device__ __forceinline__ uint32_t smem_addr(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// quantize_mxfp4 of one 32-value block (16 bf16 pairs, natural order), returned as the bf16 values
+// r * 2^e (exact), or NaN for a block holding NaN or Inf (scale byte 255, mxlib's rule).
+// Scale: e = clamp(floor(log2(amax rounded up at mantissa >= 0.75)) - 2, -127, 127).
+// "rne": q = x * 2^-e (exact), then q + m - m with m = 1.5 * 2^7 * s in bf16 (s the grid step at |q|:
+// 0.5 below 2, 1 below 4, else 2) rounds q to a multiple of s, ties to the even multiple, which is the
+// even code. "ties_away": floor(|q| / s + 1/2) * s in fp32 (exact there).
+__device__ __forceinline__ void quantize_block(const uint32_t (&x)[16], uint32_t (&out)[16], bool ties_away) {
+  uint32_t mx = 0;
+#pragma unroll
+  for (int i = 0; i < 16; ++i) mx = max_u16x2(mx, x[i] & 0x7FFF7FFFu);
+  const uint32_t amax = max(mx & 0xFFFFu, mx >> 16);  // NaN and Inf have the largest magnitude bits
+  const int field = int((((amax << 16) + 0x200000u) >> 23) & 0xFFu);
+  const int e = field == 255 ? 127 : min(max(field - 129, -127), 127);
+  if (amax >= 0x7F80u) {
+#pragma unroll
+    for (int i = 0; i < 16; ++i) out[i] = 0x7FC07FC0u;
+    return;
+  }
+  if (!ties_away) {
+    const uint32_t inv = pow2_bf16x2(-e), scale = pow2_bf16x2(e);
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      const uint32_t q = bf16x2_mul(x[i], inv);
+      // |q| < 7, so its exponent field is at most 0x4080; 2^max(E, 0) -> m = that * 96.
+      const uint32_t magic = max_u16x2(q & 0x7F807F80u, 0x3F803F80u) + 0x03400340u;
+      out[i] = bf16x2_mul(bf16x2_sub(bf16x2_add(q, magic), magic), scale);
+    }
+  } else {
+    const float inv = pow2_f32(-e), scale = pow2_f32(e);
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      uint32_t pair = 0;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const float q = __uint_as_float(((x[i] >> (16 * h)) & 0xFFFFu) << 16) * inv;
+        const uint32_t two_s = max(__float_as_uint(q) & 0x7F800000u, 0x3F800000u);  // 2^max(E, 0) = 2s
+        const float s = __uint_as_float(two_s - 0x00800000u);
+        const float inv_s = __uint_as_float(0x7F800000u - two_s);
+        float r = floorf(fabsf(q) * inv_s + 0.5f) * s;
+        r = q < 0.0f ? -r : r;
+        pair |= (__float_as_uint(r * scale) >> 16) << (16 * h);
+      }
+      out[i] = pair;
+    }
+  }
+}
+
+// B: four bf16 pairs of one 32-bit word of a 16-byte run (nibbles n0..n7, low first), as
+// (n0,n4) (n1,n5) (n2,n6) (n3,n7), each value code * 2^-126: the code's magnitude bits go to the two
+// low exponent bits and the top mantissa bit (code 1 = 0.5 lands on the subnormal 2^-127), the sign
+// to the sign bit.
+__device__ __forceinline__ void decode_word(uint32_t w, uint32_t (&d)[4]) {
+  d[0] = ((w << 6) & 0x01C001C0u) | ((w << 12) & 0x80008000u);
+  d[1] = ((w << 2) & 0x01C001C0u) | ((w << 8) & 0x80008000u);
+  d[2] = ((w >> 2) & 0x01C001C0u) | ((w << 4) & 0x80008000u);
+  d[3] = ((w >> 6) & 0x01C001C0u) | (w & 0x80008000u);
+}
+
+// The factor 2^(s - 1) = 2^126 * 2^(s - 127) that turns code * 2^-126 into code * 2^(s - 127), as two
+// bf16 factors (f1 = 2^min(s - 1, 127), f2 = 2^max(s - 128, 0); NaN for s = 255). f2 is 1 unless s > 128.
+__device__ __forceinline__ void scale_factors(uint32_t s, uint32_t& f1, uint32_t& f2) {
+  const uint32_t h1 = min(s + 126u, 254u) << 7;
+  const uint32_t h2 = s == 255u ? 0x7FC0u : (max(s, 128u) - 1u) << 7;
+  f1 = h1 | (h1 << 16);
+  f2 = h2 | (h2 << 16);
+}
+
+template <int BM, int WN, int NW>
+__device__ __forceinline__ void mma_gemm(const uint16_t* __restrict__ A, const uint8_t* __restrict__ B,
+                                         const uint8_t* __restrict__ BS, uint16_t* __restrict__ C, int M, int N,
+                                         int K, int lda, int sn, int round_chunks, int ties_away) {
+  constexpr int NT = NW * 32;       // threads
+  constexpr int MT = BM / 8;        // 8-row tiles of A (MMA columns)
+  constexpr int P16 = NW * WN;      // 16-row tiles of B per CTA
+  constexpr int NR = P16 * 16;      // rows of B (columns of C) per CTA
+  constexpr int G32 = NR / 32;      // 32-row groups of the scale layout per CTA
+  constexpr int CP = NR + 4;        // fp32 pitch of the output tile (bank-conflict free)
+  extern __shared__ __align__(16) uint8_t smem[];
+
+  const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
+  const int n0 = blockIdx.x * NR, m0 = blockIdx.y * BM;
+  const int split = gridDim.z, rank = blockIdx.z;
+  const int kb32 = K / 32, kbytes = K / 2;
+  const int chunks = (kb32 + 3) / 4;
+  const int c_begin = int((long long)rank * chunks / split), c_end = int((long long)(rank + 1) * chunks / split);
+  const int R = round_chunks;
+  const int SP = R / 2 + 2;  // chunk pairs a round's scales can span
+
+  uint8_t* a_sm = smem;                                 // [BM][4R blocks][4 pieces of 16 B], swizzled
+  uint8_t* b_sm = a_sm + BM * R * 256;                  // [R][P16][64 runs of 16 B], swizzled
+  uint8_t* s_sm = b_sm + R * P16 * 1024;                // [G32][SP][256 B]
+
+  float acc[WN][MT][4];
+#pragma unroll
+  for (int w = 0; w < WN; ++w)
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) acc[w][mt][i] = 0.0f;
+
+  for (int cr0 = c_begin; cr0 < c_end; cr0 += R) {
+    const int rc = min(R, c_end - cr0);  // chunks this round
+    if (cr0 != c_begin) __syncthreads();  // the previous round's shared memory is free again
+
+    // 1. B runs and scale bytes: cp.async, all of the round at once.
+    for (int i = tid; i < rc * P16 * 64; i += NT) {
+      const int r = i / (P16 * 64), p = (i / 64) % P16, u = i % 64;
+      const int run_t = u / 16, row = u % 16, c = cr0 + r;
+      const int n16 = n0 / 16 + p;
+      const bool valid = n16 < N / 16 && 4 * c + run_t < kb32;
+      const uint8_t* src = B + (valid ? (size_t)n16 * 16 * kbytes + (size_t)c * 1024 + u * 16 : 0);
+      cp_async16(smem_addr(b_sm + ((r * P16 + p) * 64 + run_t * 16 + (row ^ (2 * run_t))) * 16), src, valid);
+    }
+    const int pair0 = cr0 / 2;
+    for (int i = tid; i < G32 * SP * 16; i += NT) {
+      const int gl = i / (SP * 16), pl = (i / 16) % SP, v = i % 16;
+      const bool valid = n0 + gl * 32 < N && (pair0 + pl) * 8 < sn;
+      const uint8_t* src = BS + (valid ? (size_t)(n0 / 32 + gl) * 32 * sn + (size_t)(pair0 + pl) * 256 + v * 16 : 0);
+      cp_async16(smem_addr(s_sm + (gl * SP + pl) * 256 + v * 16), src, valid);
+    }
+
+    // 2. A: each thread quantizes whole 32-value blocks (row m, block bl of the round) into a_sm, in
+    //    the decode's K order: piece j (16 B) of a block = (x0,x4) (x1,x5) (x2,x6) (x3,x7) of values 8j..8j+7.
+    for (int i = tid; i < BM * rc * 4; i += NT) {
+      const int m = i / (rc * 4), bl = i % (rc * 4);
+      const int blk = 4 * cr0 + bl;
+      uint32_t o[16];
+      if (m0 + m < M && blk < kb32) {
+        const uint4* src = reinterpret_cast<const uint4*>(A + (size_t)(m0 + m) * lda + (size_t)blk * 32);
+        uint32_t x[16];
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          const uint4 v = src[j];
+          x[4 * j] = v.x;
+          x[4 * j + 1] = v.y;
+          x[4 * j + 2] = v.z;
+          x[4 * j + 3] = v.w;
+        }
+        quantize_block(x, o, ties_away != 0);
+      } else {
+#pragma unroll
+        for (int j = 0; j < 16; ++j) o[j] = 0u;
+      }
+      uint8_t* dst = a_sm + (m * R * 4 + bl) * 64;
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        uint4 piece;
+        piece.x = prmt(o[4 * j], o[4 * j + 2], 0x5410);
+        piece.y = prmt(o[4 * j], o[4 * j + 2], 0x7632);
+        piece.z = prmt(o[4 * j + 1], o[4 * j + 3], 0x5410);
+        piece.w = prmt(o[4 * j + 1], o[4 * j + 3], 0x7632);
+        *reinterpret_cast<uint4*>(dst + ((j + (bl % 4) / 2 + 2 * (m % 2)) % 4) * 16) = piece;
+      }
+    }
+    cp_async_wait_all();
+    __syncthreads();
+
+    // 3. The MMAs: warp w owns the CTA's 16-row tiles warp*WN .. warp*WN + WN - 1, all of BM.
+    for (int r = 0; r < rc; ++r) {
+      const int c = cr0 + r;
+      const bool live = 4 * c + t < kb32;
+      uint4 bg[WN], bg8[WN];
+      uint32_t f1g[WN], f2g[WN], f1h[WN], f2h[WN];
+      bool wide = false;
+#pragma unroll
+      for (int w = 0; w < WN; ++w) {
+        const int p = warp * WN + w;
+        const uint8_t* run = b_sm + (r * P16 + p) * 1024 + t * 256;
+        bg[w] = *reinterpret_cast<const uint4*>(run + (g ^ (2 * t)) * 16);
+        bg8[w] = *reinterpret_cast<const uint4*>(run + ((g + 8) ^ (2 * t)) * 16);
+        const uint8_t* sc = s_sm + ((p / 2) * SP + (c / 2 - pair0)) * 256 + t * 64 + (c % 2) * 2 + (p % 2);
+        const uint32_t sg = live ? sc[g * 4] : 127u, sh = live ? sc[(g + 8) * 4] : 127u;
+        scale_factors(sg, f1g[w], f2g[w]);
+        scale_factors(sh, f1h[w], f2h[w]);
+        wide |= sg > 128u || sh > 128u;
+      }
+      wide = __any_sync(0xFFFFFFFFu, wide);
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        uint4 af[MT];
+#pragma unroll
+        for (int mt = 0; mt < MT; ++mt) {
+          const int m = mt * 8 + g;
+          af[mt] = *reinterpret_cast<const uint4*>(a_sm + (m * R * 4 + 4 * r + t) * 64 +
+                                                   ((q + t / 2 + 2 * (g % 2)) % 4) * 16);
+        }
+#pragma unroll
+        for (int w = 0; w < WN; ++w) {
+          const uint32_t wg = q == 0 ? bg[w].x : q == 1 ? bg[w].y : q == 2 ? bg[w].z : bg[w].w;
+          const uint32_t wh = q == 0 ? bg8[w].x : q == 1 ? bg8[w].y : q == 2 ? bg8[w].z : bg8[w].w;
+          uint32_t dg[4], dh[4];
+          decode_word(wg, dg);
+          decode_word(wh, dh);
+#pragma unroll
+          for (int i = 0; i < 4; ++i) {
+            dg[i] = bf16x2_mul(dg[i], f1g[w]);
+            dh[i] = bf16x2_mul(dh[i], f1h[w]);
+          }
+          if (wide) {
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+              dg[i] = bf16x2_mul(dg[i], f2g[w]);
+              dh[i] = bf16x2_mul(dh[i], f2h[w]);
+            }
+          }
+#pragma unroll
+          for (int mt = 0; mt < MT; ++mt) {
+            mma_bf16(acc[w][mt], dg[0], dh[0], dg[1], dh[1], af[mt].x, af[mt].y);
+            mma_bf16(acc[w][mt], dg[2], dh[2], dg[3], dh[3], af[mt].z, af[mt].w);
+          }
+        }
+      }
+    }
+  }
+
+  // 4. The output tile: each CTA's fp32 partial in its shared memory, then the cluster's partials
+  //    summed in rank order, each CTA storing 1/split of the tile as bf16.
+  __syncthreads();
+  float* ct = reinterpret_cast<float*>(smem);  // [BM][CP]
+#pragma unroll
+  for (int w = 0; w < WN; ++w) {
+    const int n = (warp * WN + w) * 16 + g;
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt) {
+      const int m = mt * 8 + 2 * t;
+      ct[m * CP + n] = acc[w][mt][0];
+      ct[(m + 1) * CP + n] = acc[w][mt][1];
+      ct[m * CP + n + 8] = acc[w][mt][2];
+      ct[(m + 1) * CP + n + 8] = acc[w][mt][3];
+    }
+  }
+  if (split > 1) {
+    cluster_sync();
+  } else {
+    __syncthreads();
+  }
+  constexpr int V = BM * NR / 8;  // 8-column pieces of the tile
+  const int v_end = int((long long)(rank + 1) * V / split);
+  for (int v = int((long long)rank * V / split) + tid; v < v_end; v += NT) {
+    const int m = v / (NR / 8), n = (v % (NR / 8)) * 8;
+    if (m0 + m >= M || n0 + n >= N) continue;
+    const uint32_t addr = smem_addr(ct + m * CP + n);
+    float4 lo = make_float4(0.f, 0.f, 0.f, 0.f), hi = lo;
+    for (int r = 0; r < split; ++r) {
+      float4 a, b;
+      if (split > 1) {
+        a = ld_cluster_f4(addr, r);
+        b = ld_cluster_f4(addr + 16, r);
+      } else {
+        a = *reinterpret_cast<const float4*>(ct + m * CP + n);
+        b = *reinterpret_cast<const float4*>(ct + m * CP + n + 4);
+      }
+      lo.x += a.x; lo.y += a.y; lo.z += a.z; lo.w += a.w;
+      hi.x += b.x; hi.y += b.y; hi.z += b.z; hi.w += b.w;
+    }
+    uint4 packed;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed.x) : "f"(lo.y), "f"(lo.x));
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed.y) : "f"(lo.w), "f"(lo.z));
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed.z) : "f"(hi.y), "f"(hi.x));
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed.w) : "f"(hi.w), "f"(hi.z));
+    *reinterpret_cast<uint4*>(C + (size_t)(m0 + m) * N + n0 + n) = packed;
+  }
+  if (split > 1) cluster_sync();  // peers may still read this CTA's tile
+}
+
+}  // namespace
+
+// One kernel per tiling: mxfp4_mma_sm90_m<BM>_w<WN>_x<NW> (BM rows of A, NW warps of WN 16-row tiles of B).
+#define MXFP4_MMA_SM90_KERNEL(BM, WN, NW)                                                                      \
+  extern "C" __global__ void __launch_bounds__(NW * 32) mxfp4_mma_sm90_m##BM##_w##WN##_x##NW(                  \
+      const uint16_t* __restrict__ a, const uint8_t* __restrict__ b, const uint8_t* __restrict__ bs,          \
+      uint16_t* __restrict__ c, int m, int n, int k, int lda, int sn, int round_chunks, int ties_away) {     \
+    mma_gemm<BM, WN, NW>(a, b, bs, c, m, n, k, lda, sn, round_chunks, ties_away);                              \
+  }
+
+MXFP4_MMA_SM90_KERNEL(8, 1, 4)
+MXFP4_MMA_SM90_KERNEL(8, 2, 4)
+MXFP4_MMA_SM90_KERNEL(16, 1, 4)
+MXFP4_MMA_SM90_KERNEL(16, 2, 4)
+MXFP4_MMA_SM90_KERNEL(32, 1, 4)
+MXFP4_MMA_SM90_KERNEL(32, 2, 4)
+MXFP4_MMA_SM90_KERNEL(32, 4, 4)
+MXFP4_MMA_SM90_KERNEL(64, 1, 4)
+MXFP4_MMA_SM90_KERNEL(64, 2, 4)
+MXFP4_MMA_SM90_KERNEL(64, 2, 8)
+MXFP4_MMA_SM90_KERNEL(128, 1, 8)

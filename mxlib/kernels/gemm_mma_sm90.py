@@ -1,0 +1,366 @@
+"""Path "mma_sm90": the MXFP4 GEMM as one CUDA C++ kernel for Hopper (sm_90a), on mma.sync.
+
+``C = dequant(quantize_mxfp4(A, rounding)) @ dequant(B_shuffle, B_scale_sh)^T`` as bf16 (M, N).
+
+Why a CUDA kernel beside the Triton ones: on sm_90 `tl.dot_scaled` decodes B through shared memory
+and byte permutes, and the fused Triton path stayed 1.3-2x slower than cuBLAS on bf16
+(KERNEL_NOTES.md). Here B is decoded in registers by bit placement straight into the MMA's operand
+layout, A is quantized once per CTA (bit-exact with `mxlib.spec.quant`, both rounding rules), and the
+split-K partials of one output tile are summed inside a thread block cluster through distributed
+shared memory: one launch, no workspace, no counters, nothing kept between calls. The kernel itself,
+with the reasons for its layout, is `csrc/mxfp4_mma_sm90.cu`.
+
+Building: the source is compiled once with nvcc (``-gencode arch=compute_90a,code=sm_90a``) to a cubin,
+cached under $MXLIB_CACHE_DIR (default ~/.cache/mxlib) by a hash of source and flags, and loaded and
+launched through the CUDA driver API (ctypes on libcuda), on the caller's current CUDA queue. nvcc is
+looked up in $MXLIB_NVCC, $CUDA_HOME/bin, PATH, /usr/local/cuda/bin and the PyPI wheel
+nvidia-cuda-nvcc. `available(device)` says, in one line, whether the path can run and why not; the
+dispatcher then keeps the Triton path "fused".
+
+Contract (mxlib.runtime.paths): `gemm`, `Config`, `default_config`, `grid`, plus `available`. Inputs
+as for every path (`mx_check_gemm_args`), with A in bfloat16 on a CUDA device of compute
+capability 9.0.
+"""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from ..spec.quant import ROUNDINGS
+from ..spec.validate import choice
+from .common import mx_check_gemm_args, mx_output
+
+# (block_m, 16-row B tiles per warp, warps): the tilings compiled into the cubin (one kernel each).
+MMA_TILINGS = ((8, 1, 4), (8, 2, 4), (16, 1, 4), (16, 2, 4), (32, 1, 4), (32, 2, 4), (32, 4, 4),
+               (64, 1, 4), (64, 2, 4), (64, 2, 8), (128, 1, 8))
+MMA_CHUNK_K = 128  # K values per chunk: one 32-value scale block for each thread of a quad
+MMA_MAX_SPLIT = 8  # the largest portable thread block cluster
+MMA_MAX_SMEM = 227 * 1024  # dynamic shared memory one sm_90 CTA may have
+MMA_SMS = 132  # H200 multiprocessors (default_config's target)
+A_DTYPES = (torch.bfloat16,)  # the dtype of A the kernel quantizes (the dispatcher checks it)
+MMA_NVCC_FLAGS = ("-cubin", "-gencode=arch=compute_90a,code=sm_90a", "-O3", "-std=c++17", "-Xptxas", "-v")
+
+
+@dataclass(frozen=True)
+class MmaConfig:
+    """One launch's tiling. block_m: rows of A per CTA (8, 16, 32, 64, 128); block_n: rows of B per
+    CTA, 16 x (16-row tiles per warp) x num_warps; block_k: K values staged in shared memory at once
+    (a multiple of 128; a CTA's K range takes ceil(range / block_k) rounds); split_k: CTAs of one
+    cluster that split K (1..8); num_warps: 4 or 8; num_stages: 1 (rounds are not overlapped)."""
+    block_m: int = 16
+    block_n: int = 64
+    block_k: int = 1024
+    split_k: int = 1
+    num_warps: int = 4
+    num_stages: int = 1
+
+    def __post_init__(self):
+        for name in ("block_m", "block_n", "block_k", "split_k", "num_warps", "num_stages"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"mma_sm90 Config.{name} must be a positive integer, got {v!r}")
+        if self.block_n % (16 * self.num_warps) or mma_tiling(self) not in MMA_TILINGS:
+            known = ", ".join(f"{bm}/{16 * wn * nw}/{nw}" for bm, wn, nw in MMA_TILINGS)
+            raise ValueError(f"mma_sm90 Config (block_m/block_n/num_warps) {self.block_m}/{self.block_n}/"
+                             f"{self.num_warps} is not compiled; known: {known}")
+        if self.block_k % MMA_CHUNK_K:
+            raise ValueError(f"mma_sm90 Config.block_k must be a multiple of {MMA_CHUNK_K}, got {self.block_k}")
+        if self.split_k > MMA_MAX_SPLIT:
+            raise ValueError(f"mma_sm90 Config.split_k must be 1..{MMA_MAX_SPLIT} (a portable cluster), "
+                             f"got {self.split_k}")
+        if self.num_stages != 1:
+            raise ValueError(f"mma_sm90 Config.num_stages must be 1, got {self.num_stages}")
+        smem = mma_smem_bytes(self.block_m, self.block_n, self.block_k // MMA_CHUNK_K)
+        if smem > MMA_MAX_SMEM:
+            raise ValueError(f"mma_sm90 Config needs {smem} bytes of shared memory (> {MMA_MAX_SMEM}); "
+                             "lower block_k")
+
+
+def mma_tiling(cfg: MmaConfig) -> tuple[int, int, int]:
+    """(block_m, 16-row tiles per warp, warps): which compiled kernel runs `cfg`."""
+    return cfg.block_m, cfg.block_n // (16 * cfg.num_warps), cfg.num_warps
+
+
+def mma_smem_bytes(block_m: int, block_n: int, round_chunks: int) -> int:
+    """Dynamic shared memory of one CTA: a round's quantized A (bf16), B runs and scale tiles, or the
+    fp32 output tile, whichever is larger (the kernel's layout)."""
+    staged = (block_m * round_chunks * 256 + round_chunks * (block_n // 16) * 1024
+              + (block_n // 32) * (round_chunks // 2 + 2) * 256)
+    return max(staged, block_m * (block_n + 4) * 4)
+
+
+def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
+    """A heuristic for shapes without a tuned row: one M tile up to M = 32 (64-row B tiles), 64-row M
+    tiles with 128-row B tiles above; split_k aiming at about two CTAs per SM; block_k covering a
+    CTA's K range in one round where shared memory allows two CTAs per SM."""
+    block_m = next(b for b in (8, 16, 32, 64) if m <= b or b == 64)
+    block_n = 64 if block_m <= 32 else 128
+    tiles = -(-m // block_m) * -(-n // block_n)
+    chunks = -(-k // MMA_CHUNK_K)
+    split = max(1, min(MMA_MAX_SPLIT, chunks, round(2 * MMA_SMS / tiles)))
+    per_cta = -(-chunks // split)
+    rounds = per_cta
+    while rounds > 1 and mma_smem_bytes(block_m, block_n, rounds) > MMA_MAX_SMEM // 2:
+        rounds = -(-rounds // 2)
+    return MmaConfig(block_m=block_m, block_n=block_n, block_k=rounds * MMA_CHUNK_K, split_k=split, num_warps=4)
+
+
+def mma_grid(m: int, n: int, k: int, config: MmaConfig) -> int:
+    """CTAs in the one launch: N tiles x M tiles x split_k."""
+    return -(-n // config.block_n) * -(-m // config.block_m) * config.split_k
+
+
+# ---------------------------------------------------------------------------------------------
+# Building the cubin
+
+
+class MmaUnavailable(RuntimeError):
+    """The path cannot run here; the message is one line saying why."""
+
+
+def mma_source() -> str:
+    """The CUDA C++ source of the kernels."""
+    return (Path(__file__).resolve().parent / "csrc" / "mxfp4_mma_sm90.cu").read_text(encoding="utf-8")
+
+
+def mma_find_nvcc() -> str | None:
+    """Path of an nvcc, or None: $MXLIB_NVCC, $CUDA_HOME/bin, PATH, /usr/local/cuda/bin, then the
+    PyPI wheel nvidia-cuda-nvcc (its bin/ under the `nvidia` package)."""
+    candidates = [os.environ.get("MXLIB_NVCC")]
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(var):
+            candidates.append(os.path.join(os.environ[var], "bin", "nvcc"))
+    candidates += [shutil.which("nvcc"), "/usr/local/cuda/bin/nvcc"]
+    try:
+        import nvidia  # the namespace package of NVIDIA's PyPI wheels
+
+        for root in getattr(nvidia, "__path__", []):
+            candidates += sorted(str(p) for p in Path(root).glob("*/bin/nvcc"))
+    except ImportError:
+        pass
+    for c in candidates:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return c
+    return None
+
+
+def mma_cache_dir() -> Path:
+    return Path(os.environ.get("MXLIB_CACHE_DIR") or Path.home() / ".cache" / "mxlib")
+
+
+def mma_compile(source: str, nvcc: str, out: Path) -> str:
+    """Compile `source` to the cubin `out` with MMA_NVCC_FLAGS; returns ptxas's report (registers,
+    spills). Raises MmaUnavailable with nvcc's first error line when it fails."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "mxfp4_mma_sm90.cu"
+        src.write_text(source, encoding="utf-8")
+        proc = subprocess.run([nvcc, *MMA_NVCC_FLAGS, "-o", str(out), str(src)], capture_output=True, text=True,
+                              timeout=600)
+    if proc.returncode:
+        lines = [ln for ln in (proc.stderr + proc.stdout).splitlines() if "error" in ln.lower()] or ["no message"]
+        raise MmaUnavailable(f"nvcc ({nvcc}) failed to compile the mma_sm90 kernels: {lines[0].strip()}")
+    return proc.stderr + proc.stdout
+
+
+def mma_cubin() -> bytes:
+    """The compiled kernels, from the cache or compiled now (MmaUnavailable if that is impossible)."""
+    source = mma_source()
+    key = hashlib.sha256((source + "\0" + " ".join(MMA_NVCC_FLAGS)).encode()).hexdigest()[:20]
+    path = mma_cache_dir() / f"mxfp4_mma_sm90-{key}.cubin"
+    if path.is_file():
+        return path.read_bytes()
+    nvcc = mma_find_nvcc()
+    if nvcc is None:
+        raise MmaUnavailable("no CUDA compiler found (looked in $MXLIB_NVCC, $CUDA_HOME/bin, PATH, "
+                             "/usr/local/cuda/bin and the nvidia-cuda-nvcc wheel); path mma_sm90 needs nvcc")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    mma_compile(source, nvcc, tmp)
+    os.replace(tmp, path)  # atomic: concurrent builders each write their own file first
+    return path.read_bytes()
+
+
+# ---------------------------------------------------------------------------------------------
+# The CUDA driver API (ctypes), enough to load a cubin and launch a cluster
+
+
+class _MmaLaunchAttr(ctypes.Structure):
+    # CUlaunchAttribute: id, 4 bytes of padding, a 64-byte value union (here: the cluster's x, y, z).
+    _fields_ = [("id", ctypes.c_uint32), ("pad", ctypes.c_uint32), ("x", ctypes.c_uint32),
+                ("y", ctypes.c_uint32), ("z", ctypes.c_uint32), ("rest", ctypes.c_char * 52)]
+
+
+class _MmaLaunchConfig(ctypes.Structure):
+    # CUlaunchConfig: grid and block dimensions, dynamic shared memory, the CUDA queue handle, attributes.
+    _fields_ = [("grid", ctypes.c_uint32 * 3), ("block", ctypes.c_uint32 * 3), ("smem", ctypes.c_uint32),
+                ("queue", ctypes.c_void_p), ("attrs", ctypes.POINTER(_MmaLaunchAttr)), ("num_attrs", ctypes.c_uint32)]
+
+
+_MMA_CLUSTER_DIMENSION = 4  # CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+_MMA_MAX_DYNAMIC_SMEM = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+_MMA_STATE: dict = {}  # "cuda": the libcuda handle; (device index): (context, module, {name: (function, smem)})
+
+
+def _mma_cuda():
+    if "cuda" not in _MMA_STATE:
+        try:
+            lib = ctypes.CDLL("libcuda.so.1")
+        except OSError as exc:
+            raise MmaUnavailable(f"the CUDA driver library libcuda.so.1 cannot be loaded ({exc})") from None
+        _mma_check(lib, lib.cuInit(0), "cuInit")
+        _MMA_STATE["cuda"] = lib
+    return _MMA_STATE["cuda"]
+
+
+def _mma_check(lib, result: int, what: str) -> None:
+    if result:
+        name = ctypes.c_char_p()
+        lib.cuGetErrorName(result, ctypes.byref(name))
+        raise RuntimeError(f"mma_sm90: {what} failed: {(name.value or b'?').decode()} ({result})")
+
+
+def _mma_module(index: int):
+    """(primary context, module, function cache) of device `index`, loading the cubin the first time."""
+    if index not in _MMA_STATE:
+        lib = _mma_cuda()
+        dev, ctx, mod = ctypes.c_int(), ctypes.c_void_p(), ctypes.c_void_p()
+        _mma_check(lib, lib.cuDeviceGet(ctypes.byref(dev), index), "cuDeviceGet")
+        _mma_check(lib, lib.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), "cuDevicePrimaryCtxRetain")
+        image = mma_cubin()
+        with _MmaContext(lib, ctx):
+            _mma_check(lib, lib.cuModuleLoadData(ctypes.byref(mod), ctypes.c_char_p(image)), "cuModuleLoadData")
+        _MMA_STATE[index] = (ctx, mod, {})
+    return _MMA_STATE[index]
+
+
+class _MmaContext:
+    """Makes `ctx` current on this thread for the block, then restores the previous one."""
+
+    def __init__(self, lib, ctx):
+        self.lib, self.ctx, self.prev = lib, ctx, ctypes.c_void_p()
+
+    def __enter__(self):
+        _mma_check(self.lib, self.lib.cuCtxGetCurrent(ctypes.byref(self.prev)), "cuCtxGetCurrent")
+        if self.prev.value != self.ctx.value:
+            _mma_check(self.lib, self.lib.cuCtxSetCurrent(self.ctx), "cuCtxSetCurrent")
+
+    def __exit__(self, *exc):
+        if self.prev.value != self.ctx.value:
+            self.lib.cuCtxSetCurrent(self.prev)
+
+
+def _mma_queue(device: torch.device) -> int:
+    """Handle of the CUDA queue to launch on: torch's current one for `device`."""
+    return torch.cuda.current_stream(device).cuda_stream
+
+
+def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tensor, cfg: MmaConfig,
+               ties_away: bool) -> None:
+    """One launch of the kernel for `cfg` writing C into `c` (all tensors checked by the caller)."""
+    m, k = a.shape
+    n = b.shape[0]
+    lib = _mma_cuda()
+    ctx, mod, functions = _mma_module(a.device.index)
+    bm, wn, nw = mma_tiling(cfg)
+    chunks = -(-k // MMA_CHUNK_K)
+    rounds = max(1, min(cfg.block_k // MMA_CHUNK_K, -(-chunks // cfg.split_k)))  # no larger than a CTA's range
+    smem = mma_smem_bytes(bm, cfg.block_n, rounds)
+    name = f"mxfp4_mma_sm90_m{bm}_w{wn}_x{nw}"
+    with _MmaContext(lib, ctx):
+        fn, granted = functions.get(name, (None, 0))
+        if fn is None:
+            fn = ctypes.c_void_p()
+            _mma_check(lib, lib.cuModuleGetFunction(ctypes.byref(fn), mod, name.encode()), f"loading {name}")
+        if smem > granted:
+            _mma_check(lib, lib.cuFuncSetAttribute(fn, _MMA_MAX_DYNAMIC_SMEM, smem), f"{name} shared memory")
+            granted = smem
+        functions[name] = (fn, granted)
+        values = [ctypes.c_uint64(t.data_ptr()) for t in (a, b, bs, c)]
+        values += [ctypes.c_int32(v) for v in (m, n, k, a.stride(0), bs.shape[1], rounds, int(ties_away))]
+        params = (ctypes.c_void_p * len(values))(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
+        attr = _MmaLaunchAttr(id=_MMA_CLUSTER_DIMENSION, x=1, y=1, z=cfg.split_k)
+        launch = _MmaLaunchConfig(smem=smem, queue=_mma_queue(a.device), attrs=ctypes.pointer(attr), num_attrs=1)
+        launch.grid[:] = [-(-n // cfg.block_n), -(-m // bm), cfg.split_k]
+        launch.block[:] = [32 * nw, 1, 1]
+        _mma_check(lib, lib.cuLaunchKernelEx(ctypes.byref(launch), fn, params, None), f"launching {name}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The path
+
+
+_MMA_VERDICTS: dict = {}  # device index -> (available, reason): fixed for the process
+
+
+def mma_available(device=None) -> tuple[bool, str]:
+    """(True, what runs) if the path can run on `device` (default: the current CUDA device), else
+    (False, one line saying why). Builds (or finds cached) the cubin and loads it, once per device."""
+    if not torch.cuda.is_available():
+        return False, "mma_sm90 needs a CUDA device (torch.cuda.is_available() is False)"
+    device = torch.device("cuda", torch.cuda.current_device()) if device is None else torch.device(device)
+    if device.type != "cuda" or torch.version.hip:
+        return False, f"mma_sm90 needs an NVIDIA CUDA device, got {device}"
+    index = device.index if device.index is not None else torch.cuda.current_device()
+    if index not in _MMA_VERDICTS:
+        cc = torch.cuda.get_device_capability(index)
+        if cc != (9, 0):
+            verdict = (False, f"mma_sm90 is built for compute capability 9.0 (Hopper); "
+                              f"{torch.cuda.get_device_name(index)} is {cc[0]}.{cc[1]}")
+        else:
+            try:
+                _mma_module(index)
+                verdict = (True, f"mma_sm90 kernels loaded on {torch.cuda.get_device_name(index)}")
+            except (MmaUnavailable, RuntimeError) as exc:
+                verdict = (False, str(exc))
+        _MMA_VERDICTS[index] = verdict
+    return _MMA_VERDICTS[index]
+
+
+def mma_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, *,
+             config: MmaConfig | None = None, rounding: str = "rne",
+             out: torch.Tensor | None = None) -> torch.Tensor:
+    """bf16 (M, N) = dequant(quantize_mxfp4(a, rounding)) @ dequant(B)^T in one kernel launch.
+
+    `out`, if given, is written and returned; otherwise each call returns a fresh tensor. Raises
+    MmaUnavailable (one line) where the path cannot run; `available` asks first."""
+    m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out)
+    choice(rounding, "rounding", ROUNDINGS)
+    cfg = config if config is not None else mma_default_config(m, n, k)
+    if not isinstance(cfg, MmaConfig):
+        raise TypeError(f"config must be a gemm_mma_sm90.Config, got {type(cfg).__name__}")
+    if a.dtype != torch.bfloat16:
+        raise TypeError(f"mma_sm90 quantizes bfloat16 A only, got {a.dtype}; use path 'fused'")
+    if a.device.type != "cuda":
+        raise MmaUnavailable(f"mma_sm90 needs CUDA tensors, got a on {a.device}")
+    ok, reason = mma_available(a.device)
+    if not ok:
+        raise MmaUnavailable(reason)
+    if a.stride(1) != 1 or a.stride(0) % 8 or a.data_ptr() % 16:
+        a = a.contiguous()  # the kernel reads A's rows as 16-byte vectors
+    b = b_shuffle.view(torch.uint8)
+    bs = b_scale_sh.view(torch.uint8)
+    if b.data_ptr() % 16 or bs.data_ptr() % 16:
+        b, bs = b.clone(), bs.clone()  # cp.async copies 16-byte pieces
+    c = mx_output(m, n, a.device, out)
+    target = c if c.data_ptr() % 16 == 0 else torch.empty_like(c)
+    mma_launch(a, b, bs, target, cfg, rounding == "ties_away")
+    if target is not c:
+        c.copy_(target)
+    return c
+
+
+# The path contract (mxlib.runtime.paths): every path module exposes these four names, and this
+# one `available` as well.
+Config = MmaConfig
+default_config = mma_default_config
+grid = mma_grid
+gemm = mma_gemm
+available = mma_available

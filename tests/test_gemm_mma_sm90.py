@@ -1,0 +1,168 @@
+"""Path "mma_sm90" (CUDA C++ for Hopper): the build guard and the wrapper's contract on the CPU; the
+kernel's results against the reference on the GPU (`pytest -m gpu` on an H100/H200).
+
+The compile test is CI's guard against a broken kernel: it builds the shipped source for sm_90a with
+the nvcc this machine has (PATH, /usr/local/cuda, $CUDA_HOME or the nvidia-cuda-nvcc wheel) and
+requires every kernel to use no local memory. It skips, saying so, only where no nvcc exists.
+"""
+import random
+import re
+
+import pytest
+import torch
+
+from mxlib.kernels import gemm_mma_sm90 as G
+from mxlib.runtime import dispatch
+from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4
+from mxlib.spec.reference import check_implementation, generate_input
+from mxlib.spec.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight
+from mxlib.spec import shapes
+
+ON_HOPPER = torch.cuda.is_available() and torch.cuda.get_device_capability() == (9, 0)
+
+
+def test_kernels_compile_for_sm90a_without_local_memory(tmp_path):
+    nvcc = G.mma_find_nvcc()
+    if nvcc is None:
+        pytest.skip("no nvcc on this machine (PATH, /usr/local/cuda, $CUDA_HOME, nvidia-cuda-nvcc wheel)")
+    report = G.mma_compile(G.mma_source(), nvcc, tmp_path / "k.cubin")
+    assert (tmp_path / "k.cubin").stat().st_size > 0
+    entries = re.findall(r"Compiling entry function '(\w+)' for 'sm_90a'", report)
+    assert sorted(entries) == sorted(f"mxfp4_mma_sm90_m{bm}_w{wn}_x{nw}" for bm, wn, nw in G.MMA_TILINGS)
+    frames = re.findall(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", report)
+    assert len(frames) == len(entries) and all(f == ("0", "0", "0") for f in frames), report
+
+
+def test_source_never_names_the_word_the_contest_refuses():
+    # The exported submission embeds this source; the contest rejects any file containing "stream".
+    assert "stream" not in G.mma_source().lower()
+
+
+def test_config_validation():
+    G.Config()  # the default is a compiled tiling
+    for bad in (dict(block_m=24), dict(block_n=96), dict(block_m=128, block_n=128, num_warps=4),
+                dict(block_k=200), dict(split_k=9), dict(split_k=0), dict(num_stages=2),
+                dict(block_m=128, block_n=128, num_warps=8, block_k=128 * 64)):
+        with pytest.raises(ValueError):
+            G.Config(**bad)
+
+
+def test_default_configs_fit_and_cover_every_contest_shape():
+    for s in shapes.load():
+        cfg = G.default_config(*s.mnk)
+        rounds = min(cfg.block_k // 128, -(-(-(-s.k // 128)) // cfg.split_k))
+        assert G.mma_smem_bytes(cfg.block_m, cfg.block_n, rounds) <= G.MMA_MAX_SMEM // 2, (s.mnk, cfg)
+        assert cfg.block_m >= min(s.m, 64) and G.grid(*s.mnk, cfg) >= 1
+
+
+def test_no_compiler_is_one_clear_line(monkeypatch, tmp_path):
+    monkeypatch.setenv("MXLIB_CACHE_DIR", str(tmp_path))  # nothing cached
+    monkeypatch.setattr(G, "mma_find_nvcc", lambda: None)
+    with pytest.raises(G.MmaUnavailable) as exc:
+        G.mma_cubin()
+    assert "nvcc" in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_failed_build_is_one_clear_line(tmp_path):
+    nvcc = G.mma_find_nvcc()
+    if nvcc is None:
+        pytest.skip("no nvcc on this machine")
+    with pytest.raises(G.MmaUnavailable) as exc:
+        G.mma_compile("this is not C++", nvcc, tmp_path / "k.cubin")
+    assert "failed to compile" in str(exc.value) and "\n" not in str(exc.value)
+
+
+@pytest.mark.skipif(ON_HOPPER, reason="checks the answer where the path cannot run")
+def test_unavailable_here_says_why_and_gemm_raises_clearly():
+    ok, reason = G.available()
+    assert not ok and reason and "\n" not in reason
+    data = generate_input(4, 32, 64, 0)
+    with pytest.raises(G.MmaUnavailable):
+        G.gemm(data[0], data[3], data[4])
+    with pytest.raises(TypeError, match="bfloat16"):
+        G.gemm(data[0].float(), data[3], data[4])
+
+
+@pytest.mark.skipif(ON_HOPPER, reason="checks the fallback where the path cannot run")
+def test_dispatcher_falls_back_when_the_table_names_an_unavailable_path(monkeypatch, capsys):
+    monkeypatch.setattr(dispatch, "load_table", lambda kind: {(4, 32, 64): [("mma_sm90", {}), ("fused", {})]})
+    monkeypatch.setattr(dispatch, "_NOTED", set())
+    assert dispatch.select(4, 32, 64, "cpu")[0] == "fused"
+    assert dispatch.select(4, 32, 64, "cpu")[0] == "fused"
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if ln]
+    assert len(lines) == 1 and "mma_sm90" in lines[0]  # said once, in one line
+    assert dispatch.select(4, 32, 64, "cpu", path="fused")[0] == "fused"
+
+
+# ---------------------------------------------------------------------------------------------
+# On the GPU
+
+
+def _run(data, cfg=None, rounding="rne"):
+    a, _, _, b, s = data
+    out = torch.full((a.shape[0], b.shape[0]), float("nan"), dtype=torch.bfloat16, device=a.device)
+    assert G.gemm(a, b, s, config=cfg, rounding=rounding, out=out) is out
+    return out
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ON_HOPPER, reason="mma_sm90 runs on compute capability 9.0 only")
+def test_contest_and_random_shapes():
+    rng = random.SystemRandom()
+    todo = [s.mnk for s in shapes.load()]
+    todo += [(rng.randrange(1, 300), 16 * rng.randrange(1, 200), 64 * rng.randrange(1, 60)) for _ in range(12)]
+    for m, n, k in todo:
+        seed = rng.randrange(2**31)
+        data = generate_input(m, n, k, seed, device="cuda")
+        ok, msg = check_implementation(data, _run(data))
+        assert ok, f"{m}x{n}x{k} seed {seed}: {msg}"
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ON_HOPPER, reason="mma_sm90 runs on compute capability 9.0 only")
+def test_every_tiling_split_and_round():
+    seed = random.SystemRandom().randrange(2**31)
+    for bm, wn, nw in G.MMA_TILINGS:
+        bn = 16 * wn * nw
+        for split, bk in ((1, 128), (3, 256), (8, 384)):
+            cfg = G.Config(block_m=bm, block_n=bn, block_k=bk, split_k=split, num_warps=nw)
+            data = generate_input(bm + 3, 2 * bn + 16, 1088, seed, device="cuda")
+            ok, msg = check_implementation(data, _run(data, cfg))
+            assert ok, f"{cfg} seed {seed}: {msg}"
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ON_HOPPER, reason="mma_sm90 runs on compute capability 9.0 only")
+def test_ties_away_rounding():
+    data = generate_input(37, 320, 1088, random.SystemRandom().randrange(2**31), device="cuda", rounding="ties_away")
+    ok, msg = check_implementation(data, _run(data, rounding="ties_away"), "ties_away")
+    assert ok, msg
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ON_HOPPER, reason="mma_sm90 runs on compute capability 9.0 only")
+@pytest.mark.parametrize("a_exp,b_exp", [(-120, 0), (100, 0), (0, -126), (0, 100), (-135, 0), (50, 50)])
+def test_far_scales_by_relative_error(a_exp, b_exp):
+    """A and B far from 1 (subnormal A, B scale bytes near 0 and above 128): the relative error
+    against an fp64 product of the dequantized operands, rounded to bf16 as the output is."""
+    m, n, k = 24, 256, 1024
+    a = (torch.randn((m, k), device="cuda") * 2.0**a_exp).to(torch.bfloat16)
+    b_q, b_s = quantize_mxfp4((torch.randn((n, k), device="cuda") * 2.0**b_exp).to(torch.bfloat16))
+    data = (a, None, b_q, shuffle_weight(b_q), e8m0_shuffle(b_s))
+    aq, asc = quantize_mxfp4(a)
+    want = (dequantize_mxfp4(aq, asc).double() @ dequantize_mxfp4(b_q, e8m0_unshuffle(data[4], n, k // 32)).double().T)
+    want = want.to(torch.bfloat16).double()
+    got = _run(data).double()
+    assert torch.isfinite(want).all()
+    assert ((got - want).norm() / want.norm()).item() < 1e-3
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ON_HOPPER, reason="mma_sm90 runs on compute capability 9.0 only")
+def test_no_state_between_calls():
+    """The same call twice, with other shapes and configs between, gives the same bits."""
+    data = generate_input(16, 2112, 7168, random.SystemRandom().randrange(2**31), device="cuda")
+    first = _run(data)
+    for m, n, k in ((7, 64, 128), (256, 3072, 1536)):
+        _run(generate_input(m, n, k, 1, device="cuda"))
+    assert torch.equal(first, _run(data))
