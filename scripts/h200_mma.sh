@@ -10,11 +10,11 @@ export PYTHONUNBUFFERED=1
 export MXLIB_CACHE_DIR="${MXLIB_CACHE_DIR:-$PWD/.mxcache}"
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv; nvcc --version | tail -2;
   python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)"; date -u; } 2>&1 | tee "$OUT/probe.log"
-timeout 150 compute-sanitizer --tool memcheck --print-limit 20 python3 scripts/mma_smoke.py > "$OUT/sanitizer.txt" 2>&1
+timeout 110 compute-sanitizer --tool memcheck --print-limit 20 python3 scripts/mma_smoke.py > "$OUT/sanitizer.txt" 2>&1
 echo "sanitizer rc=$? $(grep -c 'ok$' "$OUT/sanitizer.txt") ok; $(grep -m1 'ERROR SUMMARY' "$OUT/sanitizer.txt")"
-timeout 300 python3 scripts/mma_probe.py --out "$OUT" --table ${PROBE_ARGS:-} 2>&1 | tee -a "$OUT/probe.log" | grep -v '^\['
+timeout 240 python3 scripts/mma_probe.py --out "$OUT" --table ${PROBE_ARGS:-} 2>&1 | tee -a "$OUT/probe.log" | grep -v '^\['
 cp mxlib/data/configs/h200.csv "$OUT/h200.csv"
-timeout 90 python3 -m pytest -q -m gpu tests/test_gemm_mma_sm90.py 2>&1 | tail -4 | tee -a "$OUT/probe.log"
+timeout 60 python3 -m pytest -q -m gpu tests/test_gemm_mma_sm90.py 2>&1 | tail -4 | tee -a "$OUT/probe.log"
 PROVS="mxlib,mxlib:mma_sm90,mxlib:fused,cublas_bf16,touch,touch:132x2048,touch:264x2048,touch:264x4096,touch:528x2048,touch:1056x512,touch:1056x1024,empty"
-timeout ${BENCH_TIMEOUT:-280} python3 -m mxlib bench --providers "$PROVS" --out "$OUT/bench.csv" ${BENCH_ARGS:-} 2>&1 | grep -v '^\[' > "$OUT/bench.txt"
+timeout ${BENCH_TIMEOUT:-170} python3 -m mxlib bench --providers "$PROVS" --out "$OUT/bench.csv" ${BENCH_ARGS:-} 2>&1 | grep -v '^\[' > "$OUT/bench.txt"
 tail -75 "$OUT/bench.txt"
