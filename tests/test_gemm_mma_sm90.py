@@ -141,7 +141,7 @@ def test_ties_away_rounding():
 
 @pytest.mark.gpu
 @pytest.mark.skipif(not ON_HOPPER, reason="mma_sm90 runs on compute capability 9.0 only")
-@pytest.mark.parametrize("a_exp,b_exp", [(-120, 0), (100, 0), (0, -126), (0, 100), (-135, 0), (50, 50)])
+@pytest.mark.parametrize("a_exp,b_exp", [(-120, 0), (100, 0), (0, -126), (0, 100), (-128, 0), (50, 50)])
 def test_far_scales_by_relative_error(a_exp, b_exp):
     """A and B far from 1 (subnormal A, B scale bytes near 0 and above 128): the relative error
     against an fp64 product of the dequantized operands, rounded to bf16 as the output is."""
@@ -153,7 +153,7 @@ def test_far_scales_by_relative_error(a_exp, b_exp):
     want = (dequantize_mxfp4(aq, asc).double() @ dequantize_mxfp4(b_q, e8m0_unshuffle(data[4], n, k // 32)).double().T)
     want = want.to(torch.bfloat16).double()
     got = _run(data).double()
-    assert torch.isfinite(want).all()
+    assert torch.isfinite(want).all() and want.norm() > 0
     assert ((got - want).norm() / want.norm()).item() < 1e-3
 
 

@@ -28,6 +28,8 @@
 
 namespace {
 
+constexpr int kMaxSplit = 8;  // the largest portable cluster: the most CTAs that split one tile's K
+
 
 __device__ __forceinline__ uint32_t bf16x2_mul(uint32_t a, uint32_t b) {
   uint32_t d;
@@ -84,22 +86,27 @@ __device__ __forceinline__ void cp_async16(uint32_t dst, const void* src, bool v
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(valid ? 16 : 0));
 }
 
-__device__ __forceinline__ void cp_async_wait_all() {
-  asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;" ::: "memory");
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+
+// Wait until at most `pending` of this thread's committed cp.async groups are still in flight.
+template <int pending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(pending) : "memory");
 }
 
 __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
+// A peer CTA's shared memory at the same offset as `local_addr` here. Volatile (kept after the cluster
+// barrier, in program order) but without a memory clobber, so consecutive loads are all in flight at once.
 __device__ __forceinline__ float4 ld_cluster_f4(uint32_t local_addr, uint32_t rank) {
   uint32_t remote;
   asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local_addr), "r"(rank));
   float4 v;
   asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
                : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-               : "r"(remote)
-               : "memory");
+               : "r"(remote));
   return v;
 }
 
@@ -184,6 +191,8 @@ __device__ __forceinline__ void mma_gemm(const uint16_t* __restrict__ A, const u
   constexpr int NR = P16 * 16;      // rows of B (columns of C) per CTA
   constexpr int G32 = NR / 32;      // 32-row groups of the scale layout per CTA
   constexpr int CP = NR + 4;        // fp32 pitch of the output tile (bank-conflict free)
+  // Two accumulator sets (even and odd MMA steps) where registers allow: halves the dependent HMMA chain.
+  constexpr int NACC = WN * MT <= 4 ? 2 : 1;
   extern __shared__ __align__(16) uint8_t smem[];
 
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
@@ -199,19 +208,30 @@ __device__ __forceinline__ void mma_gemm(const uint16_t* __restrict__ A, const u
   uint8_t* b_sm = a_sm + BM * R * 256;                  // [R][P16][64 runs of 16 B], swizzled
   uint8_t* s_sm = b_sm + R * P16 * 1024;                // [G32][SP][256 B]
 
-  float acc[WN][MT][4];
+  float acc[NACC][WN][MT][4];
 #pragma unroll
-  for (int w = 0; w < WN; ++w)
+  for (int h = 0; h < NACC; ++h)
 #pragma unroll
-    for (int mt = 0; mt < MT; ++mt)
+    for (int w = 0; w < WN; ++w)
 #pragma unroll
-      for (int i = 0; i < 4; ++i) acc[w][mt][i] = 0.0f;
+      for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) acc[h][w][mt][i] = 0.0f;
 
   for (int cr0 = c_begin; cr0 < c_end; cr0 += R) {
     const int rc = min(R, c_end - cr0);  // chunks this round
     if (cr0 != c_begin) __syncthreads();  // the previous round's shared memory is free again
 
-    // 1. B runs and scale bytes: cp.async, all of the round at once.
+    // 1. Every global load of the round at once, by cp.async: A's rows (bf16, natural order), B's runs,
+    //    the scale tiles. One DRAM latency per round; nothing else waits on global memory.
+    for (int i = tid; i < BM * rc * 16; i += NT) {
+      const int m = i / (rc * 16), bl = (i / 4) % (rc * 4), j = i % 4;
+      const int blk = 4 * cr0 + bl;
+      const bool valid = m0 + m < M && blk < kb32;
+      const uint16_t* src = A + (valid ? (size_t)(m0 + m) * lda + (size_t)blk * 32 + j * 8 : 0);
+      cp_async16(smem_addr(a_sm + (m * R * 4 + bl) * 64 + j * 16), src, valid);
+    }
+    cp_async_commit();  // group 1: A, quantized while B's group is still in flight
     for (int i = tid; i < rc * P16 * 64; i += NT) {
       const int r = i / (P16 * 64), p = (i / 64) % P16, u = i % 64;
       const int run_t = u / 16, row = u % 16, c = cr0 + r;
@@ -227,30 +247,27 @@ __device__ __forceinline__ void mma_gemm(const uint16_t* __restrict__ A, const u
       const uint8_t* src = BS + (valid ? (size_t)(n0 / 32 + gl) * 32 * sn + (size_t)(pair0 + pl) * 256 + v * 16 : 0);
       cp_async16(smem_addr(s_sm + (gl * SP + pl) * 256 + v * 16), src, valid);
     }
+    cp_async_commit();  // group 2: B and its scales
+    cp_async_wait<1>();
+    __syncthreads();
 
-    // 2. A: each thread quantizes whole 32-value blocks (row m, block bl of the round) into a_sm, in
-    //    the decode's K order: piece j (16 B) of a block = (x0,x4) (x1,x5) (x2,x6) (x3,x7) of values 8j..8j+7.
+    // 2. A quantized in place: each thread takes whole 32-value blocks (row m, block bl of the round),
+    //    rows and blocks past the ends being zeros (which quantize to zeros), and rewrites each in the
+    //    decode's K order: piece j (16 B) = (x0,x4) (x1,x5) (x2,x6) (x3,x7) of values 8j..8j+7, the
+    //    pieces swizzled so the MMA loop's 16-byte reads do not conflict.
     for (int i = tid; i < BM * rc * 4; i += NT) {
       const int m = i / (rc * 4), bl = i % (rc * 4);
-      const int blk = 4 * cr0 + bl;
-      uint32_t o[16];
-      if (m0 + m < M && blk < kb32) {
-        const uint4* src = reinterpret_cast<const uint4*>(A + (size_t)(m0 + m) * lda + (size_t)blk * 32);
-        uint32_t x[16];
+      uint8_t* blk = a_sm + (m * R * 4 + bl) * 64;
+      uint32_t x[16], o[16];
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {
-          const uint4 v = src[j];
-          x[4 * j] = v.x;
-          x[4 * j + 1] = v.y;
-          x[4 * j + 2] = v.z;
-          x[4 * j + 3] = v.w;
-        }
-        quantize_block(x, o, ties_away != 0);
-      } else {
-#pragma unroll
-        for (int j = 0; j < 16; ++j) o[j] = 0u;
+      for (int j = 0; j < 4; ++j) {
+        const uint4 v = reinterpret_cast<const uint4*>(blk)[j];
+        x[4 * j] = v.x;
+        x[4 * j + 1] = v.y;
+        x[4 * j + 2] = v.z;
+        x[4 * j + 3] = v.w;
       }
-      uint8_t* dst = a_sm + (m * R * 4 + bl) * 64;
+      quantize_block(x, o, ties_away != 0);
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
         uint4 piece;
@@ -258,10 +275,10 @@ __device__ __forceinline__ void mma_gemm(const uint16_t* __restrict__ A, const u
         piece.y = prmt(o[4 * j], o[4 * j + 2], 0x7632);
         piece.z = prmt(o[4 * j + 1], o[4 * j + 3], 0x5410);
         piece.w = prmt(o[4 * j + 1], o[4 * j + 3], 0x7632);
-        *reinterpret_cast<uint4*>(dst + ((j + (bl % 4) / 2 + 2 * (m % 2)) % 4) * 16) = piece;
+        *reinterpret_cast<uint4*>(blk + ((j + (bl % 4) / 2 + 2 * (m % 2)) % 4) * 16) = piece;
       }
     }
-    cp_async_wait_all();
+    cp_async_wait<0>();
     __syncthreads();
 
     // 3. The MMAs: warp w owns the CTA's 16-row tiles warp*WN .. warp*WN + WN - 1, all of BM.
@@ -314,8 +331,8 @@ __device__ __forceinline__ void mma_gemm(const uint16_t* __restrict__ A, const u
           }
 #pragma unroll
           for (int mt = 0; mt < MT; ++mt) {
-            mma_bf16(acc[w][mt], dg[0], dh[0], dg[1], dh[1], af[mt].x, af[mt].y);
-            mma_bf16(acc[w][mt], dg[2], dh[2], dg[3], dh[3], af[mt].z, af[mt].w);
+            mma_bf16(acc[0][w][mt], dg[0], dh[0], dg[1], dh[1], af[mt].x, af[mt].y);
+            mma_bf16(acc[NACC - 1][w][mt], dg[2], dh[2], dg[3], dh[3], af[mt].z, af[mt].w);
           }
         }
       }
@@ -332,10 +349,13 @@ __device__ __forceinline__ void mma_gemm(const uint16_t* __restrict__ A, const u
 #pragma unroll
     for (int mt = 0; mt < MT; ++mt) {
       const int m = mt * 8 + 2 * t;
-      ct[m * CP + n] = acc[w][mt][0];
-      ct[(m + 1) * CP + n] = acc[w][mt][1];
-      ct[m * CP + n + 8] = acc[w][mt][2];
-      ct[(m + 1) * CP + n + 8] = acc[w][mt][3];
+      float v[4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) v[i] = NACC == 2 ? acc[0][w][mt][i] + acc[NACC - 1][w][mt][i] : acc[0][w][mt][i];
+      ct[m * CP + n] = v[0];
+      ct[(m + 1) * CP + n] = v[1];
+      ct[m * CP + n + 8] = v[2];
+      ct[(m + 1) * CP + n + 8] = v[3];
     }
   }
   if (split > 1) {
@@ -348,19 +368,30 @@ __device__ __forceinline__ void mma_gemm(const uint16_t* __restrict__ A, const u
   for (int v = int((long long)rank * V / split) + tid; v < v_end; v += NT) {
     const int m = v / (NR / 8), n = (v % (NR / 8)) * 8;
     if (m0 + m >= M || n0 + n >= N) continue;
-    const uint32_t addr = smem_addr(ct + m * CP + n);
-    float4 lo = make_float4(0.f, 0.f, 0.f, 0.f), hi = lo;
-    for (int r = 0; r < split; ++r) {
-      float4 a, b;
-      if (split > 1) {
-        a = ld_cluster_f4(addr, r);
-        b = ld_cluster_f4(addr + 16, r);
-      } else {
-        a = *reinterpret_cast<const float4*>(ct + m * CP + n);
-        b = *reinterpret_cast<const float4*>(ct + m * CP + n + 4);
+    float4 lo, hi;
+    if (split > 1) {
+      // All of the cluster's loads first (up to 8 ranks), then the sum in rank order.
+      const uint32_t addr = smem_addr(ct + m * CP + n);
+      float4 pa[kMaxSplit], pb[kMaxSplit];
+#pragma unroll
+      for (int r = 0; r < kMaxSplit; ++r) {
+        if (r < split) {
+          pa[r] = ld_cluster_f4(addr, r);
+          pb[r] = ld_cluster_f4(addr + 16, r);
+        }
       }
-      lo.x += a.x; lo.y += a.y; lo.z += a.z; lo.w += a.w;
-      hi.x += b.x; hi.y += b.y; hi.z += b.z; hi.w += b.w;
+      lo = pa[0];
+      hi = pb[0];
+#pragma unroll
+      for (int r = 1; r < kMaxSplit; ++r) {
+        if (r < split) {
+          lo.x += pa[r].x; lo.y += pa[r].y; lo.z += pa[r].z; lo.w += pa[r].w;
+          hi.x += pb[r].x; hi.y += pb[r].y; hi.z += pb[r].z; hi.w += pb[r].w;
+        }
+      }
+    } else {
+      lo = *reinterpret_cast<const float4*>(ct + m * CP + n);
+      hi = *reinterpret_cast<const float4*>(ct + m * CP + n + 4);
     }
     uint4 packed;
     asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed.x) : "f"(lo.y), "f"(lo.x));
@@ -376,7 +407,7 @@ __device__ __forceinline__ void mma_gemm(const uint16_t* __restrict__ A, const u
 
 // One kernel per tiling: mxfp4_mma_sm90_m<BM>_w<WN>_x<NW> (BM rows of A, NW warps of WN 16-row tiles of B).
 #define MXFP4_MMA_SM90_KERNEL(BM, WN, NW)                                                                      \
-  extern "C" __global__ void __launch_bounds__(NW * 32) mxfp4_mma_sm90_m##BM##_w##WN##_x##NW(                  \
+  extern "C" __global__ void __launch_bounds__(NW * 32, 1) mxfp4_mma_sm90_m##BM##_w##WN##_x##NW(                  \
       const uint16_t* __restrict__ a, const uint8_t* __restrict__ b, const uint8_t* __restrict__ bs,          \
       uint16_t* __restrict__ c, int m, int n, int k, int lda, int sn, int round_chunks, int ties_away) {     \
     mma_gemm<BM, WN, NW>(a, b, bs, c, m, n, k, lda, sn, round_chunks, ties_away);                              \
