@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))  # run from a checkout without installing mxlib
 from mxlib.runtime import dispatch  # noqa: E402
 from mxlib.spec import shapes
 from mxlib.runtime.ops import mxfp4_gemm  # noqa: E402
-from mxlib.runtime.paths import PATHS, path_module  # noqa: E402
+from mxlib.runtime.paths import PATHS, path_available, path_module  # noqa: E402
 from mxlib.spec.reference import check_implementation, generate_input  # noqa: E402
 from mxlib.tools.provenance import run_metadata  # noqa: E402
 
@@ -149,7 +149,7 @@ def main(argv=None) -> int:
     p.add_argument("--device", default="cuda", help="cuda (default), or cpu for a dry run under TRITON_INTERPRET=1")
     p.add_argument("--shapes", default=None,
                    help="MxNxK:seed,... instead of the 10 contest shapes (for a dry run)")
-    p.add_argument("--paths", default=",".join(PATHS), help="comma-separated paths (default: all of PATHS)")
+    p.add_argument("--paths", default=None, help="comma-separated paths (default: every path of PATHS that can run here)")
     p.add_argument("--max-m", type=int, default=512)
     p.add_argument("--max-n", type=int, default=8192, help="multiple of 16")
     p.add_argument("--max-k", type=int, default=8192, help="multiple of 64")
@@ -161,7 +161,15 @@ def main(argv=None) -> int:
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    paths = args.paths.split(",")
+    if args.paths is None:
+        paths = []
+        for name in PATHS:
+            ok, reason = path_available(name, device)
+            paths += [name] if ok else []
+            if not ok:
+                print(f"skipping path {name}: {reason}", file=sys.stderr)
+    else:
+        paths = args.paths.split(",")
     unknown = sorted(set(paths) - set(PATHS))
     if unknown:
         p.error(f"--paths: unknown {unknown}; known: {sorted(PATHS)}")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import os
 import random
 import subprocess
@@ -120,15 +121,14 @@ def checks(out_dir: Path) -> list[dict]:
         return ok
 
     # every tiling, small shapes: odd M, M tails, K % 128 == 64, several rounds and splits
-    for bm, wn, nw in G.MMA_TILINGS:
-        bn = 16 * wn * nw
-        for m, n, k, split, bk in ((bm - 3, bn, 320, 1, 128), (2 * bm + 1, 3 * bn - 16 if bn > 16 else bn, 1088, 3, 256),
+    for tiling in G.mma_tilings():
+        bm, bn = tiling.block_m, tiling.block_n
+        for m, n, k, split, bk in ((bm - 3, bn, 320, 1, 128), (2 * bm + 1, 3 * bn - 16, 1088, 3, 256),
                                    (1, bn, 64, 1, 128), (bm, 2 * bn, 4096, 8, 384), (bm + 5, bn + 16, 1536, 2, 1024)):
-            m = max(1, m)
-            while G.mma_smem_bytes(bm, bn, bk // 128) > G.MMA_MAX_SMEM:
+            while G.mma_smem_bytes(tiling, bk // 128) > G.MMA_MAX_SMEM:
                 bk //= 2
-            cfg = G.Config(block_m=bm, block_n=bn, block_k=bk, split_k=split, num_warps=nw)
-            data = generate_input(m, n, k, rng.randrange(2**31), device="cuda")
+            cfg = dataclasses.replace(tiling, block_k=bk, split_k=split)
+            data = generate_input(max(1, m), n, k, rng.randrange(2**31), device="cuda")
             record("tiling", cfg, data, run_cfg(data, cfg))
     # random shapes with their default config
     for _ in range(40):
@@ -185,39 +185,39 @@ def checks(out_dir: Path) -> list[dict]:
     return rows
 
 
-def candidates(m: int, n: int, k: int) -> list:
-    """mma_sm90 configs worth timing for a shape: every tiling whose block_m suits M, splits 1..8,
-    block_k covering a CTA's range in one round (or the largest that lets two CTAs share an SM)."""
+def candidates(m: int, n: int, k: int, staged: bool = False) -> list:
+    """mma_sm90 configs worth timing for a shape: every "direct" tiling (and with `staged` the "staged"
+    ones) whose block_m suits M, splits 1..8 that launch 40 CTAs to two waves, block_k covering a
+    CTA's range in one round unless that leaves an SM under half its warps."""
     chunks = -(-k // 128)
-    bms = sorted({bm for bm, _, _ in G.MMA_TILINGS})
+    bms = sorted({c.block_m for c in G.mma_tilings()})
     if m > 64:
-        allowed = {64, 128}
+        allowed = {64}
     else:
         up = min(b for b in bms if b >= m)
         allowed = {up} | ({bms[bms.index(up) - 1]} if up > 8 and m > 8 else set())
     out = []
-    for bm, wn, nw in G.MMA_TILINGS:
-        if bm not in allowed:
+    for tiling in G.mma_tilings():
+        if tiling.block_m not in allowed or (not tiling.warps_k and not staged):
             continue
-        bn = 16 * wn * nw
-        for split in sorted({1, 2, 3, 4, 6, 8}):
+        for split in (1, 2, 3, 4, 6, 8):
             if split > chunks:
                 continue
-            ctas = -(-n // bn) * -(-m // bm) * split
-            if ctas < 40 or ctas > 8 * SMS:
-                continue
+            ctas = G.grid(m, n, k, dataclasses.replace(tiling, split_k=split))
             per = -(-chunks // split)
-            for limit in (G.MMA_MAX_SMEM // 2, G.MMA_MAX_SMEM):
-                r = per
-                while r > 1 and G.mma_smem_bytes(bm, bn, r) > limit:
-                    r = -(-r // 2)
-                cfg = G.Config(block_m=bm, block_n=bn, block_k=128 * r, split_k=split, num_warps=nw)
-                if cfg not in out:
-                    out.append(cfg)
+            r = per
+            while r > 1 and G.mma_ctas_per_sm(tiling, r) * tiling.num_warps < G.MMA_SM_WARPS // 2:
+                r = -(-r // 2)
+            slots = SMS * max(1, G.mma_ctas_per_sm(tiling, r))
+            if ctas < 40 or ctas > 2 * slots:
+                continue
+            cfg = dataclasses.replace(tiling, block_k=128 * r, split_k=split)
+            if cfg not in out:
+                out.append(cfg)
     return out
 
 
-def speed(out_dir: Path, kinds: list[str], iters: int, write_table: bool) -> None:
+def speed(out_dir: Path, kinds: list[str], iters: int, write_table: bool, args_staged: bool) -> None:
     flush = L2Flush()
     ceil = measure_ceilings(flush=flush, iters=iters)
     print(ceilings_text(ceil))
@@ -251,7 +251,9 @@ def speed(out_dir: Path, kinds: list[str], iters: int, write_table: bool) -> Non
 
         _, fcfg = select(m, n, k, "cuda", path="fused")
         timed("fused", fcfg, lambda: fused.gemm(a, bs, ss, config=fcfg))
-        for cfg in candidates(m, n, k):
+        cands = candidates(m, n, k, staged=args_staged)
+        table = [G.Config(**f) for p_, f in load_table("h200").get((m, n, k), []) if p_ == "mma_sm90"]
+        for cfg in table + [c for c in cands if c not in table]:
             timed("mma_sm90", cfg, lambda cfg=cfg: G.gemm(a, bs, ss, config=cfg))
         mine = [r for r in rows if r["m"] == m and r["n"] == n and r["k"] == k and r.get("mean_us")]
         best = {v: min((r for r in mine if r["variant"] == v), key=lambda r: r["mean_us"], default=None)
@@ -298,7 +300,7 @@ def build_check(out_dir: Path) -> subprocess.Popen | None:
     src = tmp / "k.cu"
     src.write_text(G.mma_source())
     return subprocess.Popen(f"/usr/bin/time -f '%e s' {nvcc} {' '.join(G.MMA_NVCC_FLAGS)} -o {tmp}/k.cubin {src}",
-                            shell=True, stdout=open(out_dir / "nvcc_build.txt", "w"), stderr=subprocess.STDOUT)
+                            shell=True, stdout=open(tmp / "nvcc_build.txt", "w"), stderr=subprocess.STDOUT)
 
 
 def main() -> int:
@@ -308,6 +310,7 @@ def main() -> int:
     p.add_argument("--kinds", default="test,benchmark,extra")
     p.add_argument("--table", action="store_true")
     p.add_argument("--skip-checks", action="store_true")
+    p.add_argument("--staged", action="store_true", help="also sweep the \"staged\" family (else its table rows only)")
     args = p.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     print("torch", torch.__version__, torch.cuda.get_device_name(), "cc", torch.cuda.get_device_capability())
@@ -318,10 +321,11 @@ def main() -> int:
         return 1
     if not args.skip_checks:
         checks(args.out)
-    speed(args.out, args.kinds.split(","), args.iters, args.table)
+    speed(args.out, args.kinds.split(","), args.iters, args.table, args.staged)
     if proc is not None:
         proc.wait(timeout=300)
-        print("nvcc build from scratch:", (args.out / "nvcc_build.txt").read_text().strip().splitlines()[-1:])
+        log = Path(proc.args.split(" -o ")[1].split("/k.cubin")[0]) / "nvcc_build.txt"
+        print("nvcc build from scratch:", log.read_text().strip().splitlines()[-1:])
     return 0
 
 

@@ -83,9 +83,12 @@ def test_exported_source_obeys_the_contest_rules():
             assert not any(a.name.startswith("mxlib") for a in node.names)
     top = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     assert "custom_kernel" in top and "unseen_shape_path" in top
-    # Every shape of the H200 table is baked in, with the path the dispatcher would choose.
+    # Every shape of the H200 table is baked in, its rows in the dispatcher's order.
     for (m, n, k), rows in dispatch.load_table("h200").items():
-        assert f"({m}, {n}, {k}): (_MX_GEMMS[{rows[0][0]!r}]" in text
+        assert f"({m}, {n}, {k}): [({rows[0][0]!r}, _MX_CONFIGS[{rows[0][0]!r}](" in text
+    # The CUDA path travels with its source embedded and launches on the legacy default queue.
+    assert "def mma_source() -> str:" in text and "read_text" not in text.split("def mma_source")[1][:400]
+    assert "MXFP4_MMA_SM90_DIRECT(16, 4, 4)" in text and "'mma_sm90': mma_available" in text
     assert "def load_table" not in text and "os.environ" not in text.split("# ---- dispatcher")[1]
 
 

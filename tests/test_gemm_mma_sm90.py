@@ -5,6 +5,7 @@ The compile test is CI's guard against a broken kernel: it builds the shipped so
 the nvcc this machine has (PATH, /usr/local/cuda, $CUDA_HOME or the nvidia-cuda-nvcc wheel) and
 requires every kernel to use no local memory. It skips, saying so, only where no nvcc exists.
 """
+import dataclasses
 import random
 import re
 
@@ -28,7 +29,7 @@ def test_kernels_compile_for_sm90a_without_local_memory(tmp_path):
     report = G.mma_compile(G.mma_source(), nvcc, tmp_path / "k.cubin")
     assert (tmp_path / "k.cubin").stat().st_size > 0
     entries = re.findall(r"Compiling entry function '(\w+)' for 'sm_90a'", report)
-    assert sorted(entries) == sorted(f"mxfp4_mma_sm90_m{bm}_w{wn}_x{nw}" for bm, wn, nw in G.MMA_TILINGS)
+    assert sorted(entries) == sorted(G.mma_kernel_name(c) for c in G.mma_tilings())
     frames = re.findall(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", report)
     assert len(frames) == len(entries) and all(f == ("0", "0", "0") for f in frames), report
 
@@ -40,9 +41,10 @@ def test_source_never_names_the_word_the_contest_refuses():
 
 def test_config_validation():
     G.Config()  # the default is a compiled tiling
-    for bad in (dict(block_m=24), dict(block_n=96), dict(block_m=128, block_n=128, num_warps=4),
+    for bad in (dict(block_m=24), dict(block_n=96), dict(num_warps=8), dict(warps_k=3), dict(warps_k=-1),
                 dict(block_k=200), dict(split_k=9), dict(split_k=0), dict(num_stages=2),
-                dict(block_m=128, block_n=128, num_warps=8, block_k=128 * 64)):
+                dict(block_m=64, block_n=128, num_warps=8, warps_k=1, block_k=128 * 16),
+                dict(block_m=16, block_n=64, num_warps=4, warps_k=0, block_k=128 * 100)):
         with pytest.raises(ValueError):
             G.Config(**bad)
 
@@ -51,7 +53,7 @@ def test_default_configs_fit_and_cover_every_contest_shape():
     for s in shapes.load():
         cfg = G.default_config(*s.mnk)
         rounds = min(cfg.block_k // 128, -(-(-(-s.k // 128)) // cfg.split_k))
-        assert G.mma_smem_bytes(cfg.block_m, cfg.block_n, rounds) <= G.MMA_MAX_SMEM // 2, (s.mnk, cfg)
+        assert G.mma_ctas_per_sm(cfg, rounds) * cfg.num_warps >= G.MMA_SM_WARPS, (s.mnk, cfg)
         assert cfg.block_m >= min(s.m, 64) and G.grid(*s.mnk, cfg) >= 1
 
 
@@ -122,11 +124,10 @@ def test_contest_and_random_shapes():
 @pytest.mark.skipif(not ON_HOPPER, reason="mma_sm90 runs on compute capability 9.0 only")
 def test_every_tiling_split_and_round():
     seed = random.SystemRandom().randrange(2**31)
-    for bm, wn, nw in G.MMA_TILINGS:
-        bn = 16 * wn * nw
+    for tiling in G.mma_tilings():
         for split, bk in ((1, 128), (3, 256), (8, 384)):
-            cfg = G.Config(block_m=bm, block_n=bn, block_k=bk, split_k=split, num_warps=nw)
-            data = generate_input(bm + 3, 2 * bn + 16, 1088, seed, device="cuda")
+            cfg = dataclasses.replace(tiling, block_k=bk, split_k=split)
+            data = generate_input(cfg.block_m + 3, 2 * cfg.block_n + 16, 1088, seed, device="cuda")
             ok, msg = check_implementation(data, _run(data, cfg))
             assert ok, f"{cfg} seed {seed}: {msg}"
 

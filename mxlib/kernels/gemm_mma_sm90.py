@@ -38,12 +38,16 @@ from ..spec.quant import ROUNDINGS
 from ..spec.validate import choice
 from .common import mx_check_gemm_args, mx_output
 
-# (block_m, 16-row B tiles per warp, warps): the tilings compiled into the cubin (one kernel each).
-MMA_TILINGS = ((8, 1, 4), (8, 2, 4), (16, 1, 4), (16, 2, 4), (32, 1, 4), (32, 2, 4), (32, 4, 4),
-               (64, 1, 4), (64, 2, 4), (64, 2, 8), (128, 1, 8))
+# The tilings compiled into the cubin, one kernel each (csrc/mxfp4_mma_sm90.cu). Family "direct"
+# (Config.warps_k >= 1): B read straight into registers, (block_m, 16-row B tiles per CTA, warps along K);
+# family "staged" (warps_k = 0): B staged in shared memory, (block_m, 16-row B tiles per warp, warps).
+MMA_DIRECT = ((8, 4, 4), (8, 2, 4), (16, 4, 4), (16, 2, 4), (16, 4, 2), (32, 4, 4), (32, 4, 2), (32, 8, 1),
+              (64, 4, 2), (64, 8, 1), (64, 4, 1))
+MMA_STAGED = ((8, 1, 4), (16, 1, 4), (16, 2, 4), (32, 1, 4), (32, 2, 4), (64, 2, 4), (64, 2, 8), (128, 1, 8))
 MMA_CHUNK_K = 128  # K values per chunk: one 32-value scale block for each thread of a quad
 MMA_MAX_SPLIT = 8  # the largest portable thread block cluster
 MMA_MAX_SMEM = 227 * 1024  # dynamic shared memory one sm_90 CTA may have
+MMA_SM_WARPS = 16  # warps an SM holds at the kernels' register counts (128 a thread, 2048 threads)
 MMA_SMS = 132  # H200 multiprocessors (default_config's target)
 A_DTYPES = (torch.bfloat16,)  # the dtype of A the kernel quantizes (the dispatcher checks it)
 MMA_NVCC_FLAGS = ("-cubin", "-gencode=arch=compute_90a,code=sm_90a", "-O3", "-std=c++17", "-Xptxas", "-v")
@@ -51,26 +55,31 @@ MMA_NVCC_FLAGS = ("-cubin", "-gencode=arch=compute_90a,code=sm_90a", "-O3", "-st
 
 @dataclass(frozen=True)
 class MmaConfig:
-    """One launch's tiling. block_m: rows of A per CTA (8, 16, 32, 64, 128); block_n: rows of B per
-    CTA, 16 x (16-row tiles per warp) x num_warps; block_k: K values staged in shared memory at once
-    (a multiple of 128; a CTA's K range takes ceil(range / block_k) rounds); split_k: CTAs of one
-    cluster that split K (1..8); num_warps: 4 or 8; num_stages: 1 (rounds are not overlapped)."""
+    """One launch's tiling. block_m: rows of A per CTA (8..128); block_n: rows of B per CTA; block_k: K
+    values a CTA holds in shared memory at once (a round; a multiple of 128: a CTA's K range takes
+    ceil(range / block_k) rounds); split_k: CTAs of one cluster that split K (1..8); num_warps: warps
+    per CTA; warps_k: family "direct" with num_warps = (block_n / 16) x warps_k (each warp one 16-row
+    tile of B and 1/warps_k of the K chunks), or 0 for family "staged" (each warp block_n / 16 /
+    num_warps tiles and all chunks); num_stages: 1 (rounds are not overlapped)."""
     block_m: int = 16
     block_n: int = 64
     block_k: int = 1024
     split_k: int = 1
-    num_warps: int = 4
+    num_warps: int = 16
     num_stages: int = 1
+    warps_k: int = 4
 
     def __post_init__(self):
         for name in ("block_m", "block_n", "block_k", "split_k", "num_warps", "num_stages"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 raise ValueError(f"mma_sm90 Config.{name} must be a positive integer, got {v!r}")
-        if self.block_n % (16 * self.num_warps) or mma_tiling(self) not in MMA_TILINGS:
-            known = ", ".join(f"{bm}/{16 * wn * nw}/{nw}" for bm, wn, nw in MMA_TILINGS)
-            raise ValueError(f"mma_sm90 Config (block_m/block_n/num_warps) {self.block_m}/{self.block_n}/"
-                             f"{self.num_warps} is not compiled; known: {known}")
+        if not isinstance(self.warps_k, int) or isinstance(self.warps_k, bool) or self.warps_k < 0:
+            raise ValueError(f"mma_sm90 Config.warps_k must be an integer >= 0, got {self.warps_k!r}")
+        if mma_kernel_name(self) is None:
+            known = [f"block_m={bm} block_n={16 * p} num_warps={p * kw} warps_k={kw}" for bm, p, kw in MMA_DIRECT]
+            known += [f"block_m={bm} block_n={16 * wn * nw} num_warps={nw} warps_k=0" for bm, wn, nw in MMA_STAGED]
+            raise ValueError(f"mma_sm90 Config {self} is not a compiled tiling; known: {'; '.join(known)}")
         if self.block_k % MMA_CHUNK_K:
             raise ValueError(f"mma_sm90 Config.block_k must be a multiple of {MMA_CHUNK_K}, got {self.block_k}")
         if self.split_k > MMA_MAX_SPLIT:
@@ -78,39 +87,64 @@ class MmaConfig:
                              f"got {self.split_k}")
         if self.num_stages != 1:
             raise ValueError(f"mma_sm90 Config.num_stages must be 1, got {self.num_stages}")
-        smem = mma_smem_bytes(self.block_m, self.block_n, self.block_k // MMA_CHUNK_K)
+        smem = mma_smem_bytes(self, self.block_k // MMA_CHUNK_K)
         if smem > MMA_MAX_SMEM:
             raise ValueError(f"mma_sm90 Config needs {smem} bytes of shared memory (> {MMA_MAX_SMEM}); "
                              "lower block_k")
 
 
-def mma_tiling(cfg: MmaConfig) -> tuple[int, int, int]:
-    """(block_m, 16-row tiles per warp, warps): which compiled kernel runs `cfg`."""
-    return cfg.block_m, cfg.block_n // (16 * cfg.num_warps), cfg.num_warps
+def mma_tilings() -> list[MmaConfig]:
+    """One config per compiled kernel (block_k = one chunk, split_k = 1)."""
+    out = [MmaConfig(block_m=bm, block_n=16 * p, block_k=MMA_CHUNK_K, num_warps=p * kw, warps_k=kw)
+           for bm, p, kw in MMA_DIRECT]
+    return out + [MmaConfig(block_m=bm, block_n=16 * wn * nw, block_k=MMA_CHUNK_K, num_warps=nw, warps_k=0)
+                  for bm, wn, nw in MMA_STAGED]
 
 
-def mma_smem_bytes(block_m: int, block_n: int, round_chunks: int) -> int:
-    """Dynamic shared memory of one CTA: a round's quantized A (bf16), B runs and scale tiles, or the
-    fp32 output tile, whichever is larger (the kernel's layout)."""
-    staged = (block_m * round_chunks * 256 + round_chunks * (block_n // 16) * 1024
-              + (block_n // 32) * (round_chunks // 2 + 2) * 256)
-    return max(staged, block_m * (block_n + 4) * 4)
+def mma_kernel_name(cfg: MmaConfig) -> str | None:
+    """The cubin's kernel that runs `cfg`, or None if that tiling is not compiled."""
+    bm, bn, nw, kw = cfg.block_m, cfg.block_n, cfg.num_warps, cfg.warps_k
+    if kw:
+        if bn % 16 == 0 and nw == bn // 16 * kw and (bm, bn // 16, kw) in MMA_DIRECT:
+            return f"mxfp4_mma_sm90_d{bm}_p{bn // 16}_k{kw}"
+    elif bn % (16 * nw) == 0 and (bm, bn // (16 * nw), nw) in MMA_STAGED:
+        return f"mxfp4_mma_sm90_s{bm}_w{bn // (16 * nw)}_x{nw}"
+    return None
+
+
+def mma_smem_bytes(cfg: MmaConfig, round_chunks: int) -> int:
+    """Dynamic shared memory of one CTA running rounds of `round_chunks` chunks (the kernel's layout):
+    a round's A (bf16) and, for family "staged", B's runs and scale tiles; or the fp32 output tiles
+    (one per warp along K), whichever is larger."""
+    bm, bn = cfg.block_m, cfg.block_n
+    staged = bm * round_chunks * 256
+    if not cfg.warps_k:
+        staged += round_chunks * (bn // 16) * 1024 + (bn // 32) * (round_chunks // 2 + 2) * 256
+    return max(staged, max(cfg.warps_k, 1) * bm * (bn + 4) * 4)
+
+
+def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
+    """CTAs of `cfg` an SM holds at once (registers: MMA_SM_WARPS warps; shared memory)."""
+    return max(0, min(MMA_SM_WARPS // cfg.num_warps if cfg.warps_k else 1,
+                      MMA_MAX_SMEM // mma_smem_bytes(cfg, round_chunks)))
 
 
 def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
-    """A heuristic for shapes without a tuned row: one M tile up to M = 32 (64-row B tiles), 64-row M
-    tiles with 128-row B tiles above; split_k aiming at about two CTAs per SM; block_k covering a
-    CTA's K range in one round where shared memory allows two CTAs per SM."""
+    """A heuristic for shapes without a tuned row (family "direct"): block_m the smallest tile that
+    holds M (64 above); 64-row B tiles with 4 warps along K up to block_m = 16, 2 at 32, 128-row B
+    tiles and one warp along K at 64; split_k aiming at one CTA of 16 warps per SM; block_k the
+    CTA's whole K range where shared memory allows, else halved until it does."""
     block_m = next(b for b in (8, 16, 32, 64) if m <= b or b == 64)
-    block_n = 64 if block_m <= 32 else 128
-    tiles = -(-m // block_m) * -(-n // block_n)
+    p16, kw = {8: (4, 4), 16: (4, 4), 32: (4, 2), 64: (8, 1)}[block_m]
+    cfg = MmaConfig(block_m=block_m, block_n=16 * p16, block_k=MMA_CHUNK_K, num_warps=p16 * kw, warps_k=kw)
+    tiles = -(-m // block_m) * -(-n // cfg.block_n)
     chunks = -(-k // MMA_CHUNK_K)
-    split = max(1, min(MMA_MAX_SPLIT, chunks, round(2 * MMA_SMS / tiles)))
-    per_cta = -(-chunks // split)
-    rounds = per_cta
-    while rounds > 1 and mma_smem_bytes(block_m, block_n, rounds) > MMA_MAX_SMEM // 2:
+    split = max(1, min(MMA_MAX_SPLIT, chunks, round(MMA_SMS * MMA_SM_WARPS / cfg.num_warps / tiles)))
+    rounds = -(-chunks // split)
+    while rounds > 1 and mma_ctas_per_sm(cfg, rounds) * cfg.num_warps < MMA_SM_WARPS:
         rounds = -(-rounds // 2)
-    return MmaConfig(block_m=block_m, block_n=block_n, block_k=rounds * MMA_CHUNK_K, split_k=split, num_warps=4)
+    return MmaConfig(block_m=block_m, block_n=cfg.block_n, block_k=rounds * MMA_CHUNK_K, split_k=split,
+                     num_warps=cfg.num_warps, warps_k=kw)
 
 
 def mma_grid(m: int, n: int, k: int, config: MmaConfig) -> int:
@@ -269,11 +303,10 @@ def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tens
     n = b.shape[0]
     lib = _mma_cuda()
     ctx, mod, functions = _mma_module(a.device.index)
-    bm, wn, nw = mma_tiling(cfg)
     chunks = -(-k // MMA_CHUNK_K)
     rounds = max(1, min(cfg.block_k // MMA_CHUNK_K, -(-chunks // cfg.split_k)))  # no larger than a CTA's range
-    smem = mma_smem_bytes(bm, cfg.block_n, rounds)
-    name = f"mxfp4_mma_sm90_m{bm}_w{wn}_x{nw}"
+    smem = mma_smem_bytes(cfg, rounds)
+    name = mma_kernel_name(cfg)
     with _MmaContext(lib, ctx):
         fn, granted = functions.get(name, (None, 0))
         if fn is None:
@@ -288,8 +321,8 @@ def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tens
         params = (ctypes.c_void_p * len(values))(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
         attr = _MmaLaunchAttr(id=_MMA_CLUSTER_DIMENSION, x=1, y=1, z=cfg.split_k)
         launch = _MmaLaunchConfig(smem=smem, queue=_mma_queue(a.device), attrs=ctypes.pointer(attr), num_attrs=1)
-        launch.grid[:] = [-(-n // cfg.block_n), -(-m // bm), cfg.split_k]
-        launch.block[:] = [32 * nw, 1, 1]
+        launch.grid[:] = [-(-n // cfg.block_n), -(-m // cfg.block_m), cfg.split_k]
+        launch.block[:] = [32 * cfg.num_warps, 1, 1]
         _mma_check(lib, lib.cuLaunchKernelEx(ctypes.byref(launch), fn, params, None), f"launching {name}")
 
 

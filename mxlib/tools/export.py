@@ -13,9 +13,17 @@ module (`from .. import validate`), a top-level statement that binds no name, an
 written file is then checked with the harness's source rules (no "stream", no mxlib import), parsed,
 and imported alone in a subprocess where mxlib cannot be imported.
 
-Targets: "nvidia" exports the Triton paths of `mxlib.runtime.paths` with the H200 table
-(`mxlib/data/configs/h200.csv`); a shape missing from it goes to `mxlib.runtime.dispatch.unseen_shape_path` with the
-path's default config. "amd" is refused, with the reasons (`AMD_REFUSAL`).
+Targets: "nvidia" exports the paths of `mxlib.runtime.paths` with the H200 table
+(`mxlib/data/configs/h200.csv`): each shape's rows in table order, the first whose path can run
+(a path module's `available`, e.g. "mma_sm90" needs nvcc and a Hopper GPU) being used; a shape
+missing from it goes to `mxlib.runtime.dispatch.unseen_shape_path` with the path's default config.
+"amd" is refused, with the reasons (`AMD_REFUSAL`).
+
+Two definitions cannot travel verbatim and are replaced (`SUBSTITUTES`), each by a documented
+equivalent: "mma_sm90"'s `mma_source` reads its .cu file next to the module, so the file carries the
+source text instead; its `_mma_queue` asks torch for the current CUDA queue, which the contest's word
+rule forbids naming, so the file launches on the legacy default queue, the one the contest calls
+`custom_kernel` on.
 """
 from __future__ import annotations
 
@@ -240,8 +248,10 @@ class Collector:
                 visit(m, [])
         return out
 
-    def render(self) -> tuple[str, str, set[str]]:
-        """(imports block, code block, names the code binds); raises on a name bound by two modules."""
+    def render(self, substitutes: dict | None = None) -> tuple[str, str, set[str]]:
+        """(imports block, code block, names the code binds); raises on a name bound by two modules.
+        `substitutes` maps (module, name) to the text that replaces that definition."""
+        substitutes = substitutes or {}
         owner: dict[str, str] = {name: f"the import `{text}`" for name, (text, _) in self.imports.items()}
         blocks = []
         for m in self.order():
@@ -255,8 +265,8 @@ class Collector:
                         raise NotExportable(f"name collision: {n} is defined at {mod.where(node)} and by {owner[n]}; "
                                             "give one of them a module-specific prefix")
                     owner[n] = mod.where(node)
-            blocks.append(f"# ---- {rel} " + "-" * max(0, 80 - len(str(rel))) + "\n\n"
-                          + "\n\n\n".join(_source(mod, node) for node in stmts))
+            texts = [substitutes.get((m, _bound_names(node)[0])) or _source(mod, node) for node in stmts]
+            blocks.append(f"# ---- {rel} " + "-" * max(0, 80 - len(str(rel))) + "\n\n" + "\n\n\n".join(texts))
         imports = sorted({text for text, _ in self.imports.values()}, key=_import_sort_key)
         return "\n".join(imports), "\n\n\n".join(blocks), set(owner)
 
@@ -280,7 +290,30 @@ def _path_modules() -> dict[str, str]:
 
 # The device kind whose dispatcher table each target bakes in (mxlib/data/configs/<kind>.csv).
 TABLE_KIND = {"nvidia": "h200"}
-_GENERATED = ("_MX_GEMMS", "_MX_CONFIGS", "_MX_PLAN", "custom_kernel")
+_GENERATED = ("_MX_GEMMS", "_MX_CONFIGS", "_MX_AVAILABLE", "_MX_PLAN", "custom_kernel")
+_MMA = "mxlib.kernels.gemm_mma_sm90"
+
+
+def _embedded_mma_source() -> str:
+    from ..kernels.gemm_mma_sm90 import mma_source
+
+    text = mma_source()
+    if "\'\'\'" in text or text.endswith("\\"):
+        raise NotExportable("the mma_sm90 CUDA source cannot be embedded as a raw string")
+    return ('def mma_source() -> str:\n'
+            '    """The CUDA C++ source of the kernels (csrc/mxfp4_mma_sm90.cu, embedded by the exporter)."""\n'
+            f"    return r\'\'\'{text}\'\'\'")
+
+
+def _default_queue() -> str:
+    return ('def _mma_queue(device) -> int:\n'
+            '    """0: the legacy default CUDA queue, the one the contest calls custom_kernel on (the exported\n'
+            '    file launches nowhere else)."""\n'
+            '    return 0')
+
+
+# (module, definition) -> a function giving the text that replaces it in the flat file (module docstring).
+SUBSTITUTES = {(_MMA, "mma_source"): _embedded_mma_source, (_MMA, "_mma_queue"): _default_queue}
 
 
 def build_source(target: str = "nvidia") -> str:
@@ -300,11 +333,14 @@ def build_source(target: str = "nvidia") -> str:
     paths = _path_modules()
     gemms = {p: col.add(mod, col.alias_target(mod, "gemm")) for p, mod in paths.items()}
     configs = {p: col.add(mod, col.alias_target(mod, "Config")) for p, mod in paths.items()}
+    available = {p: col.add(mod, col.alias_target(mod, "available")) for p, mod in paths.items()
+                 if "available" in col.module(mod).defs}
     heuristic = col.add(dispatch.__name__, "unseen_shape_path")
-    # The first row for a shape is the dispatcher's choice (mxlib.runtime.dispatch.select); the rest are alternatives.
+    # A shape's rows in table order: the first whose path can run is the dispatcher's choice
+    # (mxlib.runtime.dispatch.select); the rest are fallbacks.
     kind = TABLE_KIND[target]
-    plan = {shape: rows[0] for shape, rows in dispatch.load_table(kind).items()}
-    imports, code, bound = col.render()
+    plan = dispatch.load_table(kind)
+    imports, code, bound = col.render({key: make() for key, make in SUBSTITUTES.items()})
     clash = set(_GENERATED) & bound
     if clash:
         raise NotExportable(f"the exported dispatcher's names {sorted(clash)} are already defined by mxlib modules")
@@ -313,23 +349,30 @@ def build_source(target: str = "nvidia") -> str:
               f"Self-contained: mxlib's Triton paths and its dispatcher table (mxlib/data/configs/{kind}.csv, "
               f"{len(plan)} shapes),\ncopied verbatim. Edit mxlib and export again rather than editing this file.\n"
               '"""\n')
-    tail = _dispatcher(kind, paths, gemms, configs, heuristic, plan)
+    tail = _dispatcher(kind, paths, gemms, configs, available, heuristic, plan)
     return f"{header}from __future__ import annotations\n\n{imports}\n\n\n{code}\n\n\n{tail}"
 
 
-def _dispatcher(kind: str, paths: dict, gemms: dict, configs: dict, heuristic: str, plan: dict) -> str:
+def _dispatcher(kind: str, paths: dict, gemms: dict, configs: dict, available: dict, heuristic: str,
+                plan: dict) -> str:
     rows = []
-    for (m, n, k), (path, fields) in sorted(plan.items()):
-        if path not in paths:
-            raise NotExportable(f"mxlib/data/configs/{kind}.csv row {m}x{n}x{k} names path {path!r}, not one of {list(paths)}")
-        args = ", ".join(f"{f}={v!r}" for f, v in fields.items())
-        rows.append(f"    ({m}, {n}, {k}): (_MX_GEMMS[{path!r}], _MX_CONFIGS[{path!r}]({args})),")
+    for (m, n, k), shape_rows in sorted(plan.items()):
+        entries = []
+        for path, fields in shape_rows:
+            if path not in paths:
+                raise NotExportable(f"mxlib/data/configs/{kind}.csv row {m}x{n}x{k} names path {path!r}, "
+                                    f"not one of {list(paths)}")
+            args = ", ".join(f"{f}={v!r}" for f, v in fields.items())
+            entries.append(f"({path!r}, _MX_CONFIGS[{path!r}]({args}))")
+        rows.append(f"    ({m}, {n}, {k}): [{', '.join(entries)}],")
     return "\n".join([
         "# ---- dispatcher (written by mxlib.tools.export) " + "-" * 40,
         "",
         "_MX_GEMMS = {" + ", ".join(f"{p!r}: {g}" for p, g in gemms.items()) + "}",
         "_MX_CONFIGS = {" + ", ".join(f"{p!r}: {c}" for p, c in configs.items()) + "}",
-        f"# (M, N, K) -> (the chosen path's gemm, its config), from mxlib/data/configs/{kind}.csv; built once, at import.",
+        "# Paths that run only where they can be built: path -> available(device) -> (bool, reason).",
+        "_MX_AVAILABLE = {" + ", ".join(f"{p!r}: {a}" for p, a in available.items()) + "}",
+        f"# (M, N, K) -> [(path, config), ...] in the order of mxlib/data/configs/{kind}.csv; built once, at import.",
         "_MX_PLAN = {",
         *rows,
         "}",
@@ -339,11 +382,11 @@ def _dispatcher(kind: str, paths: dict, gemms: dict, configs: dict, heuristic: s
         '    """bf16 (M, N) for the contest tuple (A, B, B_q, B_shuffle, B_scale_sh); A quantized round-half-even."""',
         "    a, _, _, b_shuffle, b_scale_sh = data",
         "    key = (a.shape[0], b_shuffle.shape[0], a.shape[1])",
-        "    plan = _MX_PLAN.get(key)",
-        "    if plan is None:  # a shape the table has not seen: mxlib's rule for it, the path's default config",
-        f"        return _MX_GEMMS[{heuristic}(*key, {kind!r})](a, b_shuffle, b_scale_sh, rounding=\"rne\")",
-        "    gemm, config = plan",
-        "    return gemm(a, b_shuffle, b_scale_sh, config=config, rounding=\"rne\")",
+        "    for path, config in _MX_PLAN.get(key, ()):  # the first row whose path can run here",
+        "        if path not in _MX_AVAILABLE or _MX_AVAILABLE[path](a.device)[0]:",
+        "            return _MX_GEMMS[path](a, b_shuffle, b_scale_sh, config=config, rounding=\"rne\")",
+        "    # a shape the table has not seen: mxlib's rule for it, the path's default config",
+        f"    return _MX_GEMMS[{heuristic}(*key, {kind!r})](a, b_shuffle, b_scale_sh, rounding=\"rne\")",
         "",
     ])
 

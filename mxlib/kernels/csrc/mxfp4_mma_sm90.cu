@@ -181,16 +181,203 @@ __device__ __forceinline__ void scale_factors(uint32_t s, uint32_t& f1, uint32_t
   f2 = h2 | (h2 << 16);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Pieces both kernel families share.
+
+// A's rows of one round (chunks cr0 .. cr0+rc-1) into a_sm by cp.async, natural order: block bl of row
+// m at (m * 4R + bl) * 64. Rows past M and blocks past K are zero-filled (they quantize to zeros).
+template <int BM, int NT>
+__device__ __forceinline__ void a_round_load(uint8_t* a_sm, const uint16_t* __restrict__ A, int tid, int m0,
+                                             int M, int lda, int kb32, int cr0, int rc, int R) {
+  for (int i = tid; i < BM * rc * 16; i += NT) {
+    const int m = i / (rc * 16), bl = (i / 4) % (rc * 4), j = i % 4;
+    const int blk = 4 * cr0 + bl;
+    const bool valid = m0 + m < M && blk < kb32;
+    const uint16_t* src = A + (valid ? (size_t)(m0 + m) * lda + (size_t)blk * 32 + j * 8 : 0);
+    cp_async16(smem_addr(a_sm + (m * R * 4 + bl) * 64 + j * 16), src, valid);
+  }
+}
+
+// A quantized in place: each thread takes whole 32-value blocks and rewrites each in the decode's K
+// order: piece j (16 B) = (x0,x4) (x1,x5) (x2,x6) (x3,x7) of values 8j..8j+7, the pieces of a block
+// rotated by (bl % 4) / 2 + 2 * (m % 2) so that the MMA loop's 16-byte reads do not conflict.
+template <int BM, int NT>
+__device__ __forceinline__ void a_round_quantize(uint8_t* a_sm, int tid, int rc, int R, bool ties_away) {
+  for (int i = tid; i < BM * rc * 4; i += NT) {
+    const int m = i / (rc * 4), bl = i % (rc * 4);
+    uint8_t* blk = a_sm + (m * R * 4 + bl) * 64;
+    uint32_t x[16], o[16];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const uint4 v = reinterpret_cast<const uint4*>(blk)[j];
+      x[4 * j] = v.x;
+      x[4 * j + 1] = v.y;
+      x[4 * j + 2] = v.z;
+      x[4 * j + 3] = v.w;
+    }
+    quantize_block(x, o, ties_away);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      uint4 piece;
+      piece.x = prmt(o[4 * j], o[4 * j + 2], 0x5410);
+      piece.y = prmt(o[4 * j], o[4 * j + 2], 0x7632);
+      piece.z = prmt(o[4 * j + 1], o[4 * j + 3], 0x5410);
+      piece.w = prmt(o[4 * j + 1], o[4 * j + 3], 0x7632);
+      *reinterpret_cast<uint4*>(blk + ((j + (bl % 4) / 2 + 2 * (m % 2)) % 4) * 16) = piece;
+    }
+  }
+}
+
+// The MMAs of one 16-row tile of B and one chunk, for all MT 8-row tiles of A. bg / bh: this thread's
+// 16-byte runs (rows g and g+8, block t); sg / sh: their scale bytes (127 for a block past K, whose
+// run is zeros); a_blk: this thread's block (row g, block t of the chunk) in a_sm; a_mt: bytes from
+// one 8-row tile of A to the next.
+template <int MT, int NACC>
+__device__ __forceinline__ void mma_tile_chunk(float (&acc)[NACC][MT][4], uint4 bg, uint4 bh, uint32_t sg,
+                                               uint32_t sh, const uint8_t* a_blk, int a_mt, int g, int t) {
+  uint32_t f1g, f2g, f1h, f2h;
+  scale_factors(sg, f1g, f2g);
+  scale_factors(sh, f1h, f2h);
+  const bool wide = __any_sync(0xFFFFFFFFu, sg > 128u || sh > 128u);
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    uint4 af[MT];
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt)
+      af[mt] = *reinterpret_cast<const uint4*>(a_blk + mt * a_mt + ((q + t / 2 + 2 * (g % 2)) % 4) * 16);
+    const uint32_t wg = q == 0 ? bg.x : q == 1 ? bg.y : q == 2 ? bg.z : bg.w;
+    const uint32_t wh = q == 0 ? bh.x : q == 1 ? bh.y : q == 2 ? bh.z : bh.w;
+    uint32_t dg[4], dh[4];
+    decode_word(wg, dg);
+    decode_word(wh, dh);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      dg[i] = bf16x2_mul(dg[i], f1g);
+      dh[i] = bf16x2_mul(dh[i], f1h);
+    }
+    if (wide) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        dg[i] = bf16x2_mul(dg[i], f2g);
+        dh[i] = bf16x2_mul(dh[i], f2h);
+      }
+    }
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt) {
+      mma_bf16(acc[0][mt], dg[0], dh[0], dg[1], dh[1], af[mt].x, af[mt].y);
+      mma_bf16(acc[NACC - 1][mt], dg[2], dh[2], dg[3], dh[3], af[mt].z, af[mt].w);
+    }
+  }
+}
+
+// One warp's accumulators for one 16-row tile (column block n of the CTA's tile) into an fp32 tile
+// ct[BM][CP] (pitch CP = NR + 4 floats: conflict-free for these stores).
+template <int MT, int NACC, int CP>
+__device__ __forceinline__ void store_partial(float* ct, const float (&acc)[NACC][MT][4], int n, int g, int t) {
+#pragma unroll
+  for (int mt = 0; mt < MT; ++mt) {
+    const int m = mt * 8 + 2 * t;
+    float v[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) v[i] = NACC == 2 ? acc[0][mt][i] + acc[NACC - 1][mt][i] : acc[0][mt][i];
+    ct[m * CP + n + g] = v[0];
+    ct[(m + 1) * CP + n + g] = v[1];
+    ct[m * CP + n + g + 8] = v[2];
+    ct[(m + 1) * CP + n + g + 8] = v[3];
+  }
+}
+
+__device__ __forceinline__ void add4(float4& a, const float4& b) {
+  a.x += b.x;
+  a.y += b.y;
+  a.z += b.z;
+  a.w += b.w;
+}
+
+// The end of a launch. ct holds KW fp32 partial tiles [KW][BM][CP] of this CTA (KW warps along K).
+// They are summed in order 0..KW-1; with split > 1 the cluster's CTA sums are then summed in rank
+// order through distributed shared memory, each CTA storing 1/split of the tile. Deterministic.
+template <int BM, int NR, int NT, int KW>
+__device__ __forceinline__ void reduce_store(float* ct, uint16_t* __restrict__ C, int tid, int m0, int n0, int M,
+                                             int N, int split, int rank) {
+  constexpr int CP = NR + 4, V = BM * NR / 8;  // V: 8-column pieces of the tile
+  if (split > 1) {
+    if (KW > 1) {
+      for (int v = tid; v < V; v += NT) {
+        float* p = ct + (v / (NR / 8)) * CP + (v % (NR / 8)) * 8;
+        float4 lo = reinterpret_cast<float4*>(p)[0], hi = reinterpret_cast<float4*>(p)[1];
+#pragma unroll
+        for (int k = 1; k < KW; ++k) {
+          add4(lo, reinterpret_cast<const float4*>(p + k * BM * CP)[0]);
+          add4(hi, reinterpret_cast<const float4*>(p + k * BM * CP)[1]);
+        }
+        reinterpret_cast<float4*>(p)[0] = lo;
+        reinterpret_cast<float4*>(p)[1] = hi;
+      }
+    }
+    cluster_sync();
+  } else {
+    __syncthreads();
+  }
+  const int v_end = int((long long)(rank + 1) * V / split);
+  for (int v = int((long long)rank * V / split) + tid; v < v_end; v += NT) {
+    const int m = v / (NR / 8), n = (v % (NR / 8)) * 8;
+    if (m0 + m >= M || n0 + n >= N) continue;
+    const float* p = ct + m * CP + n;
+    float4 lo, hi;
+    if (split > 1) {
+      // All of the cluster's loads first (up to 8 ranks), then the sum in rank order.
+      const uint32_t addr = smem_addr(p);
+      float4 pa[kMaxSplit], pb[kMaxSplit];
+#pragma unroll
+      for (int r = 0; r < kMaxSplit; ++r) {
+        if (r < split) {
+          pa[r] = ld_cluster_f4(addr, r);
+          pb[r] = ld_cluster_f4(addr + 16, r);
+        }
+      }
+      lo = pa[0];
+      hi = pb[0];
+#pragma unroll
+      for (int r = 1; r < kMaxSplit; ++r) {
+        if (r < split) {
+          add4(lo, pa[r]);
+          add4(hi, pb[r]);
+        }
+      }
+    } else {
+      lo = reinterpret_cast<const float4*>(p)[0];
+      hi = reinterpret_cast<const float4*>(p)[1];
+#pragma unroll
+      for (int k = 1; k < KW; ++k) {
+        add4(lo, reinterpret_cast<const float4*>(p + k * BM * CP)[0]);
+        add4(hi, reinterpret_cast<const float4*>(p + k * BM * CP)[1]);
+      }
+    }
+    uint4 packed;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed.x) : "f"(lo.y), "f"(lo.x));
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed.y) : "f"(lo.w), "f"(lo.z));
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed.z) : "f"(hi.y), "f"(hi.x));
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed.w) : "f"(hi.w), "f"(hi.z));
+    *reinterpret_cast<uint4*>(C + (size_t)(m0 + m) * N + n0 + n) = packed;
+  }
+  if (split > 1) cluster_sync();  // peers may still read this CTA's tile
+}
+
+// ---------------------------------------------------------------------------------------------
+// Family "staged": B's runs and scales staged in shared memory by the round's cp.async burst; NW warps
+// each own WN 16-row tiles of B and the CTA's whole K range.
+
 template <int BM, int WN, int NW>
-__device__ __forceinline__ void mma_gemm(const uint16_t* __restrict__ A, const uint8_t* __restrict__ B,
-                                         const uint8_t* __restrict__ BS, uint16_t* __restrict__ C, int M, int N,
-                                         int K, int lda, int sn, int round_chunks, int ties_away) {
+__device__ __forceinline__ void mma_gemm_staged(const uint16_t* __restrict__ A, const uint8_t* __restrict__ B,
+                                                const uint8_t* __restrict__ BS, uint16_t* __restrict__ C, int M,
+                                                int N, int K, int lda, int sn, int round_chunks, int ties_away) {
   constexpr int NT = NW * 32;       // threads
   constexpr int MT = BM / 8;        // 8-row tiles of A (MMA columns)
   constexpr int P16 = NW * WN;      // 16-row tiles of B per CTA
   constexpr int NR = P16 * 16;      // rows of B (columns of C) per CTA
   constexpr int G32 = NR / 32;      // 32-row groups of the scale layout per CTA
-  constexpr int CP = NR + 4;        // fp32 pitch of the output tile (bank-conflict free)
+  constexpr int CP = NR + 4;
   // Two accumulator sets (even and odd MMA steps) where registers allow: halves the dependent HMMA chain.
   constexpr int NACC = WN * MT <= 4 ? 2 : 1;
   extern __shared__ __align__(16) uint8_t smem[];
@@ -204,34 +391,28 @@ __device__ __forceinline__ void mma_gemm(const uint16_t* __restrict__ A, const u
   const int R = round_chunks;
   const int SP = R / 2 + 2;  // chunk pairs a round's scales can span
 
-  uint8_t* a_sm = smem;                                 // [BM][4R blocks][4 pieces of 16 B], swizzled
-  uint8_t* b_sm = a_sm + BM * R * 256;                  // [R][P16][64 runs of 16 B], swizzled
-  uint8_t* s_sm = b_sm + R * P16 * 1024;                // [G32][SP][256 B]
+  uint8_t* a_sm = smem;                     // [BM][4R blocks][4 pieces of 16 B]
+  uint8_t* b_sm = a_sm + BM * R * 256;      // [R][P16][64 runs of 16 B], swizzled
+  uint8_t* s_sm = b_sm + R * P16 * 1024;    // [G32][SP][256 B]
 
-  float acc[NACC][WN][MT][4];
+  float acc[WN][NACC][MT][4];
 #pragma unroll
-  for (int h = 0; h < NACC; ++h)
+  for (int w = 0; w < WN; ++w)
 #pragma unroll
-    for (int w = 0; w < WN; ++w)
+    for (int h = 0; h < NACC; ++h)
 #pragma unroll
       for (int mt = 0; mt < MT; ++mt)
 #pragma unroll
-        for (int i = 0; i < 4; ++i) acc[h][w][mt][i] = 0.0f;
+        for (int i = 0; i < 4; ++i) acc[w][h][mt][i] = 0.0f;
 
   for (int cr0 = c_begin; cr0 < c_end; cr0 += R) {
     const int rc = min(R, c_end - cr0);  // chunks this round
     if (cr0 != c_begin) __syncthreads();  // the previous round's shared memory is free again
 
-    // 1. Every global load of the round at once, by cp.async: A's rows (bf16, natural order), B's runs,
-    //    the scale tiles. One DRAM latency per round; nothing else waits on global memory.
-    for (int i = tid; i < BM * rc * 16; i += NT) {
-      const int m = i / (rc * 16), bl = (i / 4) % (rc * 4), j = i % 4;
-      const int blk = 4 * cr0 + bl;
-      const bool valid = m0 + m < M && blk < kb32;
-      const uint16_t* src = A + (valid ? (size_t)(m0 + m) * lda + (size_t)blk * 32 + j * 8 : 0);
-      cp_async16(smem_addr(a_sm + (m * R * 4 + bl) * 64 + j * 16), src, valid);
-    }
-    cp_async_commit();  // group 1: A, quantized while B's group is still in flight
+    // Every global load of the round at once: A first (its own group, quantized while B's group is
+    // still in flight), then B's runs and the scale tiles.
+    a_round_load<BM, NT>(a_sm, A, tid, m0, M, lda, kb32, cr0, rc, R);
+    cp_async_commit();
     for (int i = tid; i < rc * P16 * 64; i += NT) {
       const int r = i / (P16 * 64), p = (i / 64) % P16, u = i % 64;
       const int run_t = u / 16, row = u % 16, c = cr0 + r;
@@ -247,180 +428,168 @@ __device__ __forceinline__ void mma_gemm(const uint16_t* __restrict__ A, const u
       const uint8_t* src = BS + (valid ? (size_t)(n0 / 32 + gl) * 32 * sn + (size_t)(pair0 + pl) * 256 + v * 16 : 0);
       cp_async16(smem_addr(s_sm + (gl * SP + pl) * 256 + v * 16), src, valid);
     }
-    cp_async_commit();  // group 2: B and its scales
+    cp_async_commit();
     cp_async_wait<1>();
     __syncthreads();
-
-    // 2. A quantized in place: each thread takes whole 32-value blocks (row m, block bl of the round),
-    //    rows and blocks past the ends being zeros (which quantize to zeros), and rewrites each in the
-    //    decode's K order: piece j (16 B) = (x0,x4) (x1,x5) (x2,x6) (x3,x7) of values 8j..8j+7, the
-    //    pieces swizzled so the MMA loop's 16-byte reads do not conflict.
-    for (int i = tid; i < BM * rc * 4; i += NT) {
-      const int m = i / (rc * 4), bl = i % (rc * 4);
-      uint8_t* blk = a_sm + (m * R * 4 + bl) * 64;
-      uint32_t x[16], o[16];
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const uint4 v = reinterpret_cast<const uint4*>(blk)[j];
-        x[4 * j] = v.x;
-        x[4 * j + 1] = v.y;
-        x[4 * j + 2] = v.z;
-        x[4 * j + 3] = v.w;
-      }
-      quantize_block(x, o, ties_away != 0);
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        uint4 piece;
-        piece.x = prmt(o[4 * j], o[4 * j + 2], 0x5410);
-        piece.y = prmt(o[4 * j], o[4 * j + 2], 0x7632);
-        piece.z = prmt(o[4 * j + 1], o[4 * j + 3], 0x5410);
-        piece.w = prmt(o[4 * j + 1], o[4 * j + 3], 0x7632);
-        *reinterpret_cast<uint4*>(blk + ((j + (bl % 4) / 2 + 2 * (m % 2)) % 4) * 16) = piece;
-      }
-    }
+    a_round_quantize<BM, NT>(a_sm, tid, rc, R, ties_away != 0);
     cp_async_wait<0>();
     __syncthreads();
 
-    // 3. The MMAs: warp w owns the CTA's 16-row tiles warp*WN .. warp*WN + WN - 1, all of BM.
     for (int r = 0; r < rc; ++r) {
       const int c = cr0 + r;
       const bool live = 4 * c + t < kb32;
-      uint4 bg[WN], bg8[WN];
-      uint32_t f1g[WN], f2g[WN], f1h[WN], f2h[WN];
-      bool wide = false;
 #pragma unroll
       for (int w = 0; w < WN; ++w) {
         const int p = warp * WN + w;
         const uint8_t* run = b_sm + (r * P16 + p) * 1024 + t * 256;
-        bg[w] = *reinterpret_cast<const uint4*>(run + (g ^ (2 * t)) * 16);
-        bg8[w] = *reinterpret_cast<const uint4*>(run + ((g + 8) ^ (2 * t)) * 16);
         const uint8_t* sc = s_sm + ((p / 2) * SP + (c / 2 - pair0)) * 256 + t * 64 + (c % 2) * 2 + (p % 2);
-        const uint32_t sg = live ? sc[g * 4] : 127u, sh = live ? sc[(g + 8) * 4] : 127u;
-        scale_factors(sg, f1g[w], f2g[w]);
-        scale_factors(sh, f1h[w], f2h[w]);
-        wide |= sg > 128u || sh > 128u;
+        mma_tile_chunk<MT, NACC>(acc[w], *reinterpret_cast<const uint4*>(run + (g ^ (2 * t)) * 16),
+                                 *reinterpret_cast<const uint4*>(run + ((g + 8) ^ (2 * t)) * 16),
+                                 live ? sc[g * 4] : 127u, live ? sc[(g + 8) * 4] : 127u,
+                                 a_sm + (g * R * 4 + 4 * r + t) * 64, R * 2048, g, t);
       }
-      wide = __any_sync(0xFFFFFFFFu, wide);
+    }
+  }
+
+  __syncthreads();
+  float* ct = reinterpret_cast<float*>(smem);  // [BM][CP]
 #pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        uint4 af[MT];
+  for (int w = 0; w < WN; ++w) store_partial<MT, NACC, CP>(ct, acc[w], (warp * WN + w) * 16, g, t);
+  reduce_store<BM, NR, NT, 1>(ct, C, tid, m0, n0, M, N, split, rank);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Family "direct": B read straight into registers; the CTA's P16 x KW warps each own one 16-row tile
+// of B and 1/KW of the round's chunks (more warps per SM, shorter chains), their partials summed in
+// shared memory at the end. A warp loads up to CMAX chunks of B at once (before A's quantization for
+// the round's first group).
+
+template <int BM, int P16, int KW>
+__device__ __forceinline__ void mma_gemm_direct(const uint16_t* __restrict__ A, const uint8_t* __restrict__ B,
+                                                const uint8_t* __restrict__ BS, uint16_t* __restrict__ C, int M,
+                                                int N, int K, int lda, int sn, int round_chunks, int ties_away) {
+  constexpr int NW = P16 * KW, NT = NW * 32, MT = BM / 8, NR = P16 * 16, CP = NR + 4;
+  constexpr int NACC = MT <= 4 ? 2 : 1;
+  constexpr int CMAX = MT >= 4 ? 2 : 4;  // chunks of B in registers at once (128 registers a thread)
+  extern __shared__ __align__(16) uint8_t smem[];
+
+  const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
+  const int p = warp % P16, kw = warp / P16;
+  const int n0 = blockIdx.x * NR, m0 = blockIdx.y * BM;
+  const int split = gridDim.z, rank = blockIdx.z;
+  const int kb32 = K / 32, kbytes = K / 2;
+  const int chunks = (kb32 + 3) / 4;
+  const int c_begin = int((long long)rank * chunks / split), c_end = int((long long)(rank + 1) * chunks / split);
+  const int R = round_chunks;
+  uint8_t* a_sm = smem;  // [BM][4R blocks][4 pieces of 16 B]
+
+  const int n16 = n0 / 16 + p;
+  const bool tile_live = n16 < N / 16;
+  // This thread's run of row g in chunk 0 (row g+8 is 128 bytes on), and its scale byte of row g in
+  // chunk 0 (+ (c/2)*256 + (c%2)*2 for chunk c; row g+8 is 32 bytes on).
+  const uint8_t* b_run = B + (size_t)(tile_live ? n16 : 0) * 16 * kbytes + t * 256 + g * 16;
+  const uint8_t* s_run = BS + (size_t)(tile_live ? n16 / 2 : 0) * 32 * sn + t * 64 + (n16 % 2) + g * 4;
+
+  float acc[NACC][MT][4];
 #pragma unroll
-        for (int mt = 0; mt < MT; ++mt) {
-          const int m = mt * 8 + g;
-          af[mt] = *reinterpret_cast<const uint4*>(a_sm + (m * R * 4 + 4 * r + t) * 64 +
-                                                   ((q + t / 2 + 2 * (g % 2)) % 4) * 16);
-        }
+  for (int h = 0; h < NACC; ++h)
 #pragma unroll
-        for (int w = 0; w < WN; ++w) {
-          const uint32_t wg = q == 0 ? bg[w].x : q == 1 ? bg[w].y : q == 2 ? bg[w].z : bg[w].w;
-          const uint32_t wh = q == 0 ? bg8[w].x : q == 1 ? bg8[w].y : q == 2 ? bg8[w].z : bg8[w].w;
-          uint32_t dg[4], dh[4];
-          decode_word(wg, dg);
-          decode_word(wh, dh);
+    for (int mt = 0; mt < MT; ++mt)
 #pragma unroll
-          for (int i = 0; i < 4; ++i) {
-            dg[i] = bf16x2_mul(dg[i], f1g[w]);
-            dh[i] = bf16x2_mul(dh[i], f1h[w]);
-          }
-          if (wide) {
+      for (int i = 0; i < 4; ++i) acc[h][mt][i] = 0.0f;
+
+  uint4 bg[CMAX], bh[CMAX];
+  uint32_t sg[CMAX], sh[CMAX];
+  auto load_group = [&](int c0, int cnt) {
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {
-              dg[i] = bf16x2_mul(dg[i], f2g[w]);
-              dh[i] = bf16x2_mul(dh[i], f2h[w]);
-            }
-          }
+    for (int j = 0; j < CMAX; ++j) {
+      const int c = c0 + j;
+      if (tile_live && j < cnt && 4 * c + t < kb32) {
+        const uint8_t* run = b_run + (size_t)c * 1024;
+        bg[j] = __ldg(reinterpret_cast<const uint4*>(run));
+        bh[j] = __ldg(reinterpret_cast<const uint4*>(run + 128));
+        const uint8_t* sc = s_run + (c / 2) * 256 + (c % 2) * 2;
+        sg[j] = __ldg(sc);
+        sh[j] = __ldg(sc + 32);
+      } else {
+        bg[j] = make_uint4(0u, 0u, 0u, 0u);
+        bh[j] = bg[j];
+        sg[j] = 127u;
+        sh[j] = 127u;
+      }
+    }
+  };
+
+  for (int cr0 = c_begin; cr0 < c_end; cr0 += R) {
+    const int rc = min(R, c_end - cr0);  // chunks this round
+    const int lo = cr0 + kw * rc / KW, hi = cr0 + (kw + 1) * rc / KW;  // this warp's chunks
+    if (cr0 != c_begin) __syncthreads();  // the previous round's shared memory is free again
+    a_round_load<BM, NT>(a_sm, A, tid, m0, M, lda, kb32, cr0, rc, R);
+    cp_async_commit();
+    load_group(lo, min(CMAX, hi - lo));  // B's first group flies while A is quantized
+    cp_async_wait<0>();
+    __syncthreads();
+    a_round_quantize<BM, NT>(a_sm, tid, rc, R, ties_away != 0);
+    __syncthreads();
+    for (int c0 = lo; c0 < hi; c0 += CMAX) {
+      const int cnt = min(CMAX, hi - c0);
+      if (c0 != lo) load_group(c0, cnt);
 #pragma unroll
-          for (int mt = 0; mt < MT; ++mt) {
-            mma_bf16(acc[0][w][mt], dg[0], dh[0], dg[1], dh[1], af[mt].x, af[mt].y);
-            mma_bf16(acc[NACC - 1][w][mt], dg[2], dh[2], dg[3], dh[3], af[mt].z, af[mt].w);
-          }
+      for (int j = 0; j < CMAX; ++j) {
+        if (j < cnt) {
+          mma_tile_chunk<MT, NACC>(acc, bg[j], bh[j], sg[j], sh[j],
+                                   a_sm + (g * R * 4 + 4 * (c0 + j - cr0) + t) * 64, R * 2048, g, t);
         }
       }
     }
   }
 
-  // 4. The output tile: each CTA's fp32 partial in its shared memory, then the cluster's partials
-  //    summed in rank order, each CTA storing 1/split of the tile as bf16.
   __syncthreads();
-  float* ct = reinterpret_cast<float*>(smem);  // [BM][CP]
-#pragma unroll
-  for (int w = 0; w < WN; ++w) {
-    const int n = (warp * WN + w) * 16 + g;
-#pragma unroll
-    for (int mt = 0; mt < MT; ++mt) {
-      const int m = mt * 8 + 2 * t;
-      float v[4];
-#pragma unroll
-      for (int i = 0; i < 4; ++i) v[i] = NACC == 2 ? acc[0][w][mt][i] + acc[NACC - 1][w][mt][i] : acc[0][w][mt][i];
-      ct[m * CP + n] = v[0];
-      ct[(m + 1) * CP + n] = v[1];
-      ct[m * CP + n + 8] = v[2];
-      ct[(m + 1) * CP + n + 8] = v[3];
-    }
-  }
-  if (split > 1) {
-    cluster_sync();
-  } else {
-    __syncthreads();
-  }
-  constexpr int V = BM * NR / 8;  // 8-column pieces of the tile
-  const int v_end = int((long long)(rank + 1) * V / split);
-  for (int v = int((long long)rank * V / split) + tid; v < v_end; v += NT) {
-    const int m = v / (NR / 8), n = (v % (NR / 8)) * 8;
-    if (m0 + m >= M || n0 + n >= N) continue;
-    float4 lo, hi;
-    if (split > 1) {
-      // All of the cluster's loads first (up to 8 ranks), then the sum in rank order.
-      const uint32_t addr = smem_addr(ct + m * CP + n);
-      float4 pa[kMaxSplit], pb[kMaxSplit];
-#pragma unroll
-      for (int r = 0; r < kMaxSplit; ++r) {
-        if (r < split) {
-          pa[r] = ld_cluster_f4(addr, r);
-          pb[r] = ld_cluster_f4(addr + 16, r);
-        }
-      }
-      lo = pa[0];
-      hi = pb[0];
-#pragma unroll
-      for (int r = 1; r < kMaxSplit; ++r) {
-        if (r < split) {
-          lo.x += pa[r].x; lo.y += pa[r].y; lo.z += pa[r].z; lo.w += pa[r].w;
-          hi.x += pb[r].x; hi.y += pb[r].y; hi.z += pb[r].z; hi.w += pb[r].w;
-        }
-      }
-    } else {
-      lo = *reinterpret_cast<const float4*>(ct + m * CP + n);
-      hi = *reinterpret_cast<const float4*>(ct + m * CP + n + 4);
-    }
-    uint4 packed;
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed.x) : "f"(lo.y), "f"(lo.x));
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed.y) : "f"(lo.w), "f"(lo.z));
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed.z) : "f"(hi.y), "f"(hi.x));
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed.w) : "f"(hi.w), "f"(hi.z));
-    *reinterpret_cast<uint4*>(C + (size_t)(m0 + m) * N + n0 + n) = packed;
-  }
-  if (split > 1) cluster_sync();  // peers may still read this CTA's tile
+  float* ct = reinterpret_cast<float*>(smem);  // [KW][BM][CP]
+  store_partial<MT, NACC, CP>(ct + kw * BM * CP, acc, p * 16, g, t);
+  __syncthreads();
+  reduce_store<BM, NR, NT, KW>(ct, C, tid, m0, n0, M, N, split, rank);
 }
 
 }  // namespace
 
-// One kernel per tiling: mxfp4_mma_sm90_m<BM>_w<WN>_x<NW> (BM rows of A, NW warps of WN 16-row tiles of B).
-#define MXFP4_MMA_SM90_KERNEL(BM, WN, NW)                                                                      \
-  extern "C" __global__ void __launch_bounds__(NW * 32, 1) mxfp4_mma_sm90_m##BM##_w##WN##_x##NW(                  \
-      const uint16_t* __restrict__ a, const uint8_t* __restrict__ b, const uint8_t* __restrict__ bs,          \
-      uint16_t* __restrict__ c, int m, int n, int k, int lda, int sn, int round_chunks, int ties_away) {     \
-    mma_gemm<BM, WN, NW>(a, b, bs, c, m, n, k, lda, sn, round_chunks, ties_away);                              \
+// One kernel per tiling and family. Arguments: A (bf16, row pitch lda elements), B_shuffle, B_scale_sh
+// (sn columns), C (bf16, M x N), M, N, K, lda, sn, chunks per round, ties_away (0: rne).
+#define MXFP4_MMA_SM90_ARGS                                                                                 \
+  const uint16_t *__restrict__ a, const uint8_t *__restrict__ b, const uint8_t *__restrict__ bs,             \
+      uint16_t *__restrict__ c, int m, int n, int k, int lda, int sn, int round_chunks, int ties_away
+
+// mxfp4_mma_sm90_s<BM>_w<WN>_x<NW>: staged B, BM rows of A, NW warps of WN 16-row tiles of B.
+#define MXFP4_MMA_SM90_STAGED(BM, WN, NW)                                                                   \
+  extern "C" __global__ void __launch_bounds__(NW * 32, 1)                                                  \
+      mxfp4_mma_sm90_s##BM##_w##WN##_x##NW(MXFP4_MMA_SM90_ARGS) {                                           \
+    mma_gemm_staged<BM, WN, NW>(a, b, bs, c, m, n, k, lda, sn, round_chunks, ties_away);                     \
   }
 
-MXFP4_MMA_SM90_KERNEL(8, 1, 4)
-MXFP4_MMA_SM90_KERNEL(8, 2, 4)
-MXFP4_MMA_SM90_KERNEL(16, 1, 4)
-MXFP4_MMA_SM90_KERNEL(16, 2, 4)
-MXFP4_MMA_SM90_KERNEL(32, 1, 4)
-MXFP4_MMA_SM90_KERNEL(32, 2, 4)
-MXFP4_MMA_SM90_KERNEL(32, 4, 4)
-MXFP4_MMA_SM90_KERNEL(64, 1, 4)
-MXFP4_MMA_SM90_KERNEL(64, 2, 4)
-MXFP4_MMA_SM90_KERNEL(64, 2, 8)
-MXFP4_MMA_SM90_KERNEL(128, 1, 8)
+// mxfp4_mma_sm90_d<BM>_p<P16>_k<KW>: direct B, BM rows of A, P16 16-row tiles of B x KW warps along K;
+// at most 128 registers, so that 16 warps fit on an SM.
+#define MXFP4_MMA_SM90_DIRECT(BM, P16, KW)                                                                  \
+  extern "C" __global__ void __launch_bounds__(P16 * KW * 32, 16 / (P16 * KW))                              \
+      mxfp4_mma_sm90_d##BM##_p##P16##_k##KW(MXFP4_MMA_SM90_ARGS) {                                          \
+    mma_gemm_direct<BM, P16, KW>(a, b, bs, c, m, n, k, lda, sn, round_chunks, ties_away);                    \
+  }
+
+MXFP4_MMA_SM90_STAGED(8, 1, 4)
+MXFP4_MMA_SM90_STAGED(16, 1, 4)
+MXFP4_MMA_SM90_STAGED(16, 2, 4)
+MXFP4_MMA_SM90_STAGED(32, 1, 4)
+MXFP4_MMA_SM90_STAGED(32, 2, 4)
+MXFP4_MMA_SM90_STAGED(64, 2, 4)
+MXFP4_MMA_SM90_STAGED(64, 2, 8)
+MXFP4_MMA_SM90_STAGED(128, 1, 8)
+MXFP4_MMA_SM90_DIRECT(8, 4, 4)
+MXFP4_MMA_SM90_DIRECT(8, 2, 4)
+MXFP4_MMA_SM90_DIRECT(16, 4, 4)
+MXFP4_MMA_SM90_DIRECT(16, 2, 4)
+MXFP4_MMA_SM90_DIRECT(16, 4, 2)
+MXFP4_MMA_SM90_DIRECT(32, 4, 4)
+MXFP4_MMA_SM90_DIRECT(32, 4, 2)
+MXFP4_MMA_SM90_DIRECT(32, 8, 1)
+MXFP4_MMA_SM90_DIRECT(64, 4, 2)
+MXFP4_MMA_SM90_DIRECT(64, 8, 1)
+MXFP4_MMA_SM90_DIRECT(64, 4, 1)
