@@ -24,6 +24,10 @@ PATHS = {
     "mma_sm90": "mxlib.kernels.gemm_mma_sm90",
 }
 
+# Paths whose kernels are CUDA C++ built by nvcc, not Triton (mxlib.tools.isa compiles the Triton ones;
+# tests/test_gemm_mma_sm90.py compiles these).
+CUDA_PATHS = ("mma_sm90",)
+
 
 def path_module(name: str):
     """The module implementing path `name` (imports Triton)."""

@@ -257,14 +257,15 @@ def _shape_data(shape):
 
 
 def mxlib_calls(target: str, path: str | None):
-    """(label, call) per contest shape for mxlib's dispatcher on `target` (path None: the dispatcher's choice;
-    a path name, or "all" for every path in mxlib.runtime.paths.PATHS)."""
+    """(label, call) per contest shape for mxlib's dispatcher on `target` (path None: the dispatcher's choice,
+    which on the CPU skips the CUDA paths and so shows their Triton fallback; a path name, or "all" for
+    every Triton path in mxlib.runtime.paths.PATHS)."""
     from ..runtime import dispatch
-    from ..runtime.paths import PATHS
+    from ..runtime.paths import CUDA_PATHS, PATHS
     from ..spec import shapes
 
     kind = DEVICE_KINDS[target]
-    paths = list(PATHS) if path == "all" else [path]
+    paths = [p for p in PATHS if p not in CUDA_PATHS] if path == "all" else [path]
     calls = []
     for s in shapes.load():
         for p in paths:
@@ -418,7 +419,7 @@ def add_arguments(p) -> None:
     p.add_argument("--target", required=True, help="gfx950 (MI355X) or sm_90 (H200)")
     p.add_argument("--out", help="CSV to write (default data/results/mi355x/isa.csv or data/results/h200/isa_sm90.csv"
                                  " for mxlib; none for a submission: the table is printed)")
-    p.add_argument("--path", help="mxlib only: force one path of mxlib.runtime.paths.PATHS, or 'all'")
+    p.add_argument("--path", help="mxlib only: force one Triton path of mxlib.runtime.paths.PATHS, or 'all'")
     p.add_argument("--shapes", help="mxlib only: a subset of the contest shapes, e.g. 16x2112x7168,32x4096x512")
     p.add_argument("--sweep", help="instead: the GEMM launch of every checked row of this split-K sweep CSV "
                                    "(data/results/h200/splitk_sweep.csv), with its CTAs per unit")
@@ -470,10 +471,12 @@ def run(args) -> int:
         if args.submission is not None and args.path is not None:
             raise IsaError("--path applies to mxlib's own dispatcher: leave it out with a SUBMISSION file")
         if args.path is not None:
-            from ..runtime.paths import PATHS
+            from ..runtime.paths import CUDA_PATHS, PATHS
 
-            if args.path != "all" and args.path not in PATHS:
-                raise IsaError(f"--path must be 'all' or one of {', '.join(PATHS)}, got {args.path!r}")
+            triton_paths = [p for p in PATHS if p not in CUDA_PATHS]
+            if args.path != "all" and args.path not in triton_paths:
+                raise IsaError(f"--path must be 'all' or one of the Triton paths {', '.join(triton_paths)}, "
+                               f"got {args.path!r}")
         rows = collect(args.target, args.submission, args.path, _parse_shapes(args.shapes))
     except IsaError as exc:
         print(f"python -m mxlib isa: {exc}", file=sys.stderr)
