@@ -133,14 +133,15 @@ def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
     """A heuristic for shapes without a tuned row (family "direct"), fitted to the H200 sweep of v3
     (KERNEL_NOTES.md): block_m the smallest tile that holds M (64 above); 32-row B tiles with 4 warps
     along K at block_m = 8, 64-row tiles with 2 at 16 and 32, 128-row tiles with 1 at 64; no split
-    up to 4 chunks of K (every K = 512 winner), else split_k aiming at about 200 CTAs; block_k the
-    CTA's whole K range where shared memory allows a full SM of warps, else halved until it does."""
+    up to 4 chunks of K (every K = 512 winner), else split_k aiming at about 1.5 CTAs per SM (the
+    long-K winners had 192-198 CTAs); block_k the CTA's whole K range where shared memory allows a
+    full SM of warps, else halved until it does."""
     block_m = next(b for b in (8, 16, 32, 64) if m <= b or b == 64)
     p16, kw = {8: (2, 4), 16: (4, 2), 32: (4, 2), 64: (8, 1)}[block_m]
     cfg = MmaConfig(block_m=block_m, block_n=16 * p16, block_k=MMA_CHUNK_K, num_warps=p16 * kw, warps_k=kw)
     tiles = -(-m // block_m) * -(-n // cfg.block_n)
     chunks = -(-k // MMA_CHUNK_K)
-    split = 1 if chunks <= 4 else max(1, min(MMA_MAX_SPLIT, chunks, round(200 / tiles)))
+    split = 1 if chunks <= 4 else max(1, min(MMA_MAX_SPLIT, chunks, round(1.5 * MMA_SMS / tiles)))
     rounds = -(-chunks // split)
     while rounds > 1 and mma_ctas_per_sm(cfg, rounds) * cfg.num_warps < MMA_SM_WARPS:
         rounds = -(-rounds // 2)
