@@ -7,8 +7,11 @@ and byte permutes, and the fused Triton path stayed 1.3-2x slower than cuBLAS on
 (KERNEL_NOTES.md). Here B is decoded in registers by bit placement straight into the MMA's operand
 layout, A is quantized once per CTA (bit-exact with `mxlib.spec.quant`, both rounding rules), and the
 split-K partials of one output tile are summed inside a thread block cluster through distributed
-shared memory: one launch, no workspace, no counters, nothing kept between calls. The kernel itself,
-with the reasons for its layout, is `csrc/mxfp4_mma_sm90.cu`.
+shared memory: one launch, no workspace, no counters, nothing kept between calls. Two kernel
+families (`Config.warps_k`): "direct" (B read straight into registers, each warp one 16-row tile of
+B and a share of the K chunks) and "staged" (B staged in shared memory by cp.async, each warp several
+tiles and all chunks); the H200 table picks per shape. The kernels, with the reasons for their
+layout, are `csrc/mxfp4_mma_sm90.cu`.
 
 Building: the source is compiled once with nvcc (``-gencode arch=compute_90a,code=sm_90a``) to a cubin,
 cached under $MXLIB_CACHE_DIR (default ~/.cache/mxlib) by a hash of source and flags, and loaded and

@@ -24,6 +24,9 @@
 // cluster and split its K chunks; their fp32 partials are summed through distributed shared memory in
 // rank order (deterministic) before one bf16 store. Nothing is kept between launches and nothing
 // outside C is written: an interrupted or failed launch cannot leave state that a later one reads.
+// Two families share everything but how B reaches the MMAs: "staged" (B's runs copied to shared memory
+// with A's, warps owning several 16-row tiles) and "direct" (B loaded straight into registers, each
+// warp one 16-row tile and a share of the chunks, partials summed in shared memory).
 #include <cstdint>
 
 namespace {
