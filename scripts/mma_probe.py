@@ -36,6 +36,7 @@ from mxlib.kernels import gemm_mma_sm90 as G  # noqa: E402
 from mxlib.runtime.dispatch import CONFIG_DIR, load_table, select  # noqa: E402
 from mxlib.runtime.paths import path_module  # noqa: E402
 from mxlib.spec import shapes as shapes_mod  # noqa: E402
+from mxlib.spec.devices import compute_units  # noqa: E402
 from mxlib.spec.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight  # noqa: E402
 from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4  # noqa: E402
 from mxlib.spec.reference import check_implementation, generate_input  # noqa: E402
@@ -43,7 +44,7 @@ from mxlib.tools.ceilings import ceilings_text, measure_ceilings  # noqa: E402
 from mxlib.tools.providers import config_text  # noqa: E402
 from mxlib.tools.timing import L2Flush, poison_allocator, time_contest, time_graph  # noqa: E402
 
-SMS = 132
+SMS = compute_units()  # 132 on the H200 these runs were made on
 
 
 def run_cfg(data, cfg, rounding="rne"):

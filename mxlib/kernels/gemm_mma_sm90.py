@@ -37,9 +37,10 @@ from pathlib import Path
 
 import torch
 
+from ..spec.devices import compute_units
 from ..spec.quant import ROUNDINGS
 from ..spec.validate import choice
-from .common import mx_check_gemm_args, mx_output
+from .common import mx_check_gemm_args, mx_output, mx_resolve_config
 
 # The tilings compiled into the cubin, one kernel each (csrc/mxfp4_mma_sm90.cu). Family "direct"
 # (Config.warps_k >= 1): B read straight into registers, (block_m, 16-row B tiles per CTA, warps along K);
@@ -51,7 +52,6 @@ MMA_CHUNK_K = 128  # K values per chunk: one 32-value scale block for each threa
 MMA_MAX_SPLIT = 8  # the largest portable thread block cluster
 MMA_MAX_SMEM = 227 * 1024  # dynamic shared memory one sm_90 CTA may have
 MMA_SM_WARPS = 16  # warps an SM holds at the kernels' register counts (128 a thread, 2048 threads)
-MMA_SMS = 132  # H200 multiprocessors (default_config's target)
 A_DTYPES = (torch.bfloat16,)  # the dtype of A the kernel quantizes (the dispatcher checks it)
 MMA_NVCC_FLAGS = ("-cubin", "-gencode=arch=compute_90a,code=sm_90a", "-O3", "-std=c++17", "-Xptxas", "-v")
 
@@ -137,14 +137,15 @@ def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
     (KERNEL_NOTES.md): block_m the smallest tile that holds M (64 above); 32-row B tiles with 4 warps
     along K at block_m = 8, 64-row tiles with 2 at 16 and 32, 128-row tiles with 1 at 64; no split
     up to 4 chunks of K (every K = 512 winner), else split_k aiming at about 1.5 CTAs per SM (the
-    long-K winners had 192-198 CTAs); block_k the CTA's whole K range where shared memory allows a
-    full SM of warps, else halved until it does."""
+    long-K winners had 192-198 CTAs on the H200's 132 SMs; `spec.devices.compute_units()`: the
+    current GPU's SMs, the H200's without a GPU); block_k the CTA's whole K range where shared memory
+    allows a full SM of warps, else halved until it does."""
     block_m = next(b for b in (8, 16, 32, 64) if m <= b or b == 64)
     p16, kw = {8: (2, 4), 16: (4, 2), 32: (4, 2), 64: (8, 1)}[block_m]
     cfg = MmaConfig(block_m=block_m, block_n=16 * p16, block_k=MMA_CHUNK_K, num_warps=p16 * kw, warps_k=kw)
     tiles = -(-m // block_m) * -(-n // cfg.block_n)
     chunks = -(-k // MMA_CHUNK_K)
-    split = 1 if chunks <= 4 else max(1, min(MMA_MAX_SPLIT, chunks, round(1.5 * MMA_SMS / tiles)))
+    split = 1 if chunks <= 4 else max(1, min(MMA_MAX_SPLIT, chunks, round(1.5 * compute_units() / tiles)))
     rounds = -(-chunks // split)
     while rounds > 1 and mma_ctas_per_sm(cfg, rounds) * cfg.num_warps < MMA_SM_WARPS:
         rounds = -(-rounds // 2)
@@ -371,9 +372,7 @@ def mma_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor,
     MmaUnavailable (one line) where the path cannot run; `available` asks first."""
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out)
     choice(rounding, "rounding", ROUNDINGS)
-    cfg = config if config is not None else mma_default_config(m, n, k)
-    if not isinstance(cfg, MmaConfig):
-        raise TypeError(f"config must be a gemm_mma_sm90.Config, got {type(cfg).__name__}")
+    cfg = mx_resolve_config("mma_sm90", config, MmaConfig, mma_default_config, m, n, k)
     if a.dtype != torch.bfloat16:
         raise TypeError(f"mma_sm90 quantizes bfloat16 A only, got {a.dtype}; use path 'fused'")
     if a.device.type != "cuda":
