@@ -135,8 +135,10 @@ def issue17(rows: list[dict]) -> list[Check]:
     checks = []
     for stat in ("mean_us", "median_us"):
         def get(mnk, prov):
+            """The row's time; None when the row is missing or has no positive time."""
             r = idx.get(("benchmark", *mnk, prov, "contest"))
-            return None if r is None else number(r[stat])
+            v = None if r is None else number(r.get(stat))
+            return v if v is not None and v > 0 else None
         mx, cb = [get(s, "mxlib") for s in bench_shapes], [get(s, "cublas_bf16") for s in bench_shapes]
         name = f"mxlib geomean < cublas_bf16 geomean ({stat[:-3]}s)"
         if None in mx or None in cb:
