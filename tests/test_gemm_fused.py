@@ -195,6 +195,37 @@ def test_split_counters_reset_between_calls():
     assert all(int(buf.abs().sum()) == 0 for bufs in F._fused_counters.values() for buf in bufs)
 
 
+@pytest.mark.skipif(torch.cuda.is_available(), reason="interrupts the interpreter between two programs")
+@pytest.mark.parametrize("cfg", [F.Config(16, 64, 128, 4), F.Config(16, 64, 128, 2, a_once=1)],
+                         ids=["split_k", "a_once"])
+def test_interrupted_call_does_not_poison_later_ones(monkeypatch, cfg):
+    """Ctrl-C partway through a launch (KeyboardInterrupt as the interpreter, which runs programs in
+    order, starts the one after tile 2's first split: tiles 0 and 1 done, one arrival on tile 2, some
+    a_once flags up) leaves counters set in the buffer that launch held. Later calls on other inputs
+    are right all the same, and every buffer a later launch can be given is zero."""
+    from triton.runtime import interpreter
+
+    rng = random.SystemRandom()
+    m, n, k = 16, 256, 1024
+    start = interpreter.interpreter_builder.set_grid_idx
+
+    def interrupt(x, y, z):
+        if x == 2 * cfg.split_k + 1:
+            raise KeyboardInterrupt
+        return start(x, y, z)
+
+    monkeypatch.setattr(interpreter.interpreter_builder, "set_grid_idx", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        run_data(generate_input(m, n, k, rng.randrange(2**31), device=DEVICE), cfg)
+    monkeypatch.undo()
+    for _ in range(2):
+        seed = rng.randrange(2**31)
+        data = generate_input(m, n, k, seed, device=DEVICE)
+        ok, msg = check_implementation(data, run_data(data, cfg), "rne")
+        assert ok, f"seed {seed}: {msg}"
+    assert all(int(buf.abs().sum()) == 0 for bufs in F._fused_counters.values() for buf in bufs)
+
+
 @pytest.mark.parametrize("rounding", ["rne", "ties_away"])
 def test_a_once_equals_per_program_quantization(rounding):
     """a_once=1 (A quantized once per launch, shared through flags) gives the same bits as a_once=0 on

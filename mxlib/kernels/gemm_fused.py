@@ -37,14 +37,19 @@ Split-K is reduced in the same launch, deterministically: every program of a til
 partial into its slot of a workspace, then bumps the tile's arrival counter (release after a CTA
 barrier); the program that arrives last (acquire) sums the slots in split order 0, 1, ..., writes C
 and sets the counter back to 0. The result does not depend on which program finished first.
-Counters (and a_once's launch-done counter and flags) live in one int32 buffer per device,
-allocated zeroed once (grown when a call needs more) and never keyed on an input; every launch
-leaves what it used at 0, so the next call starts clean. Safety: launches on one CUDA queue run
-one after another, so they never share a counter in flight; two launches running at the same time
-on different queues of one device would, so the path is for one queue at a time (the contest's
-setting). A launch that dies midway leaves counters set, but it also leaves the CUDA context
-unusable. The workspace is allocated per call (torch.empty: no kernel launch, served by the caching
-allocator), as is a_once's workspace.
+Counters (and a_once's launch-done counter and flags) live in zeroed int32 buffers kept per device
+and never keyed on an input; every launch that runs to its end leaves what it used at 0, so the
+next launch starts clean. A launch takes a buffer from the device's free list and puts it back once
+the launch call has returned; a launch call that raises instead (an error, or Ctrl-C in the
+interpreter, which runs the programs one after another in Python) retires its buffer: it is never
+handed out again, so counters a dead launch left set cannot reach a later call. On a GPU a launch
+that was enqueued either runs to its end or leaves the CUDA context unusable (KERNEL_NOTES.md,
+"What a failed launch leaves behind"), so the launch call returning is the point where the buffer
+is safe to reuse, and the cost is a list pop and push on the host: no extra kernel, no sync.
+Launches on one CUDA queue run one after another, so they never share a counter in flight; two
+launches running at the same time on different queues of one device could, so the path is for one
+queue at a time (the contest's setting). The workspace is allocated per call (torch.empty: no
+kernel launch, served by the caching allocator), as is a_once's workspace.
 
 Two probe modes of `_fused_launch`, off in every mxlib call, serve scripts/probe_fused.py: A handed
 over already quantized (to measure what quantizing it costs) and a per-program timeline.
@@ -345,17 +350,21 @@ def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr, aq_ptr, tl_p
         tl.store(rec + 7, last.to(tl.int64) + 2 * (it_hi - it_lo))
 
 
+# Per device, the zeroed counter buffers free for the next launch; and every buffer a launch call
+# did not return, never handed out again. Neither list frees a buffer: a captured CUDA graph may
+# still point at any of them.
 _fused_counters: dict = {}
+_fused_retired: list = []
 
 
-def _fused_counter_buffer(device: torch.device, tiles: int) -> torch.Tensor:
-    """The zeroed int32 arrival counters of `device`, at least `tiles` of them. Keyed on the device,
-    never on an input: every launch leaves its counters at 0 again (see the module docstring).
-    Grown buffers are kept, never freed: a captured CUDA graph may still point at an older one."""
-    bufs = _fused_counters.setdefault((device.type, device.index), [])
-    if not bufs or bufs[-1].numel() < tiles:
-        bufs.append(torch.zeros(max(tiles, 4096), dtype=torch.int32, device=device))
-    return bufs[-1]
+def _fused_counter_take(device: torch.device, count: int) -> torch.Tensor:
+    """A zeroed int32 counter buffer of `device` with at least `count` counters, taken off the
+    device's free list (or allocated zeroed); `_fused_launch` puts it back when its launch returns."""
+    free = _fused_counters.setdefault((device.type, device.index), [])
+    for i in range(len(free) - 1, -1, -1):
+        if free[i].numel() >= count:
+            return free.pop(i)
+    return torch.zeros(max(count, 4096), dtype=torch.int32, device=device)
 
 
 def fused_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, *,
@@ -391,18 +400,31 @@ def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: 
     a_once = bool(cfg.a_once) and not a_quantized
     # The counter buffer: split-K arrivals (tiles), then A_ONCE's launch-done counter and flags.
     counters = tiles + (1 + num_m * iters * (cfg.block_m // 16) if a_once else 0)
-    cnt = _fused_counter_buffer(a.device, counters) if cfg.split_k > 1 or a_once else c
     ws = (torch.empty(tiles * cfg.split_k * cfg.block_n * cfg.block_m, dtype=torch.float32, device=a.device)
           if cfg.split_k > 1 else c)  # c: unused, the kernel stores straight into C
     aq = torch.empty((num_m * cfg.block_m, k), dtype=torch.bfloat16, device=a.device) if a_once else c
-    return _fused_gemm_kernel[(tiles * cfg.split_k,)](
-        a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt, aq,
-        timeline if timeline is not None else c,
-        m, n, k, a.stride(0), a.stride(1), c.stride(0), b_scale_sh.shape[1], A_ONCE_POLLS,
-        BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, SPLIT_K=cfg.split_k,
-        EVEN_K=k % cfg.block_k == 0, TIES_AWAY=rounding == "ties_away",
-        A_ONCE=a_once, MAX_ITERS=triton.next_power_of_2(triton.cdiv(iters, cfg.split_k)),
-        A_QUANTIZED=a_quantized, TIMELINE=timeline is not None, num_warps=cfg.num_warps, num_stages=cfg.num_stages)
+
+    def launch(cnt):
+        return _fused_gemm_kernel[(tiles * cfg.split_k,)](
+            a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt, aq,
+            timeline if timeline is not None else c,
+            m, n, k, a.stride(0), a.stride(1), c.stride(0), b_scale_sh.shape[1], A_ONCE_POLLS,
+            BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, SPLIT_K=cfg.split_k,
+            EVEN_K=k % cfg.block_k == 0, TIES_AWAY=rounding == "ties_away",
+            A_ONCE=a_once, MAX_ITERS=triton.next_power_of_2(triton.cdiv(iters, cfg.split_k)),
+            A_QUANTIZED=a_quantized, TIMELINE=timeline is not None, num_warps=cfg.num_warps,
+            num_stages=cfg.num_stages)
+
+    if cfg.split_k == 1 and not a_once:
+        return launch(c)  # no counters: c stands in for the unused pointer
+    cnt = _fused_counter_take(a.device, counters)
+    try:
+        handle = launch(cnt)
+    except BaseException:
+        _fused_retired.append(cnt)  # the launch may have stopped with counters set
+        raise
+    _fused_counters[(a.device.type, a.device.index)].append(cnt)
+    return handle
 
 
 # The path contract (mxlib.runtime.paths): every path module exposes these four names.
