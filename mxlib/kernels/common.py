@@ -1,11 +1,19 @@
 """Triton helpers shared by the GEMM paths: fp4 decode, E8M0 decode, the preshuffled address math,
-and the scaled tile loop every path is built on.
+the scaled tile loop every path is built on, and the fp32 -> bf16 rounding of every output.
 
 Why this formulation: each 32-element K group is one fp16 `tl.dot` of the raw E2M1 values (exact in
 fp16; their products and 32-term sums are exact in the fp32 accumulator), then scaled in fp32 by the
-two E8M0 scales of that group. It is exact on every backend Triton has, including the CPU
-interpreter, whose `tl.dot` is wrong on bf16 operands but right on fp16 (it upcasts to the fp32
-accumulator dtype), so the kernel tested on the CPU is the kernel shipped to GPUs.
+two E8M0 scales of that group, smaller scale first, so the scaled group sum is the exact one rounded
+once (no spurious overflow from multiplying by the larger scale first). It is exact on every backend
+Triton has, including the CPU interpreter, whose `tl.dot` is wrong on bf16 operands but right on fp16
+(it upcasts to the fp32 accumulator dtype), so the kernel tested on the CPU is the kernel shipped to
+GPUs. Dequantized values that reach 2**128 are +-Inf under `mxlib.spec.reference`'s rule (scale bytes 253
+and 254 with the largest codes): for those rows the fp16 values are lifted by 2**14 or 2**15
+(`mx_inf_lift`), which makes exactly those values Inf in fp16 and leaves the rest exact, and the scale
+is divided by the same power of two, so the dot itself gives Inf * 0 = NaN and +Inf - Inf = NaN.
+
+Outputs are rounded to bf16 by integer arithmetic on the fp32 bits (`mx_f32_to_bf16`): the
+interpreter's own cast flushes bf16 subnormals and saturates at bf16's largest value instead of Inf.
 
 Layouts, read in place, with their addresses split into a row part and a column part so a tile adds a
 column vector to a row vector (the Triton side of `mxlib.spec.layouts.weight_position` and
@@ -70,6 +78,21 @@ def mx_shuffled_weight_col(kb):
 
 
 @triton.jit
+def mx_inf_lift(s):
+    """Per E8M0 scale byte (int32), the L for which 2**L times the block's E2M1 values overflows fp16
+    exactly for the values whose r * 2**(s-127) reaches 2**128 (+-Inf in fp32) and leaves the others
+    exact: 15 for byte 254 (r >= 2), 14 for byte 253 (r >= 4), 0 otherwise. Scale byte s - L then
+    undoes the lift."""
+    return tl.where(s == 254, 15, tl.where(s == 253, 14, 0))
+
+
+@triton.jit
+def mx_pow2_f16(e):
+    """Exact fp16 2**e for int32 e in [0, 15]."""
+    return ((e + 15) << 10).to(tl.int16).to(tl.float16, bitcast=True)
+
+
+@triton.jit
 def mx_shuffled_scale_row(r, sn):
     """Row part of the e8m0_shuffle position of scale (r, g)."""
     return (r // 32) * 32 * sn + (r % 16) * 4 + (r % 32) // 16
@@ -79,6 +102,16 @@ def mx_shuffled_scale_row(r, sn):
 def mx_shuffled_scale_col(g):
     """Column part of the e8m0_shuffle position of scale (r, g)."""
     return (g // 8) * 256 + (g % 4) * 64 + ((g % 8) // 4) * 2
+
+
+@triton.jit
+def mx_f32_to_bf16(x):
+    """fp32 -> bf16, round to nearest even, by integer arithmetic on the bits: right for bf16
+    subnormals and for overflow to +-Inf on every backend; NaN stays NaN."""
+    u = x.to(tl.int32, bitcast=True)
+    r = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16) & 0xFFFF
+    r = tl.where(x != x, 0x7FC0, r)
+    return r.to(tl.int16).to(tl.bfloat16, bitcast=True)
 
 
 @triton.jit
@@ -118,11 +151,20 @@ def mx_scaled_tile(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, offs_m, offs_n, M, N,
             else:
                 a_s = tl.load(a_scale_ptr + a_srow + g, mask=am, other=127)
             b_s = tl.load(b_scale_ptr + b_srow + mx_shuffled_scale_col(g), mask=bm, other=127)
-            a_v = mx_unpack_f16(a_bytes.to(tl.int32))
-            b_v = mx_unpack_f16(b_bytes.to(tl.int32))
+            a_s = a_s.to(tl.int32)
+            b_s = b_s.to(tl.int32)
+            la = mx_inf_lift(a_s)
+            lb = mx_inf_lift(b_s)
+            a_v = mx_unpack_f16(a_bytes.to(tl.int32)) * mx_pow2_f16(la)[:, None]
+            b_v = mx_unpack_f16(b_bytes.to(tl.int32)) * mx_pow2_f16(lb)[:, None]
             d = tl.dot(a_v, tl.trans(b_v), out_dtype=tl.float32)
-            # (d * sa) * sb rather than d * (sa * sb): a zero group stays zero even when sa * sb overflows.
-            acc += (d * mx_e8m0_to_f32(a_s.to(tl.int32))[:, None]) * mx_e8m0_to_f32(b_s.to(tl.int32))[None, :]
+            # The smaller scale first: d times it is exact (d's last bit is >= 2**-2), so the product
+            # with the larger one is the exact scaled sum rounded once. NaN scales stay NaN.
+            sa = mx_e8m0_to_f32(a_s - la)[:, None]
+            sb = mx_e8m0_to_f32(b_s - lb)[None, :]
+            lo = tl.minimum(sa, sb, propagate_nan=tl.PropagateNan.ALL)
+            hi = tl.maximum(sa, sb, propagate_nan=tl.PropagateNan.ALL)
+            acc += (d * lo) * hi
     return acc
 
 

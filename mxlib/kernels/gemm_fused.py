@@ -24,12 +24,21 @@ of A and a contiguous range of K iterations (split-K). Each iteration:
 - multiplies with ``tl.dot_scaled(A values bf16, B fp4 + E8M0 scales)``. On sm_90 Triton swaps the
   operands itself (N fills the wgmma's 64-row side while M = 4..256 is its N side), decodes the
   nibbles with byte permutes, applies the scale in bf16 (exact) and accumulates in fp32. Products of
-  two-significant-bit values are exact, so only the fp32 summation order differs from the reference.
+  two-significant-bit values are exact, so only the fp32 summation order differs from the reference,
+  and dequantized values past 2**128 are Inf in bf16 as in the reference's rule (mxlib.spec.reference).
+  Triton's interpreter passes a bf16 dot_scaled operand through fp16, which turns |A| above 6.5e4
+  into Inf and flushes small values, so there (`A_E4M3`, set for an interpreted kernel) A goes in as
+  its E2M1 grid values (exact in e4m3) with its E8M0 scales, which the interpreter applies in fp32:
+  the same products, exact on the CPU too. On a GPU the bf16 operand stays: an e4m3 A measured
+  1.03-2.3x slower on the H200 (rung 1's side rung, data/results/h200/fused_tuning.csv).
+- writes C rounded to bf16 by integer arithmetic on the fp32 bits (`mx_f32_to_bf16`), exact on
+  every backend (the interpreter's own cast flushes bf16 subnormals).
 
 With `Config.a_once = 1` (rung 3 in KERNEL_NOTES.md; the H200 table's choice from M = 64) A is
 quantized once per launch instead of once per program: 16-row units of each K iteration are
 quantized by the programs of the other N tiles and shared through a per-call workspace and flags;
-a program that waits too long for a unit quantizes its own range instead (the same bits). It needs
+a program that waits too long for a unit quantizes its own range instead (the same bits); under
+`A_E4M3` the workspace holds the grid values and a second one the scale bytes. It needs
 every program of the launch resident at once to pay off (the default config uses it only for grids
 of at most two programs per SM), never to be correct.
 
@@ -61,10 +70,11 @@ from dataclasses import dataclass
 import torch
 import triton
 import triton.language as tl
+from triton.runtime.interpreter import InterpretedFunction
 
 from ..spec.quant import ROUNDINGS
 from ..spec.validate import choice
-from .common import mx_check_config, mx_check_gemm_args, mx_output
+from .common import mx_check_config, mx_check_gemm_args, mx_f32_to_bf16, mx_output
 
 _FUSED_SMS = 132  # H200 multiprocessors
 # How many times a program polls A's flags before it quantizes its slices itself (a_once=1). Each
@@ -202,11 +212,13 @@ def _fused_clocks(dep):
 
 
 @triton.jit
-def _fused_publish_a(a_ptr, aq_ptr, row0, it_lo, M, K, stride_am, stride_ak, u_first, n_units, u_step,
-                     BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr, TIES_AWAY: tl.constexpr):
-    """Quantize A's units u_first, u_first + u_step, ... < n_units and store their values,
-    dequant(quantize_mxfp4) in bf16, at the same places of aq (rows x K, contiguous). Unit u is the
-    16 rows row0 + 16 * (u % G) of K iteration it_lo + u // G, G = BLOCK_M // 16."""
+def _fused_publish_a(a_ptr, aq_ptr, aqs_ptr, row0, it_lo, M, K, stride_am, stride_ak, u_first, n_units, u_step,
+                     BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr, TIES_AWAY: tl.constexpr,
+                     A_E4M3: tl.constexpr):
+    """Quantize A's units u_first, u_first + u_step, ... < n_units and store them at the same places
+    of aq (rows x K bf16, contiguous): their values, dequant(quantize_mxfp4); with A_E4M3 their
+    E2M1 grid values instead, and the scale bytes into aqs (rows x K/32). Unit u is the 16 rows
+    row0 + 16 * (u % G) of K iteration it_lo + u // G, G = BLOCK_M // 16."""
     G: tl.constexpr = BLOCK_M // 16
     kk = tl.arange(0, BLOCK_K)
     for u in range(u_first, n_units, u_step):
@@ -217,16 +229,21 @@ def _fused_publish_a(a_ptr, aq_ptr, row0, it_lo, M, K, stride_am, stride_ak, u_f
             a_mask = a_mask & (cols < K)[None, :]
         x = tl.load(a_ptr + rows[:, None] * stride_am + cols[None, :] * stride_ak, mask=a_mask, other=0.0)
         r, a_s = _fused_quantize(_fused_bits(x), TIES_AWAY)
-        tl.store(aq_ptr + rows[:, None] * K + cols[None, :], _fused_dequantize(r, a_s).to(tl.bfloat16),
-                 mask=(cols < K)[None, :])
+        if A_E4M3:
+            v = tl.reshape(r, (16, BLOCK_K))
+            g = (it_lo + u // G) * (BLOCK_K // 32) + tl.arange(0, BLOCK_K // 32)
+            tl.store(aqs_ptr + rows[:, None] * (K // 32) + g[None, :], a_s.to(tl.uint8), mask=(g < K // 32)[None, :])
+        else:
+            v = _fused_dequantize(r, a_s)
+        tl.store(aq_ptr + rows[:, None] * K + cols[None, :], mx_f32_to_bf16(v), mask=(cols < K)[None, :])
 
 
 @triton.jit
-def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr, aq_ptr, tl_ptr,
+def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr, aq_ptr, aqs_ptr, tl_ptr,
                        M, N, K, stride_am, stride_ak, stride_cm, S_COLS, SPIN,
                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                        SPLIT_K: tl.constexpr, EVEN_K: tl.constexpr, TIES_AWAY: tl.constexpr,
-                       A_ONCE: tl.constexpr, MAX_ITERS: tl.constexpr,
+                       A_ONCE: tl.constexpr, MAX_ITERS: tl.constexpr, A_E4M3: tl.constexpr,
                        A_QUANTIZED: tl.constexpr, TIMELINE: tl.constexpr):
     pid = tl.program_id(0)
     if TIMELINE:
@@ -263,8 +280,8 @@ def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr, aq_ptr, tl_p
         num_n = tl.cdiv(N, BLOCK_N)
         n_units = (it_hi - it_lo) * G
         flags = cnt_ptr + tl.cdiv(M, BLOCK_M) * num_n + 1 + pid_m * iters * G + it_lo * G
-        _fused_publish_a(a_ptr, aq_ptr, pid_m * BLOCK_M, it_lo, M, K, stride_am, stride_ak, pid_n, n_units, num_n,
-                         BLOCK_M, BLOCK_K, EVEN_K, TIES_AWAY)
+        _fused_publish_a(a_ptr, aq_ptr, aqs_ptr, pid_m * BLOCK_M, it_lo, M, K, stride_am, stride_ak, pid_n, n_units,
+                         num_n, BLOCK_M, BLOCK_K, EVEN_K, TIES_AWAY, A_E4M3)
         tl.debug_barrier()
         for u in range(pid_n, n_units, num_n):
             tl.atomic_xchg(flags + u, 1, sem="release", scope="gpu")
@@ -277,10 +294,11 @@ def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr, aq_ptr, tl_p
                                                           scope="gpu"), 1))
             polls += 1
         if ready == 0:
-            _fused_publish_a(a_ptr, aq_ptr, pid_m * BLOCK_M, it_lo, M, K, stride_am, stride_ak, 0, n_units, 1,
-                             BLOCK_M, BLOCK_K, EVEN_K, TIES_AWAY)
+            _fused_publish_a(a_ptr, aq_ptr, aqs_ptr, pid_m * BLOCK_M, it_lo, M, K, stride_am, stride_ak, 0, n_units, 1,
+                             BLOCK_M, BLOCK_K, EVEN_K, TIES_AWAY, A_E4M3)
             tl.debug_barrier()
         a_base = aq_ptr + rm[:, None] * K + kk[None, :]
+        as_base = aqs_ptr + rm[:, None] * (K // 32) + tl.arange(0, BLOCK_K // 32)[None, :]
 
     # Triton's pipeliner stages B and A through shared memory (cp.async) but not the scale bytes: in
     # Triton 3.6's sm_90 build they were plain loads used in the same iteration, and the measured
@@ -295,14 +313,26 @@ def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr, aq_ptr, tl_p
             a_mask = a_mask & ((it * BLOCK_K + kk) < K)[None, :]
         if A_ONCE:
             a_v = tl.load(a_base + it * BLOCK_K, mask=a_mask, other=0.0, cache_modifier=".cg")
+            if A_E4M3:
+                g_mask = (rm < M)[:, None]
+                if not EVEN_K:
+                    g_mask = g_mask & ((it * (BLOCK_K // 32) + tl.arange(0, BLOCK_K // 32)) < K // 32)[None, :]
+                a_s = tl.load(as_base + it * (BLOCK_K // 32), mask=g_mask, other=127, cache_modifier=".cg")
         elif A_QUANTIZED:
             a_v = tl.load(a_base + it * BLOCK_K * stride_ak, mask=a_mask, other=0.0)
         else:
             x = tl.load(a_base + it * BLOCK_K * stride_ak, mask=a_mask, other=0.0)
             r, a_s = _fused_quantize(_fused_bits(x), TIES_AWAY)
-            a_v = _fused_dequantize(r, a_s).to(tl.bfloat16)
+            if A_E4M3:
+                a_v = tl.reshape(r, (BLOCK_M, BLOCK_K))
+            else:
+                a_v = _fused_dequantize(r, a_s).to(tl.bfloat16)
         b = _fused_b_bytes(b_ptr, b_off, rn, N, it, Kb, BLOCK_K, EVEN_K)
-        acc = tl.dot_scaled(a_v, None, "bf16", b, s_cur, "e2m1", acc)
+        if A_E4M3 and not A_QUANTIZED:
+            # A as its E2M1 grid values (exact in e4m3) and E8M0 scales (see the module docstring).
+            acc = tl.dot_scaled(a_v.to(tl.float8e4nv), a_s.to(tl.uint8), "e4m3", b, s_cur, "e2m1", acc)
+        else:
+            acc = tl.dot_scaled(a_v, None, "bf16", b, s_cur, "e2m1", acc)
         s_cur = s_nxt
 
     if TIMELINE:
@@ -311,7 +341,7 @@ def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr, aq_ptr, tl_p
     c_mask = (rm < M)[:, None] & (rn < N)[None, :]
     last = tl.full((), 1, tl.int32)
     if SPLIT_K == 1:
-        tl.store(c_ptr + c_off, acc.to(tl.bfloat16), mask=c_mask)
+        tl.store(c_ptr + c_off, mx_f32_to_bf16(acc), mask=c_mask)
     else:
         w_off = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
         tl.store(ws_ptr + (tile * SPLIT_K + split) * (BLOCK_M * BLOCK_N) + w_off, acc)
@@ -324,7 +354,7 @@ def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr, aq_ptr, tl_p
             total = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
             for s in tl.static_range(SPLIT_K):
                 total += tl.load(ws_ptr + (tile * SPLIT_K + s) * (BLOCK_M * BLOCK_N) + w_off, cache_modifier=".cg")
-            tl.store(c_ptr + c_off, total.to(tl.bfloat16), mask=c_mask)
+            tl.store(c_ptr + c_off, mx_f32_to_bf16(total), mask=c_mask)
             tl.atomic_xchg(cnt_ptr + tile, 0, sem="relaxed", scope="gpu")
     if A_ONCE:
         # The last program of the launch to get here (every other one is past its flag reads)
@@ -403,15 +433,17 @@ def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: 
     ws = (torch.empty(tiles * cfg.split_k * cfg.block_n * cfg.block_m, dtype=torch.float32, device=a.device)
           if cfg.split_k > 1 else c)  # c: unused, the kernel stores straight into C
     aq = torch.empty((num_m * cfg.block_m, k), dtype=torch.bfloat16, device=a.device) if a_once else c
+    a_e4m3 = isinstance(_fused_gemm_kernel, InterpretedFunction)
+    aqs = torch.empty((num_m * cfg.block_m, k // 32), dtype=torch.uint8, device=a.device) if a_once and a_e4m3 else c
 
     def launch(cnt):
         return _fused_gemm_kernel[(tiles * cfg.split_k,)](
-            a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt, aq,
+            a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt, aq, aqs,
             timeline if timeline is not None else c,
             m, n, k, a.stride(0), a.stride(1), c.stride(0), b_scale_sh.shape[1], A_ONCE_POLLS,
             BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, SPLIT_K=cfg.split_k,
             EVEN_K=k % cfg.block_k == 0, TIES_AWAY=rounding == "ties_away",
-            A_ONCE=a_once, MAX_ITERS=triton.next_power_of_2(triton.cdiv(iters, cfg.split_k)),
+            A_ONCE=a_once, MAX_ITERS=triton.next_power_of_2(triton.cdiv(iters, cfg.split_k)), A_E4M3=a_e4m3,
             A_QUANTIZED=a_quantized, TIMELINE=timeline is not None, num_warps=cfg.num_warps,
             num_stages=cfg.num_stages)
 

@@ -16,7 +16,7 @@ import torch
 import triton
 import triton.language as tl
 
-from .common import mx_check_config, mx_check_gemm_args, mx_output, mx_resolve_config, mx_scaled_tile
+from .common import mx_check_config, mx_check_gemm_args, mx_f32_to_bf16, mx_output, mx_resolve_config, mx_scaled_tile
 from .quant_triton import mxq_programs, mxq_quantize
 
 _SPLITK_TARGET_CTAS = 128  # the seed's NUM_KSPLIT=7 for (16, 2112, 7168) is 7 x 17 tiles = 119 CTAs
@@ -71,7 +71,7 @@ def _splitk_kernel(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, out_ptr, M, N, Kb, G,
     if PARTIAL:
         tl.store(out_ptr + pid_k * M * N + tile, acc, mask=mask)
     else:
-        tl.store(out_ptr + tile, acc.to(tl.bfloat16), mask=mask)
+        tl.store(out_ptr + tile, mx_f32_to_bf16(acc), mask=mask)
 
 
 @triton.jit(do_not_specialize=["MN", "SPLITS"])
@@ -82,7 +82,7 @@ def _splitk_reduce(ws_ptr, c_ptr, MN, SPLITS, BLOCK: tl.constexpr):
     acc = tl.zeros((BLOCK,), dtype=tl.float32)
     for s in range(SPLITS):
         acc += tl.load(ws_ptr + s * MN + offs, mask=mask, other=0.0)
-    tl.store(c_ptr + offs, acc.to(tl.bfloat16), mask=mask)
+    tl.store(c_ptr + offs, mx_f32_to_bf16(acc), mask=mask)
 
 
 def splitk_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, *,

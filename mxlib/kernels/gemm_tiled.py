@@ -20,7 +20,7 @@ import torch
 import triton
 import triton.language as tl
 
-from .common import mx_check_gemm_args, mx_output, mx_resolve_config, mx_scaled_tile
+from .common import mx_check_gemm_args, mx_f32_to_bf16, mx_output, mx_resolve_config, mx_scaled_tile
 from .quant_triton import mxq_programs, mxq_quantize_shuffled
 
 
@@ -50,7 +50,7 @@ def _tiled_kernel(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, c_ptr, M, N, Kb, G, sc
     acc = mx_scaled_tile(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, offs_m, offs_n, M, N, Kb,
                          scale_sn, scale_sn, 0, G, True, BLOCK_M, BLOCK_N, BLOCK_K)
     mask = (offs_m < M)[:, None] & (offs_n < N)[None, :]
-    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc.to(tl.bfloat16), mask=mask)
+    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], mx_f32_to_bf16(acc), mask=mask)
 
 
 def tiled_gemm(path: str, config_type: type, default_config, a: torch.Tensor, b_shuffle: torch.Tensor,

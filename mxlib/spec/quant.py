@@ -27,6 +27,10 @@ Special values (mxlib's rule; the sources disagree, and the contest never feeds 
   dequantizes to NaN: bad input stays visibly bad through the GEMM.
 - Subnormal inputs are ordinary values: they take part in amax and are scaled exactly.
 - A block of zeros gets scale byte 0 (e = -127) and codes 0 (or 8 for -0.0 under "rne").
+- Dequantized in fp32 (`dequantize_mxfp4`), a value r * 2**e that reaches 2**128 is +-Inf: scale
+  byte 254 (e = 127, from blocks whose amax rounds up past 1.75 * 2**127, about 2.98e38) with
+  |r| >= 2, and byte 253 with |r| >= 4. A GEMM treats these as the Inf they are (the rule in
+  `mxlib.spec.reference`): Inf * 0 gives NaN, Inf times anything else its Inf.
 """
 from __future__ import annotations
 

@@ -3,7 +3,20 @@
 ``data = (A, B, B_q, B_shuffle, B_scale_sh)``
   A bf16 (M, K); B bf16 (N, K); B_q uint8 (N, K/2) = quantize_mxfp4(B).q; B_shuffle = shuffle_weight(B_q);
   B_scale_sh = e8m0_shuffle(B's scales), (ceil256(N), ceil8(K/32)).
-``C = dequant(quantize_mxfp4(A)) @ dequant(B_q, B's scales)^T`` in fp32, returned as bf16 (M, N).
+``C = dequant(quantize_mxfp4(A)) @ dequant(B_q, B's scales)^T``, returned as bf16 (M, N).
+
+The rule every path and backend follows (mxlib's; the contest never feeds such values, and its
+public sources disagree). The dequantized operands D_A and D_B are fp32 values, as
+`dequantize_mxfp4` gives them: r * 2**e for an E2M1 value r, +-Inf where that reaches 2**128 (E8M0
+bytes 253 and 254 with the largest codes), NaN for scale byte 255 (a block that held NaN or Inf).
+C[m, n] is the exact sum of the products D_A[m, k] * D_B[n, k] under IEEE rules (a NaN operand,
+Inf * 0, or +Inf and -Inf products in one sum give NaN; any other infinite product gives its
+infinity), rounded to fp32 and then to bf16, so a magnitude past bf16's range is +-Inf.
+`ref_kernel` computes exactly that (fp64: every product exact, the sum's rounding far below bf16's).
+The kernels accumulate in fp32, in their own order: each element may differ from the reference by
+that rounding (`check_exact` says how much), and where the finite products' magnitudes add up to
+fp32's range or more, fp32 partial sums can overflow, so a kernel may give +-Inf or NaN there
+instead of a finite exact result.
 """
 from __future__ import annotations
 
@@ -72,15 +85,80 @@ def unpack_data(data):
     return a, b, b_q, b_shuffle, b_scale_sh, (m, n, k)
 
 
-def ref_kernel(data, rounding: str = "rne") -> torch.Tensor:
-    """bf16 (M, N): A quantized with `rounding`, B taken as given (B_q and B_scale_sh), fp32 matmul."""
+def _dequantized(data, rounding: str):
+    """(D_A, D_B, (m, n, k)): both operands dequantized in fp32, as the rule in the module docstring reads them."""
     validate.choice(rounding, "rounding", ROUNDINGS)
     a, _, b_q, _, b_scale_sh, (m, n, k) = unpack_data(data)
-    a_q, a_s = quantize_mxfp4(a, rounding)
     b_s = e8m0_unshuffle(b_scale_sh, n, k // BLOCK_SIZE)
-    a_f = dequantize_mxfp4(a_q, a_s)
-    b_f = dequantize_mxfp4(b_q, b_s)
-    return torch.mm(a_f, b_f.T).to(torch.bfloat16)
+    return dequantize_mxfp4(*quantize_mxfp4(a, rounding)), dequantize_mxfp4(b_q, b_s), (m, n, k)
+
+
+def ref_kernel(data, rounding: str = "rne") -> torch.Tensor:
+    """bf16 (M, N): A quantized with `rounding`, B taken as given (B_q and B_scale_sh); the exact sum of
+    products rounded to fp32, then bf16 (the rule in the module docstring)."""
+    a_f, b_f, _ = _dequantized(data, rounding)
+    return torch.mm(a_f.double(), b_f.double().T).to(torch.float32).to(torch.bfloat16)
+
+
+# The rounding a kernel may add to the exact result (check_exact): bf16 rounding of its own output and
+# of the reference, fp32 accumulation in any order (K * 2**-23 of the sum of |products|, two worst-case
+# fp32 sums), and half of bf16's smallest subnormal step on either side.
+EXACT_RTOL = 2.0**-7
+EXACT_ACC_PER_K = 2.0**-23
+EXACT_ATOL = 2.0**-132
+_F32_MAX = torch.finfo(torch.float32).max
+
+
+def _finite_abs(x: torch.Tensor) -> torch.Tensor:
+    return torch.where(x.isfinite(), x.abs(), torch.zeros_like(x)).double()
+
+
+def exact_errors(data, output: torch.Tensor, rounding: str = "rne") -> dict:
+    """`output` measured against the rule in the module docstring, as (M, N) CPU tensors: "ref" (the
+    exact result, bf16 values in fp64), "error" (|out - ref|, NaN where either is not finite),
+    "allowed" (EXACT_RTOL * |ref| + K * EXACT_ACC_PER_K * T + EXACT_ATOL, T = the sum of the finite
+    products' magnitudes), "terms" (that T), "good" (the element follows the rule) and "ratio"
+    (error / allowed, 0 where not finite). Raises ValueError when `output` is not a bfloat16 (M, N) tensor."""
+    validate.tensor(output, "output")
+    a_f, b_f, (m, n, k) = _dequantized(data, rounding)
+    if tuple(output.shape) != (m, n) or output.dtype != torch.bfloat16:
+        raise ValueError(f"output must be a bfloat16 {(m, n)} tensor, got {output.dtype} {tuple(output.shape)}")
+    ref = torch.mm(a_f.double(), b_f.double().T).to(torch.float32).to(torch.bfloat16).double().cpu()
+    terms = torch.mm(_finite_abs(a_f), _finite_abs(b_f).T).cpu()
+    out = output.detach().double().cpu()
+    both_finite = out.isfinite() & ref.isfinite()
+    error = torch.where(both_finite, (out - ref).abs(), torch.full_like(ref, float("nan")))
+    allowed = EXACT_RTOL * ref.abs() + k * EXACT_ACC_PER_K * terms + EXACT_ATOL
+    good = torch.where(both_finite, error <= allowed, (out == ref) | (out.isnan() & ref.isnan()))
+    good |= (terms >= _F32_MAX) & ~out.isfinite()
+    ratio = torch.where(both_finite, error / allowed, torch.zeros_like(ref))
+    return {"ref": ref, "error": error, "allowed": allowed, "terms": terms, "good": good, "ratio": ratio}
+
+
+def check_exact(data, output: torch.Tensor, rounding: str = "rne"):
+    """(ok, message): `output` against the rule in the module docstring, by relative error.
+
+    A finite element passes when its error is within EXACT_RTOL of |ref| plus K * EXACT_ACC_PER_K of
+    T (the sum of |D_A[m, k] * D_B[n, k]| over the finite products) plus EXACT_ATOL: the error is
+    measured against the result and against its terms, never against a fixed absolute tolerance, so
+    a zero, a lost block or a flushed result fails at any scale. NaN must match NaN and +-Inf the same
+    infinity, except where T reaches fp32's range (fp32 partial sums may overflow): there any
+    non-finite output is accepted too (`exact_errors` gives the per-element figures).
+    """
+    validate.tensor(output, "output")
+    m, n, _ = unpack_data(data)[5]
+    if tuple(output.shape) != (m, n) or output.dtype != torch.bfloat16:
+        return False, f"output must be a bfloat16 {(m, n)} tensor, got {output.dtype} {tuple(output.shape)}"
+    e = exact_errors(data, output, rounding)
+    worst = float(e["ratio"].max()) if e["ratio"].numel() else 0.0
+    bad = ~e["good"]
+    n_bad, total = int(bad.sum()), bad.numel()
+    if n_bad == 0:
+        return True, f"all {total} elements follow the rule; worst error {worst:.3g} of the allowed"
+    out = output.detach().double().cpu()
+    shown = ", ".join(f"{tuple(i)}: got {out[tuple(i)].item():.6g}, exact {e['ref'][tuple(i)].item():.6g}"
+                      for i in bad.nonzero()[:3].tolist())
+    return False, f"{n_bad} of {total} elements ({100.0 * n_bad / total:.2f}%) break the rule; first at {shown}"
 
 
 def compare(output: torch.Tensor, expected: torch.Tensor, rtol: float = RTOL, atol: float = ATOL):

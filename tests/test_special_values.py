@@ -1,0 +1,87 @@
+"""Every path and the torch backend follow mxlib's rule (mxlib.spec.reference's module docstring) far from
+randn's scales: tiny and huge A, dequantized values that overflow to Inf, NaN scales, subnormals.
+Checked by relative error against the exact result (`check_exact`): an absolute tolerance would
+pass a zero output for tiny inputs. Without a GPU the Triton paths run in the interpreter.
+"""
+import random
+
+import pytest
+import torch
+
+from mxlib.spec.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight
+from mxlib.runtime.paths import PATHS, path_module
+from mxlib.spec.quant import quantize_mxfp4
+from mxlib.spec.reference import check_exact, exact_errors, generate_input, ref_kernel
+
+# numpy (the interpreter) warns on the Inf and NaN these inputs are made to produce.
+pytestmark = [pytest.mark.filterwarnings("ignore:overflow encountered"),
+              pytest.mark.filterwarnings("ignore:invalid value encountered")]
+
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+PATH_NAMES = sorted(PATHS)
+
+
+def run(path, data):
+    a, _, _, b_shuffle, b_scale_sh = data
+    if path == "torch":
+        return ref_kernel(data)
+    return path_module(path).gemm(a, b_shuffle, b_scale_sh)
+
+
+@pytest.mark.parametrize("path", PATH_NAMES + ["torch"])
+def test_a_far_from_randn_scales(path):
+    """A scaled by 1e-38 (subnormal products) up to 1e30, on a fresh seed: the result follows the
+    rule at every scale, on every path."""
+    seed = random.SystemRandom().randrange(2**31)
+    data = generate_input(8, 64, 256, seed, device=DEVICE)
+    for scale in (1e-38, 1e-30, 1e-9, 3e4, 1e5, 1e30):
+        a = (data[0].float() * scale).to(torch.bfloat16)
+        scaled = (a,) + data[1:]
+        ok, msg = check_exact(scaled, run(path, scaled))
+        assert ok, f"{path} A * {scale:g} seed {seed}: {msg}"
+
+
+def huge_inputs():
+    """(data, expected kinds): inputs whose dequantized values overflow fp32 to Inf (A blocks with
+    scale byte 254, B scale bytes 254 and 253 set by hand), NaN scale bytes, subnormal scales, while
+    the finite products stay far below fp32's range, so the rule fixes every element exactly."""
+    g = torch.Generator().manual_seed(5)
+    m, n, k = 6, 64, 256
+    a = torch.randn(m, k, generator=g) * 2.0**-20
+    big = 1.5 * 2.0**127 * 1.2  # quantizes to code 2 with scale 2**127: 2**128, Inf once dequantized
+    a[1, 64:96] = 0.0
+    a[1, 70] = big  # +Inf in group 2 of row 1
+    a[2, 64:96] = 0.0
+    a[2, 70], a[2, 75] = big, -big  # +Inf and -Inf: NaN where B has the same sign at both
+    a[3, 32:64] = 2.0**-130  # subnormal values
+    a[4, 0] = 1.5 * 2.0**120  # large but finite once dequantized
+    b = torch.randn(n, k, generator=g)
+    b[5, 70] = 0.0  # Inf * 0 in row 1: NaN
+    b_q, b_s = quantize_mxfp4(b)
+    b_s[8:16, 1] = 254  # B's largest codes in group 1 become Inf
+    b_s[16:24, 3] = 253
+    b_s[24:32, 5] = 0
+    b_s[32, 6] = 255
+    data = (a.to(torch.bfloat16), b.to(torch.bfloat16), b_q, shuffle_weight(b_q), e8m0_shuffle(b_s))
+    return tuple(t.to(DEVICE) for t in data)
+
+
+def test_huge_inputs_leave_nothing_to_summation_order():
+    """The fixture is what it claims: Inf and NaN outputs, finite ones, and no element where fp32
+    partial sums could overflow (which would let any non-finite output pass)."""
+    data = huge_inputs()
+    assert e8m0_unshuffle(data[4].cpu(), 64, 8)[8, 1] == 254
+    e = exact_errors(data, ref_kernel(data))
+    ref = e["ref"]
+    assert ref.isnan().any() and ref.isposinf().any() and ref.isneginf().any() and ref.isfinite().any()
+    assert ref[2].isnan().any() and ref[1, 5].isnan() and ref[1].isinf().any()
+    assert (e["terms"] < torch.finfo(torch.float32).max).all()
+
+
+@pytest.mark.parametrize("path", PATH_NAMES + ["torch"])
+def test_values_that_overflow_when_dequantized(path):
+    """Dequantized values past fp32's range are Inf, so Inf * 0 and +Inf - Inf give NaN and any other
+    infinite product its Inf, the same on every path."""
+    data = huge_inputs()
+    ok, msg = check_exact(data, run(path, data))
+    assert ok, f"{path}: {msg}"
