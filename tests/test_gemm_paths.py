@@ -246,3 +246,17 @@ def test_kernels_compile_for_sm90():
                           timeout=600)
     assert proc.returncode == 0, proc.stderr[-4000:]
     assert proc.stdout.count("compiled") == 8
+
+
+@pytest.mark.parametrize("how", PATH_NAMES + ["torch", "triton", "op"])
+def test_empty_a_gives_empty_c(how):
+    """M = 0 is a valid input: an empty (0, N) bf16 result from every path, backend and the op."""
+    a, b, b_q, b_shuffle, b_scale_sh = generate_input(4, 32, 128, 1, device=DEVICE)
+    data = (a[:0], b, b_q, b_shuffle, b_scale_sh)
+    if how == "op":
+        out = torch.ops.mxlib.mxfp4_gemm(a[:0], b_shuffle, b_scale_sh, "", "rne")
+    elif how in PATHS:
+        out = path_module(how).gemm(a[:0], b_shuffle, b_scale_sh)
+    else:
+        out = mxlib.custom_kernel(data, backend=how)
+    assert out.shape == (0, 32) and out.dtype == torch.bfloat16 and out.device == a.device

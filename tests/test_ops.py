@@ -47,6 +47,43 @@ def test_fake_impl_shapes():
     assert out.shape == (3, 32) and out.dtype == torch.bfloat16 and out.device == a.device
 
 
+def test_import_mxlib_registers_the_op_without_triton():
+    code = ("import sys, torch, mxlib; assert hasattr(torch.ops.mxlib, 'mxfp4_gemm'); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('triton', 'aiter')))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("case,error", [
+    ("devices", "a and b_shuffle must be on the same device"),
+    ("k", r"b_scale_sh must have shape \(ceil256\(N\), ceil8\(K/32\)\)"),
+    ("path", "path must be one of"),
+    ("rounding", "rounding must be one of"),
+    ("strides", "b_shuffle must be contiguous"),
+])
+def test_fake_impl_raises_what_the_op_raises(case, error):
+    """Meta inputs (any one of them) run the fake implementation: it checks devices, shapes,
+    strides, path and rounding as the real call does, instead of returning an uninitialised tensor."""
+    _, (a, bs, bsc) = inputs(m=3, n=32, k=128)
+    path, rounding = "", "rne"
+    if case == "devices":
+        bs = bs.to("meta")
+    else:
+        a, bs, bsc = a.to("meta"), bs.to("meta"), bsc.to("meta")
+    if case == "k":
+        bsc = bsc[:, :2]
+    elif case == "path":
+        path = "cublas"
+    elif case == "rounding":
+        rounding = "even"
+    elif case == "strides":
+        bs = bs.t().contiguous().t()
+    with pytest.raises(ValueError, match=error):
+        torch.ops.mxlib.mxfp4_gemm(a, bs, bsc, path, rounding)
+
+
 def test_torch_compile_equals_eager():
     data, args = inputs(m=7, n=32, k=192, seed=12)
     compiled = torch.compile(lambda a, b, s: mxfp4_gemm(a, b, s), backend="aot_eager", fullgraph=True)

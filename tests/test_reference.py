@@ -97,13 +97,13 @@ def test_unpack_data_rejects_inconsistent_tuples():
         unpack_data((a, b, b_q, b_sh, b_s[:, :4]))
     with pytest.raises(TypeError, match="A must be bfloat16"):
         unpack_data((a.int(), b, b_q, b_sh, b_s))
-    with pytest.raises(ValueError, match=r"A.shape\[1\] \(K\) must be a multiple of 64"):
+    with pytest.raises(ValueError, match=r"A.shape\[1\] \(K\) must be a positive multiple of 64"):
         unpack_data((a[:, :32], b, b_q, b_sh, b_s))
     with pytest.raises(ValueError, match=r"B_q must have shape"):
         unpack_data((a, b, b_q[:16], b_sh, b_s))
     with pytest.raises(ValueError, match=r"B must have shape \(N, K\)"):
         unpack_data((a, b[:, :64], b_q, b_sh, b_s))
-    with pytest.raises(ValueError, match=r"B_shuffle.shape\[0\] \(N\) must be a multiple of 16"):
+    with pytest.raises(ValueError, match=r"B_shuffle.shape\[0\] \(N\) must be a positive multiple of 16"):
         unpack_data((a, b, b_q, b_sh[:8], b_s))
 
 

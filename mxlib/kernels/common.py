@@ -32,9 +32,9 @@ import torch
 import triton
 import triton.language as tl
 
-from ..spec.formats import BLOCK_SIZE
-from ..spec.layouts import shuffled_scale_shape
-from ..spec.validate import byte_dtype, float_dtype, multiple, ndim, same_device, tensor
+from ..spec.reference import check_gemm_operands
+from ..spec.quant import ROUNDINGS
+from ..spec.validate import choice, tensor
 
 
 @triton.jit
@@ -180,31 +180,12 @@ def mx_check_triton_device(t: torch.Tensor, name: str) -> None:
     )
 
 
-def mx_check_gemm_args(a, b_shuffle, b_scale_sh, out=None):
-    """Validate a path's inputs; returns (M, N, K). A is (M, K) float, K % 64 == 0; B_shuffle (N, K/2)
-    bytes, N % 16 == 0; B_scale_sh (ceil256(N), ceil8(K/32)) bytes; all contiguous (B's layouts are
-    positions in contiguous storage), on one device Triton can run on."""
-    for t, name in ((a, "a"), (b_shuffle, "b_shuffle"), (b_scale_sh, "b_scale_sh")):
-        tensor(t, name)
-        ndim(t, name, 2)
-    float_dtype(a, "a")
-    byte_dtype(b_shuffle, "b_shuffle")
-    byte_dtype(b_scale_sh, "b_scale_sh")
-    m, k = a.shape
-    n = b_shuffle.shape[0]
-    if m < 1:
-        raise ValueError(f"a must have at least one row, got shape {tuple(a.shape)}")
-    multiple(k, "a.shape[1] (K)", 64)
-    multiple(n, "b_shuffle.shape[0] (N)", 16)
-    if tuple(b_shuffle.shape) != (n, k // 2):
-        raise ValueError(f"b_shuffle must have shape (N, K/2) = ({n}, {k // 2}), got {tuple(b_shuffle.shape)}")
-    want = shuffled_scale_shape(n, k // BLOCK_SIZE)
-    if tuple(b_scale_sh.shape) != want:
-        raise ValueError(f"b_scale_sh must have shape (ceil256(N), ceil8(K/32)) = {want}, got {tuple(b_scale_sh.shape)}")
-    for t, name in ((b_shuffle, "b_shuffle"), (b_scale_sh, "b_scale_sh")):
-        same_device(a, t, "a", name)
-        if not t.is_contiguous():
-            raise ValueError(f"{name} must be contiguous (its layout is a position in contiguous storage)")
+def mx_check_gemm_args(a, b_shuffle, b_scale_sh, out=None, rounding: str = "rne"):
+    """Validate a path's inputs; returns (M, N, K): `check_gemm_operands`' rules with B's tensors
+    contiguous, on one device Triton can run on, offsets within int32, `out` a contiguous bf16 (M, N)
+    tensor on that device, `rounding` one of ROUNDINGS."""
+    m, n, k = check_gemm_operands(a, b_shuffle, b_scale_sh, contiguous=True)
+    choice(rounding, "rounding", ROUNDINGS)
     mx_check_triton_device(a, "a")
     if m * k >= 2**31 or n * k >= 2**31 or m * n >= 2**31:
         raise ValueError(f"M*K, N*K and M*N must stay below 2**31 (the kernels use int32 offsets), got M={m} N={n} K={k}")

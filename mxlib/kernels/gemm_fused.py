@@ -72,8 +72,6 @@ import triton
 import triton.language as tl
 from triton.runtime.interpreter import InterpretedFunction
 
-from ..spec.quant import ROUNDINGS
-from ..spec.validate import choice
 from .common import mx_check_config, mx_check_gemm_args, mx_f32_to_bf16, mx_output
 
 _FUSED_SMS = 132  # H200 multiprocessors
@@ -403,12 +401,13 @@ def fused_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tenso
     """bf16 (M, N) = dequant(quantize_mxfp4(a, rounding)) @ dequant(B)^T in one kernel launch.
 
     `out`, if given, is written and returned; otherwise each call returns a fresh tensor."""
-    m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out)
-    choice(rounding, "rounding", ROUNDINGS)
+    m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out, rounding)
+    c = mx_output(m, n, a.device, out)
+    if m == 0:
+        return c  # an empty A gives an empty C: nothing to launch
     cfg = config if config is not None else fused_default_config(m, n, k)
     if not isinstance(cfg, FusedConfig):
         raise TypeError(f"config must be a gemm_fused.Config, got {type(cfg).__name__}")
-    c = mx_output(m, n, a.device, out)
     _fused_launch(a, b_shuffle, b_scale_sh, cfg, rounding, c)
     return c
 

@@ -51,8 +51,6 @@ import torch
 import triton
 import triton.language as tl
 
-from ..spec.quant import ROUNDINGS
-from ..spec.validate import choice
 from .common import mx_check_config, mx_check_gemm_args, mx_output, mx_resolve_config
 
 ARRIVAL_BITS = tl.constexpr(20)  # low bits of a counter word: arrivals of the current launch
@@ -351,10 +349,11 @@ def fused_fp4_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.T
     """bf16 (M, N) = dequant(quantize_mxfp4(a, rounding)) @ dequant(B)^T in one kernel launch.
 
     `out`, if given, is written and returned; otherwise each call returns a fresh tensor."""
-    m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out)
-    choice(rounding, "rounding", ROUNDINGS)
-    cfg = mx_resolve_config("fused_fp4", config, FusedFp4Config, fused_fp4_default_config, m, n, k)
+    m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out, rounding)
     c = mx_output(m, n, a.device, out)
+    if m == 0:
+        return c  # an empty A gives an empty C: nothing to launch
+    cfg = mx_resolve_config("fused_fp4", config, FusedFp4Config, fused_fp4_default_config, m, n, k)
     _fp4_launch(a, b_shuffle, b_scale_sh, c, cfg, rounding, next(_fp4_generations))
     return c
 

@@ -90,10 +90,12 @@ def splitk_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tens
                 out: torch.Tensor | None = None) -> torch.Tensor:
     """bf16 (M, N) = dequant(quant(A)) @ dequant(B)^T. `out`, if given, is written and returned;
     otherwise every call returns a fresh tensor (the workspace is fresh too)."""
-    m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out)
+    m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out, rounding)
+    c = mx_output(m, n, a.device, out)
+    if m == 0:
+        return c  # an empty A gives an empty C: nothing to launch
     cfg = mx_resolve_config("splitk", config, SplitkConfig, splitk_default_config, m, n, k)
     a_q, a_scale = mxq_quantize(a, rounding)
-    c = mx_output(m, n, a.device, out)
     g = k // 32
     splits = cfg.split_k
     launch = (triton.cdiv(m, cfg.block_m), triton.cdiv(n, cfg.block_n), splits)

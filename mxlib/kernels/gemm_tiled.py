@@ -58,10 +58,12 @@ def tiled_gemm(path: str, config_type: type, default_config, a: torch.Tensor, b_
     """bf16 (M, N) = dequant(quant(A)) @ dequant(B)^T for path `path`, whose Config is `config_type`
     and whose `default_config(m, n, k)` gives the tile when `config` is None. `out`, if given, is
     written and returned; otherwise every call returns a fresh tensor."""
-    m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out)
+    m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out, rounding)
+    c = mx_output(m, n, a.device, out)
+    if m == 0:
+        return c  # an empty A gives an empty C: nothing to launch
     cfg = mx_resolve_config(path, config, config_type, default_config, m, n, k)
     a_q, a_scale_sh = mxq_quantize_shuffled(a, rounding)
-    c = mx_output(m, n, a.device, out)
     tiles_m, tiles_n = triton.cdiv(m, cfg.block_m), triton.cdiv(n, cfg.block_n)
     launch = (tiles_m, tiles_n) if cfg.group_m == 0 else (tiles_m * tiles_n,)
     _tiled_kernel[launch](a_q, a_scale_sh, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c,

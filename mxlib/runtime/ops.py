@@ -1,30 +1,41 @@
-"""`torch.ops.mxlib.mxfp4_gemm`: the Triton GEMM as a torch.library custom op.
+"""`torch.ops.mxlib.mxfp4_gemm`: the Triton GEMM as a torch.library custom op, registered by `import mxlib`.
 
-The op is opaque to torch.compile (its fake implementation gives the output's shape, dtype and
-device without running anything) and safe to capture in a CUDA graph: it only launches kernels and
-allocates from the current stream's pool; nothing on the host waits for the device. Path and config
-are chosen as `mxlib.runtime.dispatch.select` does; path "" means "let the dispatcher choose".
+The op is opaque to torch.compile and safe to capture in a CUDA graph: it only launches kernels and
+allocates from the current stream's pool; nothing on the host waits for the device. Its fake
+implementation (what torch.compile, meta tensors and FakeTensorMode run) checks what the real one
+checks from shapes, dtypes, devices and strides alone, and raises the same errors, so a call that
+would fail never traces to an output. Path and config are chosen as `mxlib.runtime.dispatch.select`
+does; path "" means "let the dispatcher choose". Registering imports neither Triton nor aiter.
 """
 from __future__ import annotations
 
 import torch
 
 from ..spec import validate
-from .dispatch import triton_gemm
 from ..spec.quant import ROUNDINGS
+from ..spec.reference import check_gemm_operands
+from .dispatch import triton_gemm
+from .paths import PATHS
+
+
+def _check(a, b_shuffle, b_scale_sh, path: str, rounding: str) -> tuple[int, int, int]:
+    m, n, k = check_gemm_operands(a, b_shuffle, b_scale_sh, contiguous=True)
+    validate.choice(path, "path", ("",) + tuple(PATHS))
+    validate.choice(rounding, "rounding", ROUNDINGS)
+    return m, n, k
 
 
 @torch.library.custom_op("mxlib::mxfp4_gemm", mutates_args=())
 def _mxfp4_gemm_op(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor,
                    path: str = "", rounding: str = "rne") -> torch.Tensor:
+    _check(a, b_shuffle, b_scale_sh, path, rounding)
     return triton_gemm(a, b_shuffle, b_scale_sh, path=path or None, rounding=rounding)
 
 
 @_mxfp4_gemm_op.register_fake
 def _mxfp4_gemm_fake(a, b_shuffle, b_scale_sh, path="", rounding="rne"):
-    if a.dim() != 2 or b_shuffle.dim() != 2:
-        raise ValueError(f"a and b_shuffle must be 2-D, got shapes {tuple(a.shape)} and {tuple(b_shuffle.shape)}")
-    return a.new_empty((a.shape[0], b_shuffle.shape[0]), dtype=torch.bfloat16)
+    m, n, _ = _check(a, b_shuffle, b_scale_sh, path, rounding)
+    return a.new_empty((m, n), dtype=torch.bfloat16)
 
 
 def mxfp4_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, path: str | None = None,

@@ -139,6 +139,6 @@ def dequantize_mxfp4(q: torch.Tensor, scales: torch.Tensor, dtype: torch.dtype =
             f" (K = 2 * q.shape[1] must be a multiple of {BLOCK_SIZE}), got {tuple(scales.shape)}"
         )
     codes = unpack_nibbles(validate.as_bytes(q)).long()
-    values = e2m1_table(q.device)[codes].reshape(m, -1, BLOCK_SIZE)
+    values = e2m1_table(q.device)[codes].reshape(m, (2 * kb) // BLOCK_SIZE, BLOCK_SIZE)
     out = values * e8m0_to_float32(validate.as_bytes(scales)).unsqueeze(-1)
     return out.reshape(m, 2 * kb).to(dtype)

@@ -26,6 +26,7 @@ from . import validate
 from .formats import BLOCK_SIZE
 from .layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight, shuffled_scale_shape
 from .quant import ROUNDINGS, dequantize_mxfp4, quantize_mxfp4
+from .validate import byte_dtype, float_dtype, ndim, same_device, tensor
 
 RTOL = 1e-2
 ATOL = 1e-2
@@ -56,31 +57,55 @@ def generate_input(m: int, n: int, k: int, seed: int, device="cpu", rounding: st
     return a, b, b_q, shuffle_weight(b_q), e8m0_shuffle(b_scale)
 
 
+def check_gemm_operands(a, b_shuffle, b_scale_sh, names=("a", "b_shuffle", "b_scale_sh"),
+                        contiguous: bool = False) -> tuple[int, int, int]:
+    """(M, N, K) of a GEMM's three operands, or TypeError / ValueError naming the argument (`names`)
+    and the rule: A (M, K) float with K a positive multiple of 64 and M >= 0 (M = 0 gives an empty
+    result); B_shuffle (N, K/2) bytes with N a positive multiple of 16; B_scale_sh (ceil256(N),
+    ceil8(K/32)) bytes; all on one device; with `contiguous`, B's tensors contiguous too (a kernel
+    reads their layouts as positions in storage). Reads only shapes, dtypes, devices and strides,
+    so it runs on meta and fake tensors. (Names imported one by one: the exported submission copies
+    this function, mxlib.tools.export.)"""
+    na, nb, ns = names
+    for t, name in ((a, na), (b_shuffle, nb), (b_scale_sh, ns)):
+        tensor(t, name)
+        ndim(t, name, 2)
+    float_dtype(a, na)
+    byte_dtype(b_shuffle, nb)
+    byte_dtype(b_scale_sh, ns)
+    m, k = a.shape
+    n = b_shuffle.shape[0]  # N is what the kernels read: the rows of B_shuffle
+    if k < 64 or k % 64:
+        raise ValueError(f"{na}.shape[1] (K) must be a positive multiple of 64, got {k}")
+    if n < 16 or n % 16:
+        raise ValueError(f"{nb}.shape[0] (N) must be a positive multiple of 16, got {n}")
+    if tuple(b_shuffle.shape) != (n, k // 2):
+        raise ValueError(f"{nb} must have shape (N, K/2) = ({n}, {k // 2}), got {tuple(b_shuffle.shape)}")
+    want = shuffled_scale_shape(n, k // BLOCK_SIZE)
+    if tuple(b_scale_sh.shape) != want:
+        raise ValueError(f"{ns} must have shape (ceil256(N), ceil8(K/32)) = {want}, got {tuple(b_scale_sh.shape)}")
+    for t, name in ((b_shuffle, nb), (b_scale_sh, ns)):
+        same_device(a, t, na, name)
+        if contiguous and not t.is_contiguous():
+            raise ValueError(f"{name} must be contiguous (its layout is a position in contiguous storage)")
+    return m, n, k
+
+
 def unpack_data(data):
     """Validate the input tuple and return it with (M, N, K); raises on any inconsistency."""
     if not isinstance(data, (tuple, list)) or len(data) != 5:
         raise TypeError("data must be the 5-tuple (A, B, B_q, B_shuffle, B_scale_sh)")
     a, b, b_q, b_shuffle, b_scale_sh = data
-    for t, name in zip(data, ("A", "B", "B_q", "B_shuffle", "B_scale_sh")):
+    m, n, k = check_gemm_operands(a, b_shuffle, b_scale_sh, ("A", "B_shuffle", "B_scale_sh"))
+    for t, name in ((b, "B"), (b_q, "B_q")):
         validate.tensor(t, name)
         validate.ndim(t, name, 2)
-    validate.float_dtype(a, "A")
-    for t, name in ((b_q, "B_q"), (b_shuffle, "B_shuffle"), (b_scale_sh, "B_scale_sh")):
-        validate.byte_dtype(t, name)
-    m, k = a.shape
-    n = b_shuffle.shape[0]  # N is what the kernels read: the rows of B_shuffle
-    validate.multiple(k, "A.shape[1] (K)", 64)
-    validate.multiple(n, "B_shuffle.shape[0] (N)", 16)
-    if tuple(b_shuffle.shape) != (n, k // 2):
-        raise ValueError(f"B_shuffle must have shape (N, K/2) = ({n}, {k // 2}), got {tuple(b_shuffle.shape)}")
+    validate.byte_dtype(b_q, "B_q")
     if tuple(b_q.shape) != (n, k // 2):
         raise ValueError(f"B_q must have shape (N, K/2) = ({n}, {k // 2}), got {tuple(b_q.shape)}")
     if tuple(b.shape) != (n, k):
         raise ValueError(f"B must have shape (N, K) = ({n}, {k}), got {tuple(b.shape)}")
-    want = shuffled_scale_shape(n, k // BLOCK_SIZE)
-    if tuple(b_scale_sh.shape) != want:
-        raise ValueError(f"B_scale_sh must have shape (ceil256(N), ceil8(K/32)) = {want}, got {tuple(b_scale_sh.shape)}")
-    for t, name in ((b, "B"), (b_q, "B_q"), (b_shuffle, "B_shuffle"), (b_scale_sh, "B_scale_sh")):
+    for t, name in ((b, "B"), (b_q, "B_q")):
         validate.same_device(a, t, "A", name)
     return a, b, b_q, b_shuffle, b_scale_sh, (m, n, k)
 
