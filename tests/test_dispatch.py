@@ -65,6 +65,27 @@ def test_explicit_path_and_env_overrides(clean_env):
     assert torch.equal(mxlib.custom_kernel(data), ref_kernel(data))
 
 
+def test_arguments_win_over_the_environment(clean_env):
+    """An environment variable fills in a missing argument and is set aside when it does not fit the
+    arguments given; only environment against environment (or a default) is an error."""
+    data = generate_input(4, 64, 128, 8, device=DEVICE)
+    m, n, k = 4, 64, 128
+    clean_env.setenv(dispatch.ENV_PATH, "fused")
+    assert torch.equal(mxlib.custom_kernel(data, backend="torch"), ref_kernel(data))
+    assert dispatch.plan(m, n, k, DEVICE, backend="torch") == ("torch", None, None)
+    assert dispatch.plan(m, n, k, DEVICE, backend="triton")[:2] == ("triton", "fused")
+    assert dispatch.plan(m, n, k, DEVICE, backend="triton", path="asm")[:2] == ("triton", "asm")
+    clean_env.setenv(dispatch.ENV_BACKEND, "torch")
+    assert dispatch.plan(m, n, k, DEVICE, backend="triton")[:2] == ("triton", "fused")
+    with pytest.raises(ValueError, match=r"\$MXLIB_PATH='fused' names a path"):
+        dispatch.plan(m, n, k, DEVICE)
+    if DEVICE == "cuda":  # $MXLIB_BACKEND=torch has no path "ck": the GPU default backend runs it
+        assert dispatch.plan(m, n, k, DEVICE, path="ck")[1] == "ck"
+    else:  # on the CPU the default backend is the reference, which has no paths either
+        with pytest.raises(ValueError, match=r"^path='ck' names a path"):
+            dispatch.plan(m, n, k, DEVICE, path="ck")
+
+
 def test_bad_choices(clean_env):
     data = generate_input(4, 32, 128, 7, device=DEVICE)
     with pytest.raises(ValueError, match="backend must be one of"):

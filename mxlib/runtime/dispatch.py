@@ -11,6 +11,12 @@ and `heuristic_path` (the seed's route) on the CPU. A path that cannot run here 
 "mma_sm90" without nvcc or off Hopper; or A not in a dtype the path quantizes) is skipped with one
 line on stderr, once per process. The config comes from the table's row for (shape, path) when there
 is one, else the path's `default_config`.
+
+Arguments win over the environment: an environment variable only fills in an argument that was not
+given, and it is set aside when it does not fit the arguments that were (MXLIB_PATH=fused with
+backend="torch", which has no paths; MXLIB_BACKEND=torch with path="ck"). Between two environment
+variables, or one and a default, a mismatch is an error naming the variable. `plan` gives the choice
+without running it.
 """
 from __future__ import annotations
 
@@ -168,6 +174,11 @@ def resolve_backend(device, backend: str | None = None) -> str:
             validate.choice(backend, f"${ENV_BACKEND}", BACKENDS)
     else:
         validate.choice(backend, "backend", BACKENDS)
+    return _available_backend(device, backend)
+
+
+def _available_backend(device, backend: str | None) -> str:
+    """`backend` if it can run here (else ValueError saying why), or the default for `device` when None."""
     status = backends()
     if backend is None:
         if torch.device(device).type == "cuda":
@@ -181,30 +192,59 @@ def resolve_backend(device, backend: str | None = None) -> str:
     return backend
 
 
-def custom_kernel(data, *, backend: str | None = None, path: str | None = None) -> torch.Tensor:
-    """bf16 (M, N) for the contest's input tuple; A is quantized with round-half-even (the checker's rule)."""
-    a, _, _, b_shuffle, b_scale_sh, (m, n, k) = unpack_data(data)
-    backend = resolve_backend(a.device, backend)
+# The paths each backend has.
+BACKEND_PATHS = {"aiter": AITER_PATHS, "triton": tuple(PATHS), "torch": ()}
+
+
+def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str | None = None,
+         a_dtype=torch.bfloat16):
+    """(backend, path, config) that custom_kernel runs for an (M, N, K) problem with A of `a_dtype` on
+    `device`; path and config are None for the torch backend, config None for aiter (its own tables).
+    See the module docstring for how arguments, environment variables and defaults combine."""
+    if backend is not None:
+        validate.choice(backend, "backend", BACKENDS)
+    if path is not None:
+        validate.choice(path, "path", tuple(PATHS))
+    backend_given = backend is not None
+    if backend is None:
+        env = os.environ.get(ENV_BACKEND) or None
+        if env is not None:
+            validate.choice(env, f"${ENV_BACKEND}", BACKENDS)
+            if path is None or path in BACKEND_PATHS[env]:
+                backend = env
+    backend = _available_backend(device, backend)
+    where = "path"
     if path is None:
-        path = os.environ.get(ENV_PATH) or None
-        where = f"${ENV_PATH}"
-    else:
-        where = "path"
+        env = os.environ.get(ENV_PATH) or None
+        if env is not None and not (backend_given and env not in BACKEND_PATHS[backend]):
+            validate.choice(env, f"${ENV_PATH}", tuple(PATHS))
+            path, where = env, f"${ENV_PATH}"
     if backend == "torch":
         if path is not None:
             raise ValueError(f"{where}={path!r} names a path, but backend 'torch' (the reference) has none; "
                              "paths belong to backends 'triton' and 'aiter'")
-        return ref_kernel(data, "rne")
+        return "torch", None, None
     if backend == "aiter":
         if path is None:
-            path = select_aiter_path(m, n, k, a.device)
+            path = select_aiter_path(m, n, k, device)
         validate.choice(path, where, AITER_PATHS)
+        return "aiter", path, None
+    # An empty A (M = 0) gives an empty C without a launch, so any shape's config serves it.
+    path, config = select(max(m, 1), n, k, device, path, a_dtype)
+    return "triton", path, config
+
+
+def custom_kernel(data, *, backend: str | None = None, path: str | None = None) -> torch.Tensor:
+    """bf16 (M, N) for the contest's input tuple; A is quantized with round-half-even (the checker's rule)."""
+    a, _, _, b_shuffle, b_scale_sh, (m, n, k) = unpack_data(data)
+    backend, path, config = plan(m, n, k, a.device, backend, path, a.dtype)
+    if backend == "torch":
+        return ref_kernel(data, "rne")
+    if backend == "aiter":
         from . import aiter_backend
 
         return aiter_backend.gemm(path, data)
-    if path is not None:
-        validate.choice(path, where, tuple(PATHS))
-    return triton_gemm(a, b_shuffle, b_scale_sh, path=path, rounding="rne")
+    return path_module(path).gemm(a, b_shuffle, b_scale_sh, config=config, rounding="rne")
 
 
 def select_aiter_path(m: int, n: int, k: int, device) -> str:
