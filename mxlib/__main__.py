@@ -15,7 +15,7 @@ DESCRIPTION = (
 
 # command -> (module, one-line help). Modules are imported only when their command runs.
 COMMANDS = {
-    "check": ("mxlib.tools.check", "run the reference on the contest shapes and check custom_kernel against it"),
+    "check": ("mxlib.tools.check", "check custom_kernel against the reference, naming the backend and path of each shape"),
     "workbook": ("mxlib.tools.workbook", "execute the notebooks in order, headless, export their figures, keep the committed outputs current (--check: fail if stale)"),
     "bench": ("mxlib.tools.bench", "time mxlib's paths beside baselines, contest-style and by graph replay, with floors"),
     "harness": ("mxlib.tools.harness", "run a submission file through the contest's test, benchmark or leaderboard protocol"),

@@ -107,9 +107,29 @@ def test_unpack_data_rejects_inconsistent_tuples():
         unpack_data((a, b, b_q, b_sh[:8], b_s))
 
 
-def test_check_command_runs_on_cpu(capsys):
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the CPU default")
+def test_check_command_runs_the_kernels_on_cpu(capsys):
+    """On the CPU, plain `check` runs the Triton kernels (interpreter) on small shapes, names the
+    backend and path of every row, and checks with the rule custom_kernel quantizes by."""
     from mxlib.__main__ import main
 
-    assert main(["check", "--kind", "test", "--device", "cpu"]) == 0
+    assert main(["check"]) == 0
     out = capsys.readouterr().out
-    assert "4 passed, 0 failed" in out
+    rows = [line.split() for line in out.splitlines() if line.startswith("small")]
+    assert len(rows) == 5 and "5 passed, 0 failed" in out
+    assert all(r[5] == "triton" and r[6] in ("asm", "ck", "splitk", "fused") and r[7] == "yes" for r in rows), out
+    with pytest.raises(SystemExit):
+        main(["check", "--rounding", "ties_away"])  # custom_kernel has one rule: no option to check another
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the CPU default")
+def test_check_command_without_triton_says_the_kernels_were_not_checked(monkeypatch, capsys):
+    from mxlib.__main__ import main
+    from mxlib.tools import check
+
+    monkeypatch.setattr(check, "backends", lambda: {"triton": (False, "triton is not installed")})
+    assert main(["check"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines() if line.startswith("small")]
+    assert rows and all(r[5] == "torch" for r in rows)
+    assert "the kernels were not checked (triton is not installed)" in out

@@ -39,18 +39,39 @@ def _check_shape(m, n, k) -> None:
     validate.multiple(k, "k", 64)
 
 
+def check_device(device, name: str = "device") -> torch.device:
+    """`device` as a torch.device that has a random generator to draw inputs from: the CPU, or a
+    CUDA/ROCm device that is present; ValueError naming `name` otherwise."""
+    try:
+        d = torch.device(device)
+    except (RuntimeError, TypeError):
+        raise ValueError(f"{name} must be a device such as 'cpu' or 'cuda', got {device!r}") from None
+    if d.type not in ("cpu", "cuda"):
+        raise ValueError(f"{name} must be 'cpu' or a CUDA/ROCm device (inputs come from its random generator), "
+                         f"got {device!r}")
+    if d.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"{name} is {device!r}, but this machine has no CUDA/ROCm device")
+    return d
+
+
 def generate_input(m: int, n: int, k: int, seed: int, device="cpu", rounding: str = "rne"):
     """The contest's input tuple for one shape.
 
     Draws A then B with ``torch.randn(..., dtype=bfloat16, generator=g)`` from a generator on
     `device` seeded with `seed`, as the contest does; on CUDA that is the contest's exact stream (the
     CPU generator draws different numbers). B is quantized with `rounding`.
-    n % 16 == 0 and k % 64 == 0 (the weight shuffle's tile and the fp4 packing).
+    n % 16 == 0 and k % 64 == 0 (the weight shuffle's tile and the fp4 packing); `seed` an integer
+    in [0, 2**64) (what a torch generator takes).
     """
     _check_shape(m, n, k)
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise TypeError(f"seed must be an integer, got {type(seed).__name__} {seed!r}")
+    if not 0 <= seed.__index__() < 2**64:
+        raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+    device = check_device(device)
     validate.choice(rounding, "rounding", ROUNDINGS)
     gen = torch.Generator(device=device)
-    gen.manual_seed(seed)
+    gen.manual_seed(seed.__index__())
     a = torch.randn((m, k), dtype=torch.bfloat16, device=device, generator=gen)
     b = torch.randn((n, k), dtype=torch.bfloat16, device=device, generator=gen)
     b_q, b_scale = quantize_mxfp4(b, rounding)
