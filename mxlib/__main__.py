@@ -1,4 +1,9 @@
-"""`python -m mxlib <command>`: each command lives in its own module with `add_arguments` and `run`."""
+"""`python -m mxlib <command>`: each command lives in its own module with `add_arguments` and `run`.
+
+A command that fails on the user's input (a ValueError or TypeError from mxlib's argument checks, a
+missing or unreadable file) prints one line naming the command and the problem and exits with 2, as
+argparse does for a bad option; anything else is a bug and keeps its traceback.
+"""
 from __future__ import annotations
 
 import argparse
@@ -37,7 +42,14 @@ def main(argv=None) -> int:
         if name == chosen:  # only the command that runs is imported (a broken one cannot break the rest)
             importlib.import_module(module).add_arguments(p)
     args = parser.parse_args(argv)
-    return importlib.import_module(args._module).run(args)
+    try:
+        return importlib.import_module(args._module).run(args)
+    except (ValueError, TypeError) as exc:
+        problem = str(exc)
+    except OSError as exc:
+        problem = f"{exc.strerror}: {exc.filename}" if exc.strerror and exc.filename else str(exc)
+    print(f"python -m mxlib {args.command}: error: {problem}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 """The two preshuffled layouts the seed's kernels read, each with its exact inverse.
 
-Both are pure permutations of bytes (plus padding for the scales), written as view/permute so the
+Both are pure permutations of bytes (plus padding for the scales), written as reshape/permute so the
 index arithmetic is visible. The closed-form position of every byte is `weight_position` and
 `scale_position`, and the scales' padded shape is `shuffled_scale_shape`: the one statement of each
-rule on the torch side (the Triton side's is `mxlib.kernels.common`, tested against these).
+rule on the torch side (the Triton side's is `mxlib.kernels.common`, tested against these). They read
+values, not storage: a non-contiguous input gives the same result as its contiguous copy.
 """
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ def shuffle_weight(q: torch.Tensor) -> torch.Tensor:
     """
     b = _check_weight(q, "q")
     n, kb = b.shape
-    out = b.view(n // 16, 16, kb // 32, 2, 16).permute(0, 2, 3, 1, 4).contiguous().view(n, kb)
+    out = b.reshape(n // 16, 16, kb // 32, 2, 16).permute(0, 2, 3, 1, 4).contiguous().view(n, kb)
     return out.view(q.dtype)
 
 
@@ -70,7 +71,7 @@ def unshuffle_weight(q: torch.Tensor) -> torch.Tensor:
     """Inverse of `shuffle_weight`."""
     b = _check_weight(q, "q")
     n, kb = b.shape
-    out = b.view(n // 16, kb // 32, 2, 16, 16).permute(0, 3, 1, 2, 4).contiguous().view(n, kb)
+    out = b.reshape(n // 16, kb // 32, 2, 16, 16).permute(0, 3, 1, 2, 4).contiguous().view(n, kb)
     return out.view(q.dtype)
 
 
@@ -111,5 +112,5 @@ def e8m0_unshuffle(shuffled: torch.Tensor, rows: int, cols: int) -> torch.Tensor
             f"shuffled of shape {tuple(s.shape)} does not hold ({rows}, {cols}) scales: "
             f"e8m0_shuffle of that shape gives {shuffled_scale_shape(rows, cols)}"
         )
-    out = s.view(sm // 32, sn // 8, 4, 16, 2, 2).permute(0, 5, 3, 1, 4, 2).reshape(sm, sn)
+    out = s.reshape(sm // 32, sn // 8, 4, 16, 2, 2).permute(0, 5, 3, 1, 4, 2).reshape(sm, sn)
     return out[:rows, :cols].contiguous().view(shuffled.dtype)

@@ -124,7 +124,12 @@ def dequantize_mxfp4(q: torch.Tensor, scales: torch.Tensor, dtype: torch.dtype =
 
     Accepts uint8 or torch's fp4x2 / e8m0 byte views. Scale byte 255 gives NaN; scale bytes 253 and
     254 overflow fp32 to +-Inf for the largest codes (6 * 2**126 > fp32 max), as in any fp32 dequant.
+    `dtype` (a floating-point torch.dtype: the values include NaN and Inf) is the returned dtype.
     """
+    if not isinstance(dtype, torch.dtype):
+        raise TypeError(f"dtype must be a torch.dtype such as torch.float32, got {type(dtype).__name__} {dtype!r}")
+    if not dtype.is_floating_point:
+        raise ValueError(f"dtype must be a floating-point dtype (the values include NaN and Inf), got {dtype}")
     validate.tensor(q, "q")
     validate.tensor(scales, "scales")
     validate.ndim(q, "q", 2)

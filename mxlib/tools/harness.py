@@ -117,6 +117,8 @@ def load_submission(path) -> Callable:
     `custom_kernel`. A `task` module like the contest's (input_t, output_t, TestSpec) is importable.
     """
     path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"the submission must be a file, and {path} is a directory")
     if not path.is_file():
         raise FileNotFoundError(f"submission file not found: {path}")
     source = path.read_text(encoding="utf-8")

@@ -1,0 +1,72 @@
+"""Bad input gets one clear line naming the argument and the rule, from the library and from every
+command line tool; inputs that are valid but unusual (non-contiguous scale tensors) just work."""
+import pytest
+import torch
+
+import mxlib
+from mxlib.__main__ import main
+from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4
+
+
+@pytest.mark.parametrize("seed,error,words", [
+    (1.5, TypeError, "seed must be an integer, got float"),
+    ("a", TypeError, "seed must be an integer, got str"),
+    (True, TypeError, "seed must be an integer, got bool"),
+    (2**70, ValueError, r"seed must be in \[0, 2\*\*64\)"),
+    (-1, ValueError, r"seed must be in \[0, 2\*\*64\)"),
+])
+def test_generate_input_seed(seed, error, words):
+    with pytest.raises(error, match=words):
+        mxlib.generate_input(4, 64, 64, seed)
+
+
+@pytest.mark.parametrize("device,words", [("meta", "device must be 'cpu' or a CUDA/ROCm device"),
+                                          ("foo", "device must be a device such as 'cpu' or 'cuda'")])
+def test_generate_input_device(device, words):
+    with pytest.raises(ValueError, match=words):
+        mxlib.generate_input(4, 64, 64, 1, device=device)
+
+
+def test_dequantize_dtype():
+    q, s = quantize_mxfp4(torch.tensor([[float("nan")] * 32, [1.0] * 32]))
+    with pytest.raises(TypeError, match="dtype must be a torch.dtype such as torch.float32, got str 'bf16'"):
+        dequantize_mxfp4(q, s, "bf16")
+    with pytest.raises(ValueError, match="dtype must be a floating-point dtype"):
+        dequantize_mxfp4(q, s, torch.int32)
+    assert dequantize_mxfp4(q, s, torch.bfloat16).dtype == torch.bfloat16
+
+
+def test_non_contiguous_scales_are_values_like_any_other():
+    """The layouts and the torch backend read values: a non-contiguous B_scale_sh (or weight) gives
+    what its contiguous copy gives. (The Triton kernels read storage and say they need contiguous.)"""
+    data = mxlib.generate_input(4, 64, 128, 1)
+    a, b, b_q, b_sh, b_s = data
+    b_s_strided = b_s.t().contiguous().t()
+    assert not b_s_strided.is_contiguous()
+    assert torch.equal(mxlib.e8m0_unshuffle(b_s_strided, 64, 4), mxlib.e8m0_unshuffle(b_s, 64, 4))
+    q_strided = b_q.t().contiguous().t()
+    assert torch.equal(mxlib.shuffle_weight(q_strided), b_sh)
+    assert torch.equal(mxlib.unshuffle_weight(b_sh.t().contiguous().t()), b_q)
+    assert torch.equal(mxlib.custom_kernel((a, b, b_q, b_sh, b_s_strided), backend="torch"), mxlib.ref_kernel(data))
+
+
+def _one_line_error(capsys, argv, words):
+    rc = main(argv)
+    err = capsys.readouterr().err.strip()
+    assert rc == 2, err
+    assert len(err.splitlines()) == 1 and err.startswith(f"python -m mxlib {argv[0]}: error: ") and words in err, err
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["sweep", "--dry-run", "--shapes", "4x4"], "--shapes: '4x4' must be 3 positive integer(s)"),
+    (["sweep", "--dry-run", "--splits", "0"], "--splits: '0' must be 1 positive integer(s)"),
+    (["check", "--device", "foo"], "--device must be a device such as 'cpu' or 'cuda', got 'foo'"),
+])
+def test_cli_errors_are_one_line(capsys, argv, words):
+    _one_line_error(capsys, argv, words)
+
+
+def test_cli_file_errors_are_one_line(capsys, tmp_path):
+    _one_line_error(capsys, ["harness", str(tmp_path / "missing.py")], "missing.py")
+    _one_line_error(capsys, ["harness", str(tmp_path)], "is a directory")
+    _one_line_error(capsys, ["export", str(tmp_path)], "Is a directory")
