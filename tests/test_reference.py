@@ -87,6 +87,17 @@ def test_wrong_rounding_rule_fails_most_outputs():
     assert frac > 50.0, msg
 
 
+def test_b_shuffle_is_the_weight_and_b_q_must_agree():
+    """Every backend computes from B_shuffle and B_scale_sh; a B_q that is not B_shuffle unshuffled
+    is refused by the reference (and so by the torch backend and the checks), never silently used."""
+    a, b, b_q, b_sh, b_s = mxlib.generate_input(4, 32, 128, seed=0)
+    other_q = mxlib.generate_input(4, 32, 128, seed=1)[2]
+    with pytest.raises(ValueError, match="B_q and B_shuffle disagree"):
+        mxlib.custom_kernel((a, b, other_q, b_sh, b_s), backend="torch")
+    with pytest.raises(ValueError, match="B_q and B_shuffle disagree"):
+        mxlib.check_implementation((a, b, other_q, b_sh, b_s), mxlib.ref_kernel((a, b, b_q, b_sh, b_s)))
+
+
 def test_unpack_data_rejects_inconsistent_tuples():
     a, b, b_q, b_sh, b_s = mxlib.generate_input(4, 32, 256, seed=0)
     with pytest.raises(TypeError, match="5-tuple"):

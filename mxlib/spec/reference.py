@@ -3,7 +3,12 @@
 ``data = (A, B, B_q, B_shuffle, B_scale_sh)``
   A bf16 (M, K); B bf16 (N, K); B_q uint8 (N, K/2) = quantize_mxfp4(B).q; B_shuffle = shuffle_weight(B_q);
   B_scale_sh = e8m0_shuffle(B's scales), (ceil256(N), ceil8(K/32)).
-``C = dequant(quantize_mxfp4(A)) @ dequant(B_q, B's scales)^T``, returned as bf16 (M, N).
+``C = dequant(quantize_mxfp4(A)) @ dequant(B_shuffle, B_scale_sh)^T``, returned as bf16 (M, N).
+
+B_shuffle and B_scale_sh are the weight: they are what every kernel, aiter's and the contest's
+checker read. B and B_q are the same weight in other forms and are not read to compute C; the
+reference checks that B_q is B_shuffle unshuffled (it unshuffles B_shuffle anyway) and raises when
+they disagree, so inconsistent inputs fail loudly instead of giving backend-dependent answers.
 
 The rule every path and backend follows (mxlib's; the contest never feeds such values, and its
 public sources disagree). The dequantized operands D_A and D_B are fp32 values, as
@@ -24,7 +29,7 @@ import torch
 
 from . import validate
 from .formats import BLOCK_SIZE
-from .layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight, shuffled_scale_shape
+from .layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight, shuffled_scale_shape, unshuffle_weight
 from .quant import ROUNDINGS, dequantize_mxfp4, quantize_mxfp4
 from .validate import byte_dtype, float_dtype, ndim, same_device, tensor
 
@@ -134,14 +139,18 @@ def unpack_data(data):
 def _dequantized(data, rounding: str):
     """(D_A, D_B, (m, n, k)): both operands dequantized in fp32, as the rule in the module docstring reads them."""
     validate.choice(rounding, "rounding", ROUNDINGS)
-    a, _, b_q, _, b_scale_sh, (m, n, k) = unpack_data(data)
+    a, _, b_q, b_shuffle, b_scale_sh, (m, n, k) = unpack_data(data)
+    b_codes = unshuffle_weight(b_shuffle)
+    if not torch.equal(validate.as_bytes(b_q), validate.as_bytes(b_codes)):
+        raise ValueError("B_q and B_shuffle disagree: B_shuffle must be shuffle_weight(B_q); B_shuffle and "
+                         "B_scale_sh are the weight every kernel reads")
     b_s = e8m0_unshuffle(b_scale_sh, n, k // BLOCK_SIZE)
-    return dequantize_mxfp4(*quantize_mxfp4(a, rounding)), dequantize_mxfp4(b_q, b_s), (m, n, k)
+    return dequantize_mxfp4(*quantize_mxfp4(a, rounding)), dequantize_mxfp4(b_codes, b_s), (m, n, k)
 
 
 def ref_kernel(data, rounding: str = "rne") -> torch.Tensor:
-    """bf16 (M, N): A quantized with `rounding`, B taken as given (B_q and B_scale_sh); the exact sum of
-    products rounded to fp32, then bf16 (the rule in the module docstring)."""
+    """bf16 (M, N): A quantized with `rounding`, B taken as given (B_shuffle and B_scale_sh, B_q checked
+    against them); the exact sum of products rounded to fp32, then bf16 (the rule in the module docstring)."""
     a_f, b_f, _ = _dequantized(data, rounding)
     return torch.mm(a_f.double(), b_f.double().T).to(torch.float32).to(torch.bfloat16)
 
