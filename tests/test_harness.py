@@ -122,9 +122,16 @@ def _write(tmp_path, text, name="submission.py"):
 
 
 def _harness(capsys, path, *extra):
+    """The command line: the protocol in a watched worker process."""
     rc = main(["harness", str(path), "test", "--shapes", _shapes(), *extra])
     cap = capsys.readouterr()
     return rc, cap.out + cap.err
+
+
+def _in_process(path):
+    """The same protocol in this process (what the notebooks call), for the cheats it must catch."""
+    results = harness.run_test(harness.load_submission(path), harness.cases(_shapes()), "cpu")
+    return (0 if all(r.ok for r in results) else 1), harness.report(results, "test")
 
 
 def test_good_submission_passes_test_mode(tmp_path, capsys):
@@ -134,25 +141,25 @@ def test_good_submission_passes_test_mode(tmp_path, capsys):
 
 
 def test_pointer_cache_is_caught(tmp_path, capsys):
-    rc, out = _harness(capsys, _write(tmp_path, PTR_CACHE))
+    rc, out = _in_process(_write(tmp_path, PTR_CACHE))
     assert rc == 1
     assert "same data_ptr, new contents" in out and "B's data_ptr" in out, out
 
 
 def test_reused_output_buffer_is_caught(tmp_path, capsys):
-    rc, out = _harness(capsys, _write(tmp_path, REUSES_OUTPUT))
+    rc, out = _in_process(_write(tmp_path, REUSES_OUTPUT))
     assert rc == 1
     assert "returned the same output buffer twice" in out, out
 
 
 def test_overwritten_previous_output_is_caught(tmp_path, capsys):
-    rc, out = _harness(capsys, _write(tmp_path, OVERWRITES_OUTPUT))
+    rc, out = _in_process(_write(tmp_path, OVERWRITES_OUTPUT))
     assert rc == 1
     assert "overwrote a previous call's output" in out, out
 
 
 def test_wrong_rounding_fails_the_check(tmp_path, capsys):
-    rc, out = _harness(capsys, _write(tmp_path, WRONG))
+    rc, out = _in_process(_write(tmp_path, WRONG))
     assert rc == 1
     assert "mismatch" in out, out
 
@@ -166,6 +173,43 @@ def test_stream_is_refused_before_running(tmp_path, capsys, spelling):
     assert f"line {len(text.splitlines())}" in out  # points at the offending line
     with pytest.raises(harness.SubmissionRejected, match="stream"):
         harness.load_submission(tmp_path / "submission.py")
+
+
+SYS_EXIT = GOOD + "\n\nimport sys\n\n\ndef custom_kernel(data):\n    sys.exit(0)\n"
+OS_EXIT = GOOD + "\n\nimport os\n\n\ndef custom_kernel(data):\n    os._exit(0)\n"
+HANGS = GOOD + "\n\nimport time\n\n\ndef custom_kernel(data):\n    while True:\n        time.sleep(0.1)\n"
+IMPORTS_AT_CALL = GOOD + '''
+
+import importlib
+
+
+def custom_kernel(data):
+    return importlib.import_module("mx" + "lib").ref_kernel(data)
+'''
+IMPORTS_AT_LOAD = "import importlib\nimportlib.import_module('mx' + 'lib')\n" + GOOD
+
+
+@pytest.mark.parametrize("text,words", [
+    (SYS_EXIT, "custom_kernel called sys.exit(0): a submission must return its output"),
+    (OS_EXIT, "the harness worker ended (exit code 0) while running case"),
+    (IMPORTS_AT_CALL, "import of mxlib refused: the contest machine has no mxlib"),
+], ids=["sys.exit", "os._exit", "import_module"])
+def test_submission_that_exits_or_imports_mxlib_fails(tmp_path, capsys, text, words):
+    """Ending the process or reaching mxlib by any spelling is a failure with its reason, never a
+    silent pass: the run's exit code is 1."""
+    rc, out = _harness(capsys, _write(tmp_path, text))
+    assert rc == 1 and words in out, out
+    assert "FAIL" in out or "REJECTED" in out
+
+
+def test_submission_that_imports_mxlib_when_loaded_is_refused(tmp_path, capsys):
+    rc, out = _harness(capsys, _write(tmp_path, IMPORTS_AT_LOAD))
+    assert rc == 1 and "REJECTED" in out and "import of mxlib refused" in out, out
+
+
+def test_hanging_submission_is_stopped(tmp_path, capsys):
+    rc, out = _harness(capsys, _write(tmp_path, HANGS), "--timeout", "3")
+    assert rc == 1 and "so the run was stopped" in out and "--timeout 3 s" in out, out
 
 
 def test_mxlib_import_and_missing_entry_point_are_refused(tmp_path):

@@ -19,25 +19,40 @@ Stricter than the contest, so a file that passes here cannot pass there by luck:
   regenerates into the previous iteration's storage for the same reason.
 - Each output is kept while the next call runs: returning the same buffer twice, or overwriting a
   previous call's output, fails with its own message.
-- A source that imports mxlib is refused: the contest machine does not have it.
+- A source that imports mxlib is refused: the contest machine does not have it. The text is checked
+  before the file runs, and while it runs (loading, every call) mxlib cannot be imported at all,
+  however the import is spelled.
+
+The command runs the protocol in a worker process (`python -m mxlib harness ... --worker-fd`) and
+watches it: the worker reports before and after every step, and a step that takes longer than
+`--timeout` seconds (a hanging custom_kernel) is stopped and fails; a worker that ends before its
+final report (the submission called sys.exit or os._exit, or crashed the process) fails too, with
+the exit code and the step it was in. The functions below run the protocol in the calling process,
+as the notebooks use them.
 
 Differences: the flush writes 4x the L2 plus a GPU sleep (`mxlib.tools.timing.L2Flush`) instead of a 64 GB
-random tensor; the submission runs in this process (loaded from its path under a fresh module name)
-rather than in a spawned worker. On a machine without a GPU only test mode runs, at small shapes,
-through Triton's interpreter (TRITON_INTERPRET=1), with inputs drawn by the CPU generator.
+random tensor. On a machine without a GPU only test mode runs, at small shapes, through Triton's
+interpreter (TRITON_INTERPRET=1), with inputs drawn by the CPU generator.
 """
 from __future__ import annotations
 
+import argparse
 import ast
+import contextlib
 import csv
+import importlib.abc
 import importlib.util
 import itertools
+import json
 import math
 import os
+import select
+import signal
+import subprocess
 import sys
 import time
 import types
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -59,6 +74,10 @@ REL_ERR_STOP = 0.001
 
 # Small shapes for the interpreter: the golden GEMM cases' sizes, with seeds of our own.
 SMALL_SHAPES = ((4, 64, 512, 11), (16, 128, 1024, 12), (32, 96, 256, 13), (64, 256, 512, 14), (8, 32, 7168, 15))
+
+DEFAULT_TIMEOUT_S = 300.0  # the longest one step (a call, a check) may take before the worker is stopped
+STARTUP_S = 120.0  # the worker's own start (importing torch and mxlib), before the submission runs
+NO_MXLIB = ("the contest machine has no mxlib (export a self-contained file with `python -m mxlib export`)")
 
 STREAM_MESSAGE = ('the source contains the word "stream" (case-insensitive), which the contest refuses '
                   '("Your code contains work on another stream"): remove every occurrence, comments included')
@@ -91,9 +110,31 @@ def check_source(source: str) -> list[str]:
             names = [node.module]
         for name in names:
             if name == "mxlib" or name.startswith("mxlib."):
-                problems.append(f"line {node.lineno} imports {name}: the contest machine has no mxlib "
-                                f"(export a self-contained file with `python -m mxlib export`)")
+                problems.append(f"line {node.lineno} imports {name}: {NO_MXLIB}")
     return problems
+
+
+class _RefuseMxlib(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "mxlib" or name.startswith("mxlib."):
+            raise ImportError(f"import of {name} refused: {NO_MXLIB}", name=name)
+        return None
+
+
+@contextlib.contextmanager
+def _no_mxlib():
+    """While the submission runs, mxlib cannot be imported by any spelling (import statement,
+    importlib, __import__) nor found in sys.modules; the harness's own modules are put back after."""
+    hidden = {name: mod for name, mod in sys.modules.items() if name == "mxlib" or name.startswith("mxlib.")}
+    for name in hidden:
+        del sys.modules[name]
+    finder = _RefuseMxlib()
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)
+        sys.modules.update(hidden)
 
 
 _loaded = itertools.count()
@@ -131,7 +172,11 @@ def load_submission(path) -> Callable:
     # The contest's task.py sits beside the submission; its stand-in stays for imports made at call time.
     sys.modules.setdefault("task", _task_shim())
     sys.modules[name] = module  # dataclasses and pickling look the module up by name
-    spec.loader.exec_module(module)
+    try:
+        with _no_mxlib():
+            spec.loader.exec_module(module)
+    except (Exception, SystemExit) as exc:
+        raise SubmissionRejected(f"{path} failed to load: {type(exc).__name__}: {exc}") from exc
     kernel = getattr(module, "custom_kernel", None)
     if not callable(kernel):
         raise SubmissionRejected(f"{path} defines no callable custom_kernel(data)")
@@ -247,15 +292,26 @@ class _Guard:
         return problem
 
 
+def _failure(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return f"custom_kernel called sys.exit({exc.code!r}): a submission must return its output"
+    return f"custom_kernel raised {type(exc).__name__}: {exc}"
+
+
 def _call(kernel, data, device):
-    """The submission's output, or the exception it raised."""
+    """The submission's output, or what went wrong (an exception it raised, or sys.exit)."""
     _sync(device)
     try:
-        out = kernel(data)
-    except Exception as exc:
-        return None, f"custom_kernel raised {type(exc).__name__}: {exc}"
-    _sync(device)
+        with _no_mxlib():
+            out = kernel(data)
+        _sync(device)
+    except (Exception, SystemExit) as exc:
+        return None, _failure(exc)
     return out, None
+
+
+def _no_watch(event: str, payload) -> None:
+    """The default `watch` of the run_* functions: a worker's reporter replaces it."""
 
 
 def _check(data, out) -> tuple[bool, str]:
@@ -270,10 +326,12 @@ def _poison(device, case: Case) -> None:
         poison_allocator(2 * case.m * case.n)
 
 
-def run_test(kernel, case_list: list[Case], device) -> list[Result]:
-    """Test mode: each case checked, then the in-place probe and the output-buffer checks."""
+def run_test(kernel, case_list: list[Case], device, watch=_no_watch) -> list[Result]:
+    """Test mode: each case checked, then the in-place probe and the output-buffer checks.
+    `watch(event, payload)` hears ("case", Case) before each case and ("result", Result) after."""
     results = []
     for c in case_list:
+        watch("case", c)
         data = generate_input(c.m, c.n, c.k, c.seed, device=device)
         given = _clone(data)  # what the submission sees, as eval.py passes a clone
         _poison(device, c)
@@ -296,6 +354,7 @@ def run_test(kernel, case_list: list[Case], device) -> list[Result]:
                                f"on B's data_ptr ({detail})")
             ok, msg = (False, problem) if problem else (True, msg)
         results.append(Result(c, ok, msg))
+        watch("result", results[-1])
     return results
 
 
@@ -303,9 +362,10 @@ def _timed(kernel, data, flush) -> tuple[object, float]:
     torch.cuda.synchronize()
     flush()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    out = kernel(data)
-    end.record()
+    with _no_mxlib():
+        start.record()
+        out = kernel(data)
+        end.record()
     torch.cuda.synchronize()
     return out, start.elapsed_time(end) * 1e6
 
@@ -321,7 +381,8 @@ def _should_stop(times_ns: list[float], max_time_ns: float, t0_ns: int) -> bool:
             or time.perf_counter_ns() - t0_ns > WALL_LIMIT_NS)
 
 
-def run_one_benchmark(kernel, c: Case, flush, *, recheck: bool, max_repeats: int, max_time_ns: float) -> Result:
+def run_one_benchmark(kernel, c: Case, flush, *, recheck: bool, max_repeats: int, max_time_ns: float,
+                      watch=_no_watch) -> Result:
     """eval.py's `_run_single_benchmark`: one checked call, then timed calls (rechecked ones in leaderboard mode)."""
     data = generate_input(c.m, c.n, c.k, c.seed, device="cuda")
     check_copy = _clone(data)
@@ -345,10 +406,11 @@ def run_one_benchmark(kernel, c: Case, flush, *, recheck: bool, max_repeats: int
             else:
                 data = new
             check_copy = _clone(data)
+        watch("call", c)
         try:
             out, t_ns = _timed(kernel, data, flush)
-        except Exception as exc:
-            return Result(c, False, f"custom_kernel raised {type(exc).__name__}: {exc}", times)
+        except (Exception, SystemExit) as exc:
+            return Result(c, False, _failure(exc), times)
         if recheck:
             problem = guard.check(out)
             if problem:
@@ -363,19 +425,23 @@ def run_one_benchmark(kernel, c: Case, flush, *, recheck: bool, max_repeats: int
     return Result(c, True, "", times)
 
 
-def run_timed(kernel, case_list: list[Case], mode: str, head_start_us: float) -> list[Result]:
-    """Benchmark or leaderboard mode (CUDA), with eval.py's warm-up run on the first case first."""
+def run_timed(kernel, case_list: list[Case], mode: str, head_start_us: float, watch=_no_watch) -> list[Result]:
+    """Benchmark or leaderboard mode (CUDA), with eval.py's warm-up run on the first case first.
+    `watch` as in `run_test`, plus ("call", Case) before every timed call."""
     from .timing import L2Flush
 
     flush = L2Flush(head_start_us)
     recheck = mode == "leaderboard"
+    watch("case", case_list[0])
     run_one_benchmark(kernel, case_list[0], flush, recheck=False, max_repeats=WARMUP_LIMITS[0],
-                      max_time_ns=WARMUP_LIMITS[1])
+                      max_time_ns=WARMUP_LIMITS[1], watch=watch)
     max_repeats, max_time_ns = LEADERBOARD_LIMITS if recheck else BENCHMARK_LIMITS
     results = []
     for c in case_list:
+        watch("case", c)
         results.append(run_one_benchmark(kernel, c, flush, recheck=recheck, max_repeats=max_repeats,
-                                         max_time_ns=max_time_ns))
+                                         max_time_ns=max_time_ns, watch=watch))
+        watch("result", results[-1])
         if recheck and not results[-1].ok:
             break  # eval.py stops the leaderboard at the first failure
     return results
@@ -436,6 +502,10 @@ def add_arguments(p) -> None:
     p.add_argument("--head-start-us", type=float, default=1000.0,
                    help="GPU sleep after each flush, hiding host overhead as eval.py's huge flush does")
     p.add_argument("--csv", type=Path, help="also write the per-shape results to this CSV")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S,
+                   help=f"seconds one step (a custom_kernel call, a check) may take before the run is stopped "
+                        f"and fails (default {DEFAULT_TIMEOUT_S:.0f})")
+    p.add_argument("--worker-fd", type=int, help=argparse.SUPPRESS)  # the worker's report pipe (internal)
 
 
 def run(args) -> int:
@@ -446,26 +516,116 @@ def run(args) -> int:
                   "runs (small shapes, Triton interpreter)", file=sys.stderr)
             return 2
         os.environ.setdefault("TRITON_INTERPRET", "1")  # before the submission's kernels are decorated
-    try:
-        kernel = load_submission(args.submission)
-    except SubmissionRejected as exc:
-        print(f"REJECTED: {exc}", file=sys.stderr)
+    args.shapes = args.shapes or (("test" if args.mode == "test" else "benchmark") if cuda else "small")
+    case_list = cases(args.shapes, args.seed)
+    if args.worker_fd is not None:
+        return _worker(args, case_list, "cuda" if cuda else "cpu")
+    if not args.timeout > 0:
+        raise ValueError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    path = Path(args.submission)
+    if path.is_dir():
+        raise IsADirectoryError(f"the submission must be a file, and {path} is a directory")
+    if not path.is_file():
+        raise FileNotFoundError(f"submission file not found: {path}")
+    problems = check_source(path.read_text(encoding="utf-8"))
+    if problems:
+        print(f"REJECTED: {path} is refused:\n  - " + "\n  - ".join(problems), file=sys.stderr)
         return 1
-    default = ("test" if args.mode == "test" else "benchmark") if cuda else "small"
-    try:
-        case_list = cases(args.shapes or default, args.seed)
-    except ValueError as exc:
-        print(f"python -m mxlib harness: {exc}", file=sys.stderr)
-        return 2
-    device = "cuda" if cuda else "cpu"
     t0 = time.perf_counter()
-    if args.mode == "test":
-        results = run_test(kernel, case_list, device)
-    else:
-        results = run_timed(kernel, case_list, args.mode, args.head_start_us)
+    results, rejected, failure = _run_worker(args)
+    if rejected:
+        print(f"REJECTED: {rejected}", file=sys.stderr)
+        return 1
     print(report(results, args.mode))
+    if failure:
+        print(f"FAILED: {failure}")
+    if len(results) < len(case_list):
+        print(f"{len(case_list) - len(results)} of {len(case_list)} cases did not run")
     name = torch.cuda.get_device_name(None) if cuda else "cpu"
     print(f"{name}, {time.perf_counter() - t0:.1f} s")
     if args.csv:
         write_csv(results, args.csv, args.mode, args.submission, name)
-    return 0 if results and all(r.ok for r in results) and len(results) == len(case_list) else 1
+    return 0 if not failure and results and all(r.ok for r in results) and len(results) == len(case_list) else 1
+
+
+def _worker(args, case_list: list[Case], device: str) -> int:
+    """The protocol in this process, reporting each step as a JSON line on the pipe `args.worker_fd`."""
+    with os.fdopen(args.worker_fd, "w", buffering=1) as pipe:
+        def send(event: str, payload=None) -> None:
+            pipe.write(json.dumps({"event": event, "payload": payload}) + "\n")
+            pipe.flush()
+
+        send("ready")
+        try:
+            kernel = load_submission(args.submission)
+        except SubmissionRejected as exc:
+            send("rejected", str(exc))
+            return 1
+
+        def watch(event: str, payload) -> None:
+            send(event, asdict(payload))
+
+        if args.mode == "test":
+            results = run_test(kernel, case_list, device, watch)
+        else:
+            results = run_timed(kernel, case_list, args.mode, args.head_start_us, watch)
+        send("done", len(results))
+    return 0
+
+
+def _run_worker(args) -> tuple[list[Result], str | None, str | None]:
+    """Run the protocol in a worker process and watch it: (results, rejection, failure). A step that
+    reports nothing for `args.timeout` seconds is stopped (the worker's process group is killed); a
+    worker that ends without its final report fails with its exit code and the step it was in, as the
+    failed result of the case in progress or, between cases, as `failure`."""
+    read_fd, write_fd = os.pipe()
+    cmd = [sys.executable, "-m", "mxlib", "harness", str(args.submission), args.mode, "--shapes", args.shapes,
+           "--head-start-us", str(args.head_start_us), "--worker-fd", str(write_fd)]
+    if args.seed is not None:
+        cmd += ["--seed", str(args.seed)]
+    package_root = str(Path(__file__).resolve().parents[2])  # the folder holding this mxlib
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (package_root, os.environ.get("PYTHONPATH")))))
+    proc = subprocess.Popen(cmd, pass_fds=(write_fd,), env=env, start_new_session=True)
+    os.close(write_fd)
+    results, rejected, failure, done = [], None, None, False
+    step, case, limit, pending = "starting the harness worker", None, max(args.timeout, STARTUP_S), b""
+    try:
+        while not done and rejected is None:
+            if b"\n" not in pending:
+                ready, _, _ = select.select([read_fd], [], [], limit)
+                if not ready:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    failure = (f"nothing happened for {limit:.0f} s while {step}, so the run was stopped "
+                               f"(a custom_kernel that hangs or takes longer than --timeout {args.timeout:g} s)")
+                    break
+                chunk = os.read(read_fd, 65536)
+                if not chunk:
+                    break
+                pending += chunk
+                continue
+            line, pending = pending.split(b"\n", 1)
+            message = json.loads(line)
+            event, payload = message["event"], message["payload"]
+            limit = args.timeout
+            if event == "ready":
+                step = "loading the submission"
+            elif event == "rejected":
+                rejected = payload
+            elif event in ("case", "call"):
+                case = Case(**payload)
+                step = f"{'timing' if event == 'call' else 'running'} case {case.spec}"
+            elif event == "result":
+                results.append(Result(Case(**payload["case"]), payload["ok"], payload["message"], payload["times_ns"]))
+                case = None
+            elif event == "done":
+                done = True
+    finally:
+        os.close(read_fd)
+    code = proc.wait()
+    if failure is None and not done and rejected is None:
+        failure = (f"the harness worker ended (exit code {code}) while {step}, before reporting: a submission must "
+                   "return from custom_kernel, not exit or crash the process")
+    if failure and case is not None:  # the failure belongs to the case in progress
+        results.append(Result(case, False, failure))
+        failure = None
+    return results, rejected, failure
