@@ -233,7 +233,7 @@ def _fused_publish_a(a_ptr, aq_ptr, aqs_ptr, row0, it_lo, M, K, stride_am, strid
             tl.store(aqs_ptr + rows[:, None] * (K // 32) + g[None, :], a_s.to(tl.uint8), mask=(g < K // 32)[None, :])
         else:
             v = _fused_dequantize(r, a_s)
-        tl.store(aq_ptr + rows[:, None] * K + cols[None, :], mx_f32_to_bf16(v), mask=(cols < K)[None, :])
+        tl.store(aq_ptr + rows[:, None] * K + cols[None, :], v.to(tl.bfloat16), mask=(cols < K)[None, :])  # exact
 
 
 @triton.jit
