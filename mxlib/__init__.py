@@ -13,7 +13,7 @@ from .runtime.ops import mxfp4_gemm
 from .runtime.paths import PATHS
 from .runtime.quant import quantize_mxfp4, quantize_mxfp4_shuffled
 from .spec.quant import ROUNDINGS, dequantize_mxfp4
-from .spec.reference import check_implementation, generate_input, ref_kernel
+from .spec.reference import check_exact, check_implementation, generate_input, ref_kernel
 from .spec.seed import seed_plan
 
 __version__ = "0.1.0"
@@ -24,6 +24,7 @@ __all__ = [
     "PATHS",
     "ROUNDINGS",
     "backends",
+    "check_exact",
     "check_implementation",
     "custom_kernel",
     "dequantize_mxfp4",
