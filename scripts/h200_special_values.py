@@ -20,8 +20,9 @@ finite products' magnitudes reach fp32's range, where the rule accepts any non-f
 and Inf counts of the output and of the exact result, max_rel_err (the largest |out - ref| / |ref|
 over finite elements whose allowed error is set by |ref| rather than by cancellation), worst_ratio
 (the largest error as a fraction of the allowed one), contest_ok, message. Writes
-<out>/special_values.csv and <out>/summary.json (command, versions, device, date, counts, failures);
-exit status 1 if any check failed.
+<out>/special_values.csv (row by row) and <out>/summary.json (command, versions, device, date,
+counts, failures); --max-seconds stops starting new cases after that long and says so in the
+summary. Exit status 1 if any check failed.
 
 A dry run on the CPU (Triton's interpreter): TRITON_INTERPRET=1 python scripts/h200_special_values.py
 --device cpu --shapes 4x64x128 --random 0 --scales 1e-30,1e30 --fuzz 1 --out /tmp/sv
@@ -107,6 +108,8 @@ def main(argv=None) -> int:
     p.add_argument("--scales", default=DEFAULT_SCALES, help=f"factors for A and B (default {DEFAULT_SCALES})")
     p.add_argument("--fuzz", type=int, default=10, help="seeded fuzz cases (default 10)")
     p.add_argument("--seed", type=int, default=20261203, help="seed of the random shapes, inputs and fuzz cases")
+    p.add_argument("--max-seconds", type=float, default=float("inf"),
+                   help="start no new case after this many seconds (the summary says the run stopped early)")
     args = p.parse_args(argv)
     device = torch.device(args.device)
     if device.type == "cuda" and not torch.cuda.is_available():
@@ -120,6 +123,15 @@ def main(argv=None) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
     t_start = time.perf_counter()
+    csv_file = open(out_dir / "special_values.csv", "w", newline="")
+    writer = csv.DictWriter(csv_file, fieldnames=FIELDS)
+    writer.writeheader()
+    stopped = []
+
+    def out_of_time() -> bool:
+        if time.perf_counter() - t_start > args.max_seconds:
+            stopped.append(True)
+        return bool(stopped)
 
     def check(case, target, scale, data, path, cfg, run, seed=""):
         a, _, _, b_sh, _ = data
@@ -139,6 +151,8 @@ def main(argv=None) -> int:
             traceback.print_exc()
         row["seconds"] = f"{time.perf_counter() - t0:.2f}"
         rows.append(row)
+        writer.writerow(row)
+        csv_file.flush()
         print(" ".join(f"{k}={row.get(k, '')}" for k in ("case", "target", "scale", "m", "n", "k", "path", "ok",
                                                          "bad", "region", "max_rel_err")), flush=True)
 
@@ -152,22 +166,21 @@ def main(argv=None) -> int:
         if not configs:
             check(case, target, scale, data, "custom_kernel", None, lambda: dispatch.custom_kernel(data), seed)
 
+    every_path("huge", "", "", tuple(t.to(device) for t in huge_inputs()))
     for m, n, k in shape_list:
         seed = rng.randrange(2**31)
         base = generate_input(m, n, k, seed, device=device)
         for target in ("A", "B"):
             for scale in scales:
-                every_path("scale", target, scale, scaled(base, target, scale), seed)
-    every_path("huge", "", "", tuple(t.to(device) for t in huge_inputs()))
+                if not out_of_time():
+                    every_path("scale", target, scale, scaled(base, target, scale), seed)
     for i in range(args.fuzz):
         case_seed = rng.randrange(2**31)
-        data, configs = fuzz_case(random.Random(case_seed))
-        every_path("fuzz", "", "", tuple(t.to(device) for t in data), case_seed, configs)
+        if not out_of_time():
+            data, configs = fuzz_case(random.Random(case_seed))
+            every_path("fuzz", "", "", tuple(t.to(device) for t in data), case_seed, configs)
+    csv_file.close()
 
-    with open(out_dir / "special_values.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=FIELDS)
-        w.writeheader()
-        w.writerows(rows)
     failed = [r for r in rows if not r["ok"]]
     per = {}
     for r in rows:
@@ -181,7 +194,8 @@ def main(argv=None) -> int:
         "device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu",
         "python": platform.python_version(), "torch": torch.__version__, "cuda": torch.version.cuda,
         "hip": torch.version.hip, "triton": triton.__version__, "paths": list(PATHS), "shapes": shape_list,
-        "scales": scales, "fuzz_cases": args.fuzz, "seed": args.seed, "checks": len(rows), "failed": len(failed),
+        "scales": scales, "fuzz_cases": args.fuzz, "seed": args.seed, "stopped_early": bool(stopped),
+        "checks": len(rows), "failed": len(failed),
         "contest_check_failed": sum(1 for r in rows if r.get("contest_ok") == 0),
         "wall_seconds": round(time.perf_counter() - t_start, 1), "per_check": per,
         "failures": [{k: r.get(k) for k in FIELDS} for r in failed[:50]],

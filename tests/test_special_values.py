@@ -3,7 +3,13 @@ randn's scales: tiny and huge A, dequantized values that overflow to Inf, NaN sc
 Checked by relative error against the exact result (`check_exact`): an absolute tolerance would
 pass a zero output for tiny inputs. Without a GPU the Triton paths run in the interpreter.
 """
+import csv
+import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import torch
@@ -85,3 +91,18 @@ def test_values_that_overflow_when_dequantized(path):
     data = huge_inputs()
     ok, msg = check_exact(data, run(path, data))
     assert ok, f"{path}: {msg}"
+
+
+def test_h200_special_values_script_dry_run(tmp_path):
+    """scripts/h200_special_values.py end to end on the CPU (interpreter), on one tiny shape: every
+    row follows the rule and the summary names device and versions."""
+    root = Path(__file__).resolve().parent.parent
+    cmd = [sys.executable, str(root / "scripts" / "h200_special_values.py"), "--device", "cpu", "--shapes", "4x64x128",
+           "--random", "0", "--scales", "1e30", "--fuzz", "1", "--out", str(tmp_path)]
+    proc = subprocess.run(cmd, env=dict(os.environ, TRITON_INTERPRET="1"), capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["failed"] == 0 and summary["checks"] == 3 * (len(PATH_NAMES) + 1) + len(PATH_NAMES)
+    assert summary["device"] == "cpu" and summary["torch"] == torch.__version__
+    with open(tmp_path / "special_values.csv", newline="") as f:
+        assert sum(1 for row in csv.DictReader(f) if row["ok"] == "1") == summary["checks"]
