@@ -13,8 +13,9 @@ match) and, for comparison, the contest's `check_implementation`:
 - fuzz: --fuzz seeded cases of tests/test_fuzz (random shapes and configs, block scales over the
   whole bf16 range, NaN/Inf/-0.0/zero blocks).
 
-Each case runs every path of mxlib.runtime.paths.PATHS with the dispatcher's config for the shape
-on this device (the fuzz cases with their own configs) and custom_kernel with its default choice.
+Each case runs every path of mxlib.runtime.paths.PATHS that can run here (`path_available`) with the
+dispatcher's config for the shape on this device (the fuzz cases with their own configs, or the
+path's default) and custom_kernel with its default choice.
 One CSV row per (case, path): ok (the rule), bad (elements off the rule), region (elements whose
 finite products' magnitudes reach fp32's range, where the rule accepts any non-finite output), NaN
 and Inf counts of the output and of the exact result, max_rel_err (the largest |out - ref| / |ref|
@@ -46,12 +47,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing mxlib
 
 from mxlib.runtime import dispatch  # noqa: E402
-from mxlib.runtime.paths import PATHS, path_module  # noqa: E402
+from mxlib.runtime.paths import PATHS, path_available, path_module  # noqa: E402
 from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight  # noqa: E402
 from mxlib.spec.quant import quantize_mxfp4  # noqa: E402
 from mxlib.spec.reference import (EXACT_ACC_PER_K, EXACT_RTOL, check_implementation, exact_errors,  # noqa: E402
                                   generate_input)
-from tests.test_fuzz import fuzz_case  # noqa: E402
+from tests.test_fuzz import fuzz_case, runnable_configs  # noqa: E402
 from tests.test_special_values import huge_inputs  # noqa: E402
 
 FIELDS = ("case", "target", "scale", "m", "n", "k", "seed", "path", "config", "ok", "bad", "region", "nan_out",
@@ -116,6 +117,7 @@ def main(argv=None) -> int:
         print("no CUDA device", file=sys.stderr)
         return 2
     rng = random.Random(args.seed)
+    paths = [p for p in PATHS if path_available(p, device)[0]]
     shape_list = parse_shapes(args.shapes) + [(rng.randint(1, 300), 16 * rng.randint(1, 400), 64 * rng.randint(1, 100))
                                               for _ in range(args.random)]
     scales = [float(s) for s in args.scales.split(",") if s.strip()]
@@ -159,11 +161,11 @@ def main(argv=None) -> int:
     def every_path(case, target, scale, data, seed="", configs=None):
         a, _, _, b_sh, b_s = data
         m, n, k = a.shape[0], b_sh.shape[0], a.shape[1]
-        for path in PATHS:
-            cfg = configs[path] if configs else dispatch.select(max(m, 1), n, k, device, path)[1]
+        for path in paths:
+            cfg = configs[path] if configs is not None else dispatch.select(max(m, 1), n, k, device, path)[1]
             check(case, target, scale, data, path, cfg,
                   lambda path=path, cfg=cfg: path_module(path).gemm(a, b_sh, b_s, config=cfg), seed)
-        if not configs:
+        if configs is None:
             check(case, target, scale, data, "custom_kernel", None, lambda: dispatch.custom_kernel(data), seed)
 
     every_path("huge", "", "", tuple(t.to(device) for t in huge_inputs()))
@@ -178,7 +180,7 @@ def main(argv=None) -> int:
         case_seed = rng.randrange(2**31)
         if not out_of_time():
             data, configs = fuzz_case(random.Random(case_seed))
-            every_path("fuzz", "", "", tuple(t.to(device) for t in data), case_seed, configs)
+            every_path("fuzz", "", "", tuple(t.to(device) for t in data), case_seed, runnable_configs(configs, device))
     csv_file.close()
 
     failed = [r for r in rows if not r["ok"]]
@@ -193,7 +195,8 @@ def main(argv=None) -> int:
         "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu",
         "python": platform.python_version(), "torch": torch.__version__, "cuda": torch.version.cuda,
-        "hip": torch.version.hip, "triton": triton.__version__, "paths": list(PATHS), "shapes": shape_list,
+        "hip": torch.version.hip, "triton": triton.__version__, "paths": paths,
+        "paths_not_run": {p: path_available(p, device)[1] for p in PATHS if p not in paths}, "shapes": shape_list,
         "scales": scales, "fuzz_cases": args.fuzz, "seed": args.seed, "stopped_early": bool(stopped),
         "checks": len(rows), "failed": len(failed),
         "contest_check_failed": sum(1 for r in rows if r.get("contest_ok") == 0),
