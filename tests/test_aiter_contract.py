@@ -1,9 +1,10 @@
 """Contract tests of mxlib.runtime.aiter_backend against a fake aiter (tests/fake_aiter), on CPU.
 
 No AMD GPU is involved: these tests prove what the backend *sends* (names, argument order, dtypes,
-views, shapes, strides, padding, output slicing) and how it refuses platforms and versions; the fake
-computes results with mxlib's reference math, so a wrong layout also shows up as wrong numbers. The
-fake is put on sys.path only inside these tests and removed afterwards. Every test name contains
+views, shapes, strides, padding, output slicing: the checks of tests/aiter_contract.py, which the exported
+MI355X file meets too) and how it refuses platforms and versions; the fake computes results with mxlib's
+reference math, so a wrong layout also shows up as wrong numbers. The fake is put on sys.path only inside
+these tests and removed afterwards. Every test name contains
 "aiter" so that `pytest -k aiter` selects them.
 """
 import importlib
@@ -11,7 +12,6 @@ import importlib.metadata
 import importlib.util
 import os
 import random
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,42 +20,29 @@ import pytest
 import torch
 
 from mxlib.runtime import aiter_backend
-from mxlib import check_implementation, e8m0_shuffle, generate_input, quantize_mxfp4
+from mxlib import check_implementation, generate_input
 from mxlib.spec import seed as seed_mod
 from mxlib.spec import shapes as shapes_mod
 
-FAKE_SRC = Path(__file__).resolve().parent / "fake_aiter" / "aiter"
+from . import aiter_contract as contract
+
 GFX950 = ("6.4.43483", "gfx950:sramecc+:xnack-")
-
-
-def _ceil(v, m):
-    return (v + m - 1) // m * m
-
-
-def _aiter_modules():
-    return [k for k in sys.modules if k == "aiter" or k.startswith("aiter.")]
 
 
 @pytest.fixture
 def fake_aiter(tmp_path, monkeypatch):
-    """install(version, platform) puts a fresh copy of the fake on sys.path; everything is undone after."""
-    saved = {k: sys.modules.pop(k) for k in _aiter_modules()}
+    """install(version, platform) puts a fresh copy of the fake on sys.path and makes the backend see
+    `platform`; everything is undone after."""
+    saved = {k: sys.modules.pop(k) for k in contract.aiter_modules()}
     count = iter(range(100))
 
     def install(version="0.1.14", platform=GFX950):
-        for k in _aiter_modules():
-            del sys.modules[k]
-        root = tmp_path / f"site{next(count)}"
-        shutil.copytree(FAKE_SRC, root / "aiter", ignore=shutil.ignore_patterns("__pycache__"))
-        if version is not None:
-            (root / "aiter" / "_version.py").write_text(f"__version__ = '{version}'\n")
-        monkeypatch.syspath_prepend(str(root))
-        importlib.invalidate_caches()
+        root = contract.install(tmp_path / f"site{next(count)}", monkeypatch, version)
         monkeypatch.setattr(aiter_backend, "_platform", lambda: platform)
         return root
 
     yield install
-    for k in _aiter_modules():
+    for k in contract.aiter_modules():
         del sys.modules[k]
     sys.modules.update(saved)
 
@@ -63,14 +50,6 @@ def fake_aiter(tmp_path, monkeypatch):
 def _data(m, n, k):
     seed = random.randrange(2**31)
     return generate_input(m, n, k, seed), seed
-
-
-def _calls():
-    return sys.modules["aiter"].CALLS
-
-
-def _bytes(t):
-    return t.view(torch.uint8)
 
 
 # --- import and availability ---------------------------------------------------------------------
@@ -116,7 +95,7 @@ def test_aiter_available_refusals(fake_aiter, platform, version, expect):
         ok_p, why_p = aiter_backend.available(path)
         # splitk may be refused first for a change it cannot take (0.1.22 >= 0.1.16)
         assert not ok_p and (expect in why_p or (path == "splitk" and "ROCm/aiter#3359" in why_p)), why_p
-    assert not _aiter_modules(), "available() must locate aiter, never import it"
+    assert not contract.aiter_modules(), "available() must locate aiter, never import it"
 
 
 @pytest.mark.parametrize(
@@ -173,6 +152,24 @@ def test_aiter_missing_is_explained(monkeypatch):
     assert not ok and why.startswith("aiter is not installed") and "amd-aiter" in why
 
 
+def test_aiter_calls_gate_reads_no_version(fake_aiter):
+    # The exported MI355X file's gate: aiter imports, whatever version it reports (the seed's rule); the
+    # backend's own gate also reads the version and refuses this one.
+    from mxlib.runtime import aiter_calls
+
+    aiter_calls._aiter_import.cache_clear()
+    try:
+        if importlib.util.find_spec("aiter") is None:
+            ok, why = aiter_calls.aiter_available()
+            assert not ok and why.startswith("aiter does not import: ModuleNotFoundError"), why
+            aiter_calls._aiter_import.cache_clear()
+        fake_aiter("0.1.0")
+        assert aiter_calls.aiter_available() == (True, "")
+        assert not aiter_backend.available()[0]
+    finally:
+        aiter_calls._aiter_import.cache_clear()
+
+
 def test_aiter_version_table_cites_its_sources():
     changes = {c.name: c for c in aiter_backend.CHANGES}
     assert changes["module_move"].first_release == "0.1.10" and changes["module_move"].pr == "ROCm/aiter#1638"
@@ -194,7 +191,7 @@ def test_aiter_gemm_refuses_an_untrusted_version_before_importing_aiter(fake_ait
     fake_aiter("0.1.9")
     with pytest.raises(RuntimeError, match="older than 0.1.10"):
         aiter_backend.gemm("asm", data)
-    assert not _aiter_modules()
+    assert not contract.aiter_modules()
 
 
 def test_aiter_gemm_refuses_on_this_cpu_machine():
@@ -231,7 +228,7 @@ def test_aiter_gemm_bad_arguments(fake_aiter):
         aiter_backend.gemm("splitk", big_m)
     with pytest.raises(TypeError, match="5-tuple"):
         aiter_backend.gemm("asm", data[:4])
-    assert not _aiter_modules()
+    assert not contract.aiter_modules()
 
 
 # --- the ASM path --------------------------------------------------------------------------------
@@ -261,31 +258,10 @@ def test_aiter_asm_kernel_per_contest_shape():
 def test_aiter_asm_call_contract(fake_aiter, m, n, k):
     fake_aiter("0.1.14")
     data, seed = _data(m, n, k)
-    a, _, _, b_shuffle, b_scale_sh = data
     result = aiter_backend.gemm("asm", data)
-    calls = _calls()
-    dt = sys.modules["aiter"].dtypes
-    assert [c.name for c in calls] == ["gemm_a4w4_asm"]
-    A, B, A_scale, B_scale, out, name = calls[0].args
-    assert name == ""  # not a shape the seed names: aiter's heuristic picks
-    assert calls[0].kwargs == dict(bias=None, alpha=1.0, beta=0.0, bpreshuffle=True, log2_k_split=0)
-
-    ref_q, ref_s = quantize_mxfp4(a, "rne")
-    assert A.dtype == dt.fp4x2 and tuple(A.shape) == (m, k // 2) and A.stride() == (k // 2, 1)
-    assert torch.equal(_bytes(A), ref_q), seed
-    sn = _ceil(k // 32, 8)
-    assert A_scale.dtype == dt.fp8_e8m0 and tuple(A_scale.shape) == (_ceil(m, 256), sn)
-    assert A_scale.stride() == (sn, 1)
-    assert torch.equal(_bytes(A_scale), e8m0_shuffle(ref_s)), seed  # padding rows and columns are 127
-    # zero-copy views of the given B operands
-    assert B.dtype == dt.fp4x2 and B.shape == b_shuffle.shape and B.data_ptr() == b_shuffle.data_ptr()
-    assert B_scale.dtype == dt.fp8_e8m0 and B_scale.shape == b_scale_sh.shape
-    assert B_scale.data_ptr() == b_scale_sh.data_ptr()
-    # output: padded to 32 rows, returned as its first M rows
-    assert out.dtype == torch.bfloat16 and tuple(out.shape) == (_ceil(m, 32), n)
-    assert result.data_ptr() == out.data_ptr() and tuple(result.shape) == (m, n)
-    ok, msg = check_implementation(data, result)
-    assert ok, f"seed {seed}: {msg}"
+    (call,) = contract.calls()
+    # not a shape the seed names: an empty name, aiter's heuristic picks
+    contract.check_asm_call(call, data, result, kernel_name="", label=f"seed {seed}")
 
 
 def test_aiter_asm_split_kernels_get_log2_k_split(fake_aiter):
@@ -293,7 +269,7 @@ def test_aiter_asm_split_kernels_get_log2_k_split(fake_aiter):
     data, seed = _data(1, 512, 256)
     aiter_backend.gemm("asm", data, tile="256x256", log2_k_split=2)
     result = aiter_backend.gemm("asm", data, tile="128x512", log2_k_split=1)
-    first, second = _calls()
+    first, second = contract.calls()
     assert first.args[5] == "_ZN5aiter42f4gemm_bf16_per1x32Fp4_BpreShuffle_256x256E"
     assert first.kwargs["log2_k_split"] == 2 and second.kwargs["log2_k_split"] == 1
     assert second.args[5] == "_ZN5aiter42f4gemm_bf16_per1x32Fp4_BpreShuffle_128x512E"
@@ -315,21 +291,9 @@ def test_aiter_asm_returns_a_fresh_buffer_per_call(fake_aiter):
 def test_aiter_ck_call_contract(fake_aiter, m, n, k):
     fake_aiter("0.1.11")
     data, seed = _data(m, n, k)
-    a, _, _, b_shuffle, b_scale_sh = data
     result = aiter_backend.gemm("ck", data)
-    calls = _calls()
-    dt = sys.modules["aiter"].dtypes
-    assert [c.name for c in calls] == ["gemm_a4w4"]
-    A, B, A_scale, B_scale = calls[0].args
-    assert calls[0].kwargs == dict(bias=None, dtype=torch.bfloat16, alpha=1.0, beta=0.0, bpreshuffle=True)
-    ref_q, ref_s = quantize_mxfp4(a, "rne")
-    assert A.dtype == dt.fp4x2 and torch.equal(_bytes(A), ref_q)
-    assert A_scale.dtype == dt.fp8_e8m0 and torch.equal(_bytes(A_scale), e8m0_shuffle(ref_s))
-    assert B.data_ptr() == b_shuffle.data_ptr() and B_scale.data_ptr() == b_scale_sh.data_ptr()
-    assert B.dtype == dt.fp4x2 and B_scale.dtype == dt.fp8_e8m0
-    assert tuple(result.shape) == (m, n) and result.dtype == torch.bfloat16
-    ok, msg = check_implementation(data, result)
-    assert ok, f"seed {seed}: {msg}"
+    (call,) = contract.calls()
+    contract.check_ck_call(call, data, result, label=f"seed {seed}")
 
 
 # --- the Triton split-K path ---------------------------------------------------------------------
@@ -339,7 +303,7 @@ def test_aiter_asm_call_passes_the_seeds_kernel_name(fake_aiter):
     fake_aiter("0.1.14")
     data, seed = _data(4, 2880, 512)
     aiter_backend.gemm("asm", data)
-    assert _calls()[0].args[5] == "_ZN5aiter41f4gemm_bf16_per1x32Fp4_BpreShuffle_32x128E"
+    assert contract.calls()[0].args[5] == "_ZN5aiter41f4gemm_bf16_per1x32Fp4_BpreShuffle_32x128E"
 
 
 def test_aiter_splitk_seed_config():
@@ -356,30 +320,13 @@ def test_aiter_splitk_seed_config():
 def test_aiter_splitk_call_contract(fake_aiter, version, passes_use_aot, m, n, k):
     fake_aiter(version)
     data, seed = _data(m, n, k)
-    a, _, _, b_shuffle, b_scale_sh = data
     result = aiter_backend.gemm("splitk", data)
     again = aiter_backend.gemm("splitk", data)
-    first, second = _calls()
-    assert first.name == "gemm_afp4wfp4_preshuffle"
-    x, w, x_scales, w_scales = first.args
-    kw = dict(first.kwargs)
-    config, config_object = kw.pop("config"), kw.pop("config_object")
-    assert config == aiter_backend.SPLITK_CONFIG
-    assert kw == dict(dtype=torch.bfloat16, y=None, skip_reduce=False, **({"use_aot": False} if passes_use_aot else {}))
-    # aiter writes into the config it gets: each call must get its own, and the table stays clean
-    assert config_object is not second.kwargs["config_object"] and config_object is not aiter_backend.SPLITK_CONFIG
-    assert "SPLITK_BLOCK_SIZE" not in aiter_backend.SPLITK_CONFIG
-
-    ref_q, ref_s = quantize_mxfp4(a, "rne")
-    assert x.dtype == torch.uint8 and torch.equal(x, ref_q) and x.stride() == (k // 2, 1)
-    assert x_scales.dtype == torch.uint8 and torch.equal(x_scales, ref_s) and x_scales.stride() == (k // 32, 1)
-    assert tuple(w.shape) == (n // 16, k // 2 * 16) and w.dtype == torch.uint8
-    assert w.data_ptr() == b_shuffle.data_ptr() and w.is_contiguous()
-    assert tuple(w_scales.shape) == (b_scale_sh.shape[0] // 32, k) and w_scales.dtype == torch.uint8
-    assert w_scales.data_ptr() == b_scale_sh.data_ptr()
-    assert tuple(result.shape) == (m, n) and result.data_ptr() != again.data_ptr()
-    ok, msg = check_implementation(data, result)
-    assert ok, f"seed {seed}: {msg}"
+    first, second = contract.calls()
+    contract.check_splitk_call(first, data, result, aiter_backend.SPLITK_CONFIG, passes_use_aot, label=f"seed {seed}")
+    # each call gets its own copy of the config, and returns a fresh output
+    assert first.kwargs["config_object"] is not second.kwargs["config_object"]
+    assert result.data_ptr() != again.data_ptr()
 
 
 # --- the aiter-Triton baseline (mxlib.tools.baselines.aiter_triton), only where an amd-aiter is at hand -----
@@ -401,7 +348,7 @@ def test_aiter_triton_baseline_by_path_matches_reference(m, n, k, sms):
     from mxlib.tools.baselines import aiter_triton
 
     kernels = aiter_triton.load(_aiter_site())
-    assert not _aiter_modules(), "the baseline must load aiter's files without importing aiter"
+    assert not contract.aiter_modules(), "the baseline must load aiter's files without importing aiter"
     data, seed = _data(m, n, k)
     out = torch.full((m, n), float("nan"), dtype=torch.bfloat16)
     result = aiter_triton.gemm(kernels, data, out=out, sms=sms)

@@ -1,7 +1,8 @@
 """The runtime: choosing and calling a GEMM for the contest's inputs.
 
 `paths` (the registry of Triton GEMM paths in `mxlib.kernels`), `backends` (which backends can run
-here), `dispatch` (`custom_kernel`: backend, path and per-device config tables), `aiter_backend` (the
-seed's own aiter calls, ROCm only) and `ops` (the GEMM as a `torch.library` op). Imports the spec and,
-only when a path runs, the kernels.
+here), `dispatch` (`custom_kernel`: backend, path and per-device config tables), `aiter_backend` (whether
+and how the seed's own aiter calls run, ROCm only), `aiter_calls` (those calls, shared with the exported
+MI355X file), `quant` (the quantizer's implementation choice) and `ops` (the GEMM as a `torch.library`
+op). Imports the spec and, only when a path runs, the kernels.
 """

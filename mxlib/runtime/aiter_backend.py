@@ -4,11 +4,13 @@ No AMD GPU has ever run this module for mxlib: it is written from aiter's source
 to e4048607a5, 2026-08-22) and checked only by contract tests against a fake aiter on CPU
 (tests/test_aiter_contract.py). Treat its results on real hardware as unverified until someone runs it.
 
-Every path quantizes A per call with the seed's two Triton quant kernels, as mxlib has them
-(`quantize_mxfp4_shuffled(a, "rne", backend="triton")`, the fused quant+shuffle, for asm and ck;
-`quantize_mxfp4(a, "rne", backend="triton")`, natural layout, for splitk: round-half-even, bit-exact
-with `mxlib.spec.quant`, scale bytes computed as int32 so they are right on NVIDIA too: KERNEL_NOTES.md,
-"aiter's quantizer and GEMMs, read from its source"), and reads B_shuffle and B_scale_sh as given, through zero-copy views:
+The calls themselves are `mxlib.runtime.aiter_calls` (one function per path, shared with the exported
+MI355X submission); this module decides whether and with what they run. Every path quantizes A per call
+with mxlib's Triton quantizer (`mxlib.kernels.quant_triton`: scales in the e8m0_shuffle layout for asm and
+ck, as the seed's fused quant+shuffle kernel writes them; natural layout for splitk: round-half-even,
+bit-exact with `mxlib.spec.quant`, scale bytes computed as int32 so they are right on NVIDIA too:
+KERNEL_NOTES.md, "aiter's quantizer and GEMMs, read from its source"), and reads B_shuffle and B_scale_sh
+as given, through zero-copy views:
 
 - ``"asm"``: ``gemm_a4w4_asm(A_q, B_shuffle, A_scale_sh, B_scale_sh, out, kernelName, bias=None,
   alpha=1.0, beta=0.0, bpreshuffle=True, log2_k_split=...)``, A_q viewed as ``dtypes.fp4x2`` (0.1.10's
@@ -27,7 +29,8 @@ with `mxlib.spec.quant`, scale bytes computed as int32 so they are right on NVID
   dispatches to ``gemm_a4w4_asm``. That holds from aiter 0.1.11 (CSV of ROCm/aiter#2092); in 0.1.10.x,
   M in {16, 32, 64, 256} with (N, K) in {(3072, 1536), (7168, 2048)} still went to CK blockscale.
 - ``"splitk"``: ``gemm_afp4wfp4_preshuffle(A_q, B_shuffle as (N/16, K/2*16), A_scale (M, K/32),
-  B_scale_sh as (N_pad/32, K), dtype=bf16, config=SPLITK_CONFIG)``, aiter's Triton kernel, uint8 views.
+  B_scale_sh as (N_pad/32, K), dtype=bf16, config=SPLITK_CONFIG)``, aiter's Triton kernel, uint8 views,
+  and ``use_aot=False`` wherever the function still takes it (below 0.1.15).
   SPLITK_CONFIG is the seed's (BLOCK_SIZE_K 512, NUM_KSPLIT 7, num_stages 1, waves_per_eu 2,
   matrix_instr_nonkdim 16, .cg loads). Needs M < 32 (the kernel reads un-shuffled A scales only with
   BLOCK_SIZE_M <= 16), K % 256 == 0 (the B_scale_sh view) and a K that the config splits evenly (the
@@ -37,7 +40,8 @@ with `mxlib.spec.quant`, scale bytes computed as int32 so they are right on NVID
   columns they feed are never stored.
 
 `VERSIONS` says which aiter versions each call was checked against; `available(path)` refuses the rest
-with the reason. `import mxlib` never imports aiter; this module imports it only inside `gemm`.
+with the reason. `import mxlib` never imports aiter; this module imports it only inside `gemm`, through
+`aiter_calls`.
 """
 from __future__ import annotations
 
@@ -210,7 +214,6 @@ def _installed_aiter() -> tuple[str | None, str | None, str]:
 class _Status:
     ok: bool
     reason: str
-    version: object = None  # packaging.version.Version when aiter was found
 
 
 def _path_status(path: str, version) -> tuple[bool, str]:
@@ -260,16 +263,16 @@ def _status(path: str | None) -> _Status:
         return _Status(False, f"aiter at {where} reports version {raw!r}, which is not a PEP 440 version")
     if version == Version("0.1.0"):
         return _Status(False, f"aiter at {where} reports 0.1.0, setuptools_scm's fallback for a build without "
-                              "git tags: its real version is unknown", version)
+                              "git tags: its real version is unknown")
     prefix = f"ROCm {hip}, {arch}, "
     if path is not None:
         ok, why = _path_status(path, version)
-        return _Status(ok, prefix + why, version)
+        return _Status(ok, prefix + why)
     verdicts = {p: _path_status(p, version) for p in PATHS}
     usable = [p for p, (ok, _) in verdicts.items() if ok]
     refused = "; ".join(f"{p} refused: {why}" for p, (ok, why) in verdicts.items() if not ok)
     summary = f"aiter {version} ({how}): paths {', '.join(usable) or 'none'} usable"
-    return _Status(bool(usable), prefix + summary + (f"; {refused}" if refused else ""), version)
+    return _Status(bool(usable), prefix + summary + (f"; {refused}" if refused else ""))
 
 
 def available(path: str | None = None) -> tuple[bool, str]:
@@ -285,14 +288,6 @@ def available(path: str | None = None) -> tuple[bool, str]:
 
 
 # --- the calls -----------------------------------------------------------------------------------
-
-
-def _view(t: torch.Tensor, shape: tuple[int, int], name: str) -> torch.Tensor:
-    """A zero-copy uint8 view of `t` with `shape`; raises when `t`'s memory cannot be viewed so."""
-    b = validate.as_bytes(t)
-    if not b.is_contiguous():
-        raise ValueError(f"{name} must be contiguous to be viewed as {shape} without a copy, got strides {b.stride()}")
-    return b.view(shape)
 
 
 def gemm(path: str, data, *, tile: str | None = None, log2_k_split: int | None = None) -> torch.Tensor:
@@ -325,33 +320,10 @@ def gemm(path: str, data, *, tile: str | None = None, log2_k_split: int | None =
     if not status.ok:
         raise RuntimeError(f"aiter backend, path {path!r}: {status.reason}")
 
-    from .quant import quantize_mxfp4, quantize_mxfp4_shuffled
+    from .aiter_calls import aiter_asm, aiter_ck, aiter_splitk
 
     if path == "splitk":
-        from aiter.ops.triton.gemm.basic.gemm_afp4wfp4 import gemm_afp4wfp4_preshuffle
-        from packaging.version import Version
-
-        a_q, a_scale = quantize_mxfp4(a, "rne", backend="triton")
-        w = _view(b_shuffle, (n // 16, (k // 2) * 16), "B_shuffle")
-        w_scale = _view(b_scale_sh, (b_scale_sh.shape[0] // 32, k), "B_scale_sh")
-        extra = {"use_aot": False} if status.version < Version("0.1.15") else {}
-        # A fresh dict per call: aiter writes SPLITK_BLOCK_SIZE and the adjusted BLOCK_SIZE_K into it.
-        return gemm_afp4wfp4_preshuffle(a_q, w, a_scale, w_scale, dtype=torch.bfloat16,
-                                        config=dict(SPLITK_CONFIG), **extra)
-
-    from aiter import dtypes
-    from aiter.ops.gemm_op_a4w4 import gemm_a4w4, gemm_a4w4_asm
-
-    a_q, a_scale_sh = quantize_mxfp4_shuffled(a, "rne", backend="triton")
-    args = (
-        a_q.view(dtypes.fp4x2),
-        validate.as_bytes(b_shuffle).view(dtypes.fp4x2),
-        a_scale_sh.view(dtypes.fp8_e8m0),
-        validate.as_bytes(b_scale_sh).view(dtypes.fp8_e8m0),
-    )
+        return aiter_splitk(a, b_shuffle, b_scale_sh, config=SPLITK_CONFIG)
     if path == "ck":
-        return gemm_a4w4(*args, dtype=torch.bfloat16, bpreshuffle=True)
-    out = torch.empty(((m + 31) // 32 * 32, n), dtype=torch.bfloat16, device=a.device)
-    gemm_a4w4_asm(*args, out, kernel_name, bias=None, alpha=1.0, beta=0.0,
-                  bpreshuffle=True, log2_k_split=log2_k_split)
-    return out[:m]
+        return aiter_ck(a, b_shuffle, b_scale_sh)
+    return aiter_asm(a, b_shuffle, b_scale_sh, kernel_name=kernel_name, log2_k_split=log2_k_split)
