@@ -132,6 +132,20 @@ def test_table_lookup_and_heuristic():
     assert dispatch.device_kind("cpu") == "cpu"
 
 
+def test_unseen_shapes_and_the_first_usable_row(monkeypatch, capsys):
+    # A shape without rows: the path MI355X's table runs, "fused" on other GPUs, the seed's route on the CPU.
+    assert dispatch.unseen_shape_path(16, 2048, 512, "mi355x") == "fused_fp4"
+    assert dispatch.unseen_shape_path(16, 2048, 512, "h200") == "fused"
+    assert dispatch.unseen_shape_path(16, 2112, 7168, "cpu") == "splitk"
+    monkeypatch.setattr(dispatch, "_NOTED", set())
+    rows = [("mma_sm90", "its config"), ("fused", "another")]
+    assert dispatch.first_usable(rows, lambda p: (p == "fused", "no nvcc"), (4, 32, 64)) == ("fused", "another")
+    with pytest.raises(RuntimeError, match=r"no GEMM path can run 4x32x64 here \(mma_sm90: no nvcc; fused: no nvcc\)"):
+        dispatch.first_usable(rows, lambda p: (False, "no nvcc"), (4, 32, 64))
+    err = capsys.readouterr().err  # each refusal said once, in one line
+    assert err.count("mxlib: skipping path mma_sm90 for 4x32x64: no nvcc\n") == 1 and err.count("\n") == 2
+
+
 @pytest.mark.parametrize("kind", ["h200", "mi355x", "cpu"])
 def test_shipped_tables_are_valid(kind):
     table = dispatch.load_table(kind)

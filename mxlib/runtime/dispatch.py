@@ -6,11 +6,12 @@ tensors (its interpreter, TRITON_INTERPRET=1) is used only when asked for by nam
 
 Path and config (backends "triton" and "aiter"): the `path` argument, else $MXLIB_PATH, else the
 first row for the shape in `mxlib/data/configs/<device kind>.csv` whose path can run here, else
-"fused" on a GPU (the fastest Triton path measured on the H200, mxlib/data/configs/h200_fused.csv)
-and `heuristic_path` (the seed's route) on the CPU. A path that cannot run here (`paths.path_available`:
-"mma_sm90" without nvcc or off Hopper; or A not in a dtype the path quantizes) is skipped with one
-line on stderr, once per process. The config comes from the table's row for (shape, path) when there
-is one, else the path's `default_config`.
+`gpu_unseen_path` on a GPU ("fused_fp4" on the MI355X, "fused" elsewhere: the fastest Triton path
+measured on the H200, mxlib/data/configs/h200_fused.csv) and `heuristic_path` (the seed's route) on the
+CPU. A path that cannot run here (`paths.path_available`: "mma_sm90" without nvcc or off Hopper; or A
+not in a dtype the path quantizes) is skipped with one line on stderr, once per process
+(`first_usable`). The config comes from the table's row for (shape, path) when there is one, else the
+path's `default_config`.
 
 Arguments win over the environment: an environment variable only fills in an argument that was not
 given, and it is set aside when it does not fit the arguments that were (MXLIB_PATH=fused with
@@ -31,7 +32,7 @@ from pathlib import Path
 import torch
 
 from ..spec import validate
-from ..spec.devices import CPU_KIND, device_kind
+from ..spec.devices import CPU_KIND, MI355X, device_kind
 from ..spec.seed import seed_path
 from .backends import BACKENDS, backends
 from .paths import PATHS, path_available, path_module
@@ -112,13 +113,41 @@ def heuristic_path(m: int, n: int, k: int) -> str:
     return seed_path(m, n, k)
 
 
+# The Triton path for a shape its GPU's table has no row for, by device kind; any other GPU takes "fused".
+UNSEEN_PATHS = {MI355X.kind: "fused_fp4"}
+
+
+def gpu_unseen_path(kind: str) -> str:
+    """`UNSEEN_PATHS`'s path for a GPU kind: "fused_fp4" on the MI355X (the path its table runs on every
+    contest shape: A reaches gfx950's scaled MFMA as E2M1 + E8M0), else "fused" (the fastest path
+    measured on the H200 at every contest shape)."""
+    return UNSEEN_PATHS.get(kind, "fused")
+
+
 def unseen_shape_path(m: int, n: int, k: int, kind: str) -> str:
-    """Path for a shape its device's table has no row for: "fused" on a GPU (the fastest path measured
-    on the H200 at every contest shape), the seed's rule (`heuristic_path`) on the CPU."""
-    return heuristic_path(m, n, k) if kind == "cpu" else "fused"
+    """Path for a shape its device's table has no row for: `gpu_unseen_path` on a GPU, the seed's rule
+    (`heuristic_path`) on the CPU."""
+    return heuristic_path(m, n, k) if kind == CPU_KIND else gpu_unseen_path(kind)
 
 
 _NOTED: set = set()
+
+
+def first_usable(rows, can_run, shape: tuple[int, int, int]):
+    """The first (path, config) of `rows` whose path `can_run(path)` answers (True, reason) for. Each
+    refusal is said once per process, one line on stderr; RuntimeError naming the shape and every
+    refusal when no row can run. What `select` tries for a shape on this device, and what the exported
+    submission tries for a shape (its rows baked in by `mxlib.tools.export`)."""
+    refusals = []
+    for path, config in rows:
+        ok, reason = can_run(path)
+        if ok:
+            return path, config
+        refusals.append(f"{path}: {reason}")
+        if (path, reason) not in _NOTED:
+            _NOTED.add((path, reason))
+            print(f"mxlib: skipping path {path} for {'x'.join(map(str, shape))}: {reason}", file=sys.stderr)
+    raise RuntimeError(f"no GEMM path can run {'x'.join(map(str, shape))} here ({'; '.join(refusals)})")
 
 
 def usable(path: str, device, a_dtype=torch.bfloat16) -> tuple[bool, str]:
@@ -136,16 +165,8 @@ def select(m: int, n: int, k: int, device, path: str | None = None, a_dtype=torc
     kind = device_kind(device)
     rows = device_table(kind).get((m, n, k), [])
     if path is None:
-        for candidate in [row_path for row_path, _ in rows] + [unseen_shape_path(m, n, k, kind)]:
-            ok, reason = usable(candidate, device, a_dtype)
-            if ok:
-                path = candidate
-                break
-            if (candidate, reason) not in _NOTED:
-                _NOTED.add((candidate, reason))
-                print(f"mxlib: skipping path {candidate} for {m}x{n}x{k}: {reason}", file=sys.stderr)
-        else:
-            raise RuntimeError(f"no GEMM path can run {m}x{n}x{k} on {device}")
+        candidates = [(row_path, None) for row_path, _ in rows] + [(unseen_shape_path(m, n, k, kind), None)]
+        path, _ = first_usable(candidates, lambda p: usable(p, device, a_dtype), (m, n, k))
     validate.choice(path, "path", tuple(PATHS))
     module = path_module(path)
     for row_path, fields in rows:
