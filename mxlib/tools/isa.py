@@ -28,6 +28,7 @@ from __future__ import annotations
 import collections
 import csv
 import datetime
+import importlib
 import os
 import re
 import subprocess
@@ -346,7 +347,7 @@ def collect(target: str, submission=None, path: str | None = None, only=None) ->
     if submission is not None:
         module = load_submission(submission)
         source, calls = str(submission), submission_calls(module)
-        aiter_calls = sys.modules["aiter"].CALLS
+        aiter_calls = importlib.import_module("aiter").CALLS  # the stand-in's (a file may import aiter lazily)
     else:
         source, calls, aiter_calls = "mxlib", mxlib_calls(target, path), []
     rows, compiled = [], {}
@@ -420,7 +421,7 @@ def add_arguments(p) -> None:
     p.add_argument("--out", help="CSV to write (default data/results/mi355x/isa.csv or data/results/h200/isa_sm90.csv"
                                  " for mxlib; none for a submission: the table is printed)")
     p.add_argument("--path", help="mxlib only: force one Triton path of mxlib.runtime.paths.PATHS, or 'all'")
-    p.add_argument("--shapes", help="mxlib only: a subset of the contest shapes, e.g. 16x2112x7168,32x4096x512")
+    p.add_argument("--shapes", help="a subset of the contest shapes, e.g. 16x2112x7168,32x4096x512")
     p.add_argument("--sweep", help="instead: the GEMM launch of every checked row of this split-K sweep CSV "
                                    "(data/results/h200/splitk_sweep.csv), with its CTAs per unit")
 

@@ -2,7 +2,8 @@
 
 `run_metadata` gives the columns each tool writes beside its measurements (bench, sweeps, harness, the
 workbook's figure manifest, the H200 scripts): the device's name, the torch and Triton versions, and
-the date (UTC, to the second).
+the date (UTC, to the second). `utc_date` is the day alone, for a written artifact that names when it
+was written (the exported submission's header).
 """
 from __future__ import annotations
 
@@ -14,6 +15,11 @@ import torch
 from ..spec.devices import device_name
 
 DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+
+
+def utc_date() -> str:
+    """Today's date in UTC, YYYY-MM-DD: the day a written artifact (an exported submission) names."""
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
 
 
 def triton_version() -> str:
