@@ -48,7 +48,7 @@ def compile_row(target: str, shape, data, cfg) -> dict:
     from mxlib.kernels import gemm_fused_fp4 as F
 
     a, _, _, b_shuffle, b_scale_sh = data
-    (launch,) = isa.capture(lambda: F.gemm(a, b_shuffle, b_scale_sh, config=cfg))
+    (launch,) = isa.capture(lambda: F.gemm(a, b_shuffle, b_scale_sh, config=cfg), target)
     kernel, options, _ = isa.compile_launch(launch, target)
     meta = kernel.metadata
     row = dict(grid_ctas=F.grid(*shape, cfg), shared_bytes=meta.shared)

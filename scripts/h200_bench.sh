@@ -15,7 +15,7 @@ step() {  # step NAME LOG COMMAND...: run, tee stdout+stderr to LOG, remember a 
   "$@" 2>&1 | tee "$log" || failed+=("$name")
 }
 
-# 1. All providers on all 13 shapes, contest-style and graph replay; summary and issue-6 checks last.
+# 1. All providers on all 13 shapes, contest-style and graph replay; summary, baseline goal and speed targets last.
 step bench "$OUT/bench.txt" "$PY" -m mxlib bench --out "$OUT/bench.csv"
 # 2. The single-file submission, imported alone once by the exporter.
 step export "$OUT/export.txt" "$PY" -m mxlib export "$OUT/submission.py"

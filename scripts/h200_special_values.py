@@ -15,9 +15,12 @@ match) and, for comparison, the contest's `check_implementation`:
 
 Each case runs every path of mxlib.runtime.paths.PATHS that can run here (`path_available`) with the
 dispatcher's config for the shape on this device (the fuzz cases with their own configs, or the
-path's default) and custom_kernel with its default choice.
-One CSV row per (case, path): ok (the rule), bad (elements off the rule), region (elements whose
-finite products' magnitudes reach fp32's range, where the rule accepts any non-finite output), NaN
+path's default) and custom_kernel with its default choice. Each path is checked against the rule as
+documented for it here: with `path_zero_scale_operands` (fused and fused_fp4 on NVIDIA with Triton
+before 3.9), that operand's blocks with scale byte 0 count as zero (mxlib.spec.reference).
+One CSV row per (case, path): zero_scale (those operands, "" for none), ok (the rule), bad (elements
+off the rule), region (elements whose finite products' magnitudes reach fp32's range, where the rule
+accepts any non-finite output), NaN
 and Inf counts of the output and of the exact result, max_rel_err (the largest |out - ref| / |ref|
 over finite elements whose allowed error is set by |ref| rather than by cancellation), worst_ratio
 (the largest error as a fraction of the allowed one), contest_ok, message. Writes
@@ -47,7 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing mxlib
 
 from mxlib.runtime import dispatch  # noqa: E402
-from mxlib.runtime.paths import PATHS, path_available, path_module  # noqa: E402
+from mxlib.runtime.paths import PATHS, path_available, path_module, path_zero_scale_operands  # noqa: E402
 from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight  # noqa: E402
 from mxlib.spec.quant import quantize_mxfp4  # noqa: E402
 from mxlib.spec.reference import (EXACT_ACC_PER_K, EXACT_RTOL, check_implementation, exact_errors,  # noqa: E402
@@ -55,8 +58,8 @@ from mxlib.spec.reference import (EXACT_ACC_PER_K, EXACT_RTOL, check_implementat
 from tests.test_fuzz import fuzz_case, runnable_configs  # noqa: E402
 from tests.test_special_values import huge_inputs  # noqa: E402
 
-FIELDS = ("case", "target", "scale", "m", "n", "k", "seed", "path", "config", "ok", "bad", "region", "nan_out",
-          "nan_ref", "inf_out", "inf_ref", "max_rel_err", "worst_ratio", "contest_ok", "seconds", "message")
+FIELDS = ("case", "target", "scale", "m", "n", "k", "seed", "path", "config", "zero_scale", "ok", "bad", "region",
+          "nan_out", "nan_ref", "inf_out", "inf_ref", "max_rel_err", "worst_ratio", "contest_ok", "seconds", "message")
 DEFAULT_SHAPES = "16x2112x7168,64x3072x1536,4x2880x512"
 DEFAULT_SCALES = "1e-38,1e-30,1e-9,1e-3,1,3e4,1e5,1e10,1e30,1e37,1e38"
 F32_MAX = torch.finfo(torch.float32).max
@@ -66,9 +69,9 @@ def config_text(cfg) -> str:
     return "" if cfg is None else " ".join(f"{k}={v}" for k, v in vars(cfg).items())
 
 
-def measure(data, out) -> dict:
+def measure(data, out, zero_scale=()) -> dict:
     """The CSV's figures for one output (see the module docstring)."""
-    e = exact_errors(data, out)
+    e = exact_errors(data, out, zero_scale_operands=zero_scale)
     ref, good, ratio = e["ref"], e["good"], e["ratio"]
     o = out.detach().double().cpu()
     k = data[0].shape[1]
@@ -118,6 +121,7 @@ def main(argv=None) -> int:
         return 2
     rng = random.Random(args.seed)
     paths = [p for p in PATHS if path_available(p, device)[0]]
+    zero_scale_of = {p: path_zero_scale_operands(p, device) for p in paths}
     shape_list = parse_shapes(args.shapes) + [(rng.randint(1, 300), 16 * rng.randint(1, 400), 64 * rng.randint(1, 100))
                                               for _ in range(args.random)]
     scales = [float(s) for s in args.scales.split(",") if s.strip()]
@@ -135,16 +139,16 @@ def main(argv=None) -> int:
             stopped.append(True)
         return bool(stopped)
 
-    def check(case, target, scale, data, path, cfg, run, seed=""):
+    def check(case, target, scale, data, path, cfg, run, seed="", zero_scale=()):
         a, _, _, b_sh, _ = data
         row = {"case": case, "target": target, "scale": scale, "m": a.shape[0], "n": b_sh.shape[0], "k": a.shape[1],
-               "seed": seed, "path": path, "config": config_text(cfg)}
+               "seed": seed, "path": path, "config": config_text(cfg), "zero_scale": "".join(zero_scale)}
         t0 = time.perf_counter()
         try:
             out = run()
             if device.type == "cuda":
                 torch.cuda.synchronize()
-            row.update(measure(data, out))
+            row.update(measure(data, out, zero_scale))
             contest_ok, _ = check_implementation(data, out)
             row["contest_ok"] = int(contest_ok)
             row["message"] = "" if row["ok"] else f"{row['bad']} elements off the rule"
@@ -164,9 +168,12 @@ def main(argv=None) -> int:
         for path in paths:
             cfg = configs[path] if configs is not None else dispatch.select(max(m, 1), n, k, device, path)[1]
             check(case, target, scale, data, path, cfg,
-                  lambda path=path, cfg=cfg: path_module(path).gemm(a, b_sh, b_s, config=cfg), seed)
+                  lambda path=path, cfg=cfg: path_module(path).gemm(a, b_sh, b_s, config=cfg), seed,
+                  zero_scale_of[path])
         if configs is None:
-            check(case, target, scale, data, "custom_kernel", None, lambda: dispatch.custom_kernel(data), seed)
+            chosen = dispatch.plan(max(m, 1), n, k, device)[1]  # the path custom_kernel runs (None: the reference)
+            check(case, target, scale, data, "custom_kernel", None, lambda: dispatch.custom_kernel(data), seed,
+                  zero_scale_of.get(chosen, ()))
 
     every_path("huge", "", "", tuple(t.to(device) for t in huge_inputs()))
     for m, n, k in shape_list:
@@ -196,7 +203,8 @@ def main(argv=None) -> int:
         "device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu",
         "python": platform.python_version(), "torch": torch.__version__, "cuda": torch.version.cuda,
         "hip": torch.version.hip, "triton": triton.__version__, "paths": paths,
-        "paths_not_run": {p: path_available(p, device)[1] for p in PATHS if p not in paths}, "shapes": shape_list,
+        "paths_not_run": {p: path_available(p, device)[1] for p in PATHS if p not in paths},
+        "zero_scale_operands": {p: "".join(v) for p, v in zero_scale_of.items() if v}, "shapes": shape_list,
         "scales": scales, "fuzz_cases": args.fuzz, "seed": args.seed, "stopped_early": bool(stopped),
         "checks": len(rows), "failed": len(failed),
         "contest_check_failed": sum(1 for r in rows if r.get("contest_ok") == 0),

@@ -94,7 +94,7 @@ def test_acceptance_one_bad_shape_and_missing_rows():
     assert v["benchmark shapes: mxlib faster than cublas_bf16"] is None and v["mxlib geomean <= 4.5 us"]
 
 
-def test_issue17_on_touch_best_by_means_and_medians():
+def test_baseline_goal_on_touch_best_by_means_and_medians():
     rows = [{**r, "mean_us": r["median_us"]} for r in _rows(mx=6.0, cublas=8.0)]
     for r in [r for r in rows if r["provider"] == "empty"]:  # two touch grids beside each empty row
         rows.append({**r, "provider": "touch", "config": "programs=528 block=1024", "median_us": 5.0, "mean_us": 5.0})
@@ -103,7 +103,7 @@ def test_issue17_on_touch_best_by_means_and_medians():
     best = acceptance.touch_best_rows(rows)
     assert len(best) == len(shapes.load()) and {r["provider"] for r in best} == {"touch_best"}
     assert {r["config"] for r in best} == {"programs=132 block=2048"}  # the fastest by mean
-    checks = {c.name: c.passed for c in acceptance.issue17(rows)}
+    checks = {c.name: c.passed for c in acceptance.baseline_goal(rows)}
     # 6 <= 1.5 x 4.5 by medians, not 1.5 x 3.0 by means; under cuBLAS's 8 either way
     assert checks == {"mxlib geomean < cublas_bf16 geomean (means)": True,
                       "benchmark shapes: mxlib <= 1.5 x touch_best (means)": False,
@@ -111,7 +111,7 @@ def test_issue17_on_touch_best_by_means_and_medians():
                       "benchmark shapes: mxlib <= 1.5 x touch_best (medians)": True}
     assert "touch_best" in bench.summary(rows)
     # Without touch rows the touch check cannot be decided.
-    assert [c.passed for c in acceptance.issue17(_rows())][1::2] == [None, None]
+    assert [c.passed for c in acceptance.baseline_goal(_rows())][1::2] == [None, None]
 
 
 def test_summary_table_has_geomeans_and_checks():

@@ -11,6 +11,7 @@ import torch
 import triton
 import triton.language as tl
 
+from mxlib.kernels import arrival
 from mxlib.kernels import gemm_fused as F
 from mxlib.kernels.gemm_fused import _fused_bits, _fused_dequantize, _fused_quantize
 from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight
@@ -184,7 +185,7 @@ def test_nan_and_inf_blocks_propagate():
 
 
 def test_split_counters_reset_between_calls():
-    """Two calls in a row on fresh inputs, both right: the last program of each tile resets its counter."""
+    """Two calls in a row on fresh inputs, both right: the last arrival of each tile resets its counter."""
     rng = random.SystemRandom()
     cfg = F.Config(block_m=16, block_n=64, block_k=64, split_k=4)
     for _ in range(2):
@@ -192,7 +193,7 @@ def test_split_counters_reset_between_calls():
         data = generate_input(5, 128, 256, seed, device=DEVICE)
         ok, msg = check_implementation(data, run_data(data, cfg), "rne")
         assert ok, f"seed {seed}: {msg}"
-    assert all(int(buf.abs().sum()) == 0 for bufs in F._fused_counters.values() for buf in bufs)
+    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf in bufs)
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="interrupts the interpreter between two programs")
@@ -201,8 +202,8 @@ def test_split_counters_reset_between_calls():
 def test_interrupted_call_does_not_poison_later_ones(monkeypatch, cfg):
     """Ctrl-C partway through a launch (KeyboardInterrupt as the interpreter, which runs programs in
     order, starts the one after tile 2's first split: tiles 0 and 1 done, one arrival on tile 2, some
-    a_once flags up) leaves counters set in the buffer that launch held. Later calls on other inputs
-    are right all the same, and every buffer a later launch can be given is zero."""
+    a_once flags up) leaves counters and flags set with that launch's generation. Later calls on other
+    inputs are right all the same, and leave every counter buffer at zero."""
     from triton.runtime import interpreter
 
     rng = random.SystemRandom()
@@ -223,7 +224,7 @@ def test_interrupted_call_does_not_poison_later_ones(monkeypatch, cfg):
         data = generate_input(m, n, k, seed, device=DEVICE)
         ok, msg = check_implementation(data, run_data(data, cfg), "rne")
         assert ok, f"seed {seed}: {msg}"
-    assert all(int(buf.abs().sum()) == 0 for bufs in F._fused_counters.values() for buf in bufs)
+    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf in bufs)
 
 
 @pytest.mark.parametrize("rounding", ["rne", "ties_away"])
@@ -247,7 +248,7 @@ def test_a_once_equals_per_program_quantization(rounding):
         assert torch.equal(got.view(torch.int16), want.view(torch.int16)), f"{m}x{n}x{k} {cfg} seed {seed}"
         ok, msg = check_implementation(data, got, rounding)
         assert ok, f"{m}x{n}x{k} {cfg} seed {seed}: {msg}"
-    assert all(int(buf.abs().sum()) == 0 for bufs in F._fused_counters.values() for buf in bufs)
+    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf in bufs)
 
 
 @pytest.mark.gpu
@@ -269,7 +270,7 @@ def test_a_once_under_real_concurrency():
         want = run_data(data, F.Config(cfg.block_m, cfg.block_n, cfg.block_k, cfg.split_k, cfg.num_warps))
         assert torch.equal(got.view(torch.int16), want.view(torch.int16)), f"{m}x{n}x{k} {cfg}"
     torch.cuda.synchronize()
-    assert all(int(buf.abs().sum()) == 0 for bufs in F._fused_counters.values() for buf in bufs)
+    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf in bufs)
 
 
 def test_fresh_output_each_call():

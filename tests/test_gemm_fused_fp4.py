@@ -21,6 +21,7 @@ import triton
 import triton.language as tl
 
 from mxlib.spec.formats import BLOCK_SIZE
+from mxlib.kernels import arrival
 from mxlib.kernels import gemm_fused_fp4 as F
 from mxlib.kernels.gemm_fused_fp4 import _fp4_bits, _fp4_quantize
 from mxlib.spec.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight
@@ -296,12 +297,12 @@ def test_split_counters_survive_an_interrupted_launch():
     a, _, _, b_shuffle, b_scale_sh = data
     tiles = F.grid(m, n, k, cfg) // cfg.split_k
     c = torch.empty((m, n), dtype=torch.bfloat16, device=DEVICE)
-    F._fp4_launch(a, b_shuffle, b_scale_sh, c, cfg, "rne", next(F._fp4_generations), programs=3)  # 3 of 8
-    cnt = F._fp4_counter_buffer(a.device, tiles)
+    F._fp4_launch(a, b_shuffle, b_scale_sh, c, cfg, "rne", arrival.mx_next_generation(), programs=3)  # 3 of 8
+    cnt = arrival.mx_counter_buffer(a.device, tiles)
     assert int(cnt[:tiles].count_nonzero()) > 0
     ok, msg = check_implementation(data, run_data(data, cfg), "rne")
     assert ok, f"after an interrupted launch: {msg}"
-    gen = next(F._fp4_generations)
+    gen = arrival.mx_next_generation()
     for _ in range(2):
         c.fill_(float("nan"))
         F._fp4_launch(a, b_shuffle, b_scale_sh, c, cfg, "rne", gen)
@@ -354,9 +355,10 @@ _COMPILE = """
 import json
 from mxlib.tools import isa
 isa.prepare()
+from mxlib.kernels import arrival
 from mxlib.kernels import gemm_fused_fp4 as F
 from mxlib.spec.reference import generate_input
-F._cuda_backend = lambda: False  # record the AMD options as an AMD launch passes them, on any machine
+F.mx_cuda_backend = lambda: False  # record the AMD options as an AMD launch passes them, on any machine
 a, _, _, b_shuffle, b_scale_sh = generate_input(16, 2112, 7168, 0)
 out = {}
 for nonkdim in (16, 32):

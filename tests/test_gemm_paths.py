@@ -230,10 +230,10 @@ _SM90_COMPILE = textwrap.dedent("""
         build(quant_triton._mxq_kernel, [x, "*u8", "*u8"] + ["i32"] * 7,
               dict(X_KIND=kind, SHUFFLED=kind != 2, TIES_AWAY=kind == 1, BLOCKS=64, PAD=1024), num_warps=4)
     # The fused kernel's GPU form (A as a bf16 dot_scaled operand), which the interpreter never runs.
-    fused = ["*bf16", "*u8", "*u8", "*bf16", "*fp32", "*i32", "*bf16", "*u8", "*i64"] + ["i32"] * 8
+    fused = ["*bf16", "*u8", "*u8", "*bf16", "*fp32", "*i64", "*bf16", "*u8", "*i64"] + ["i32"] * 8 + ["i64"]
     build(gemm_fused._fused_gemm_kernel, fused,
           dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=128, SPLIT_K=2, EVEN_K=True, TIES_AWAY=False, A_ONCE=True,
-               MAX_ITERS=8, A_E4M3=False, A_QUANTIZED=False, TIMELINE=False), True, num_warps=4, num_stages=3)
+               MAX_ITERS=8, A_E4M3=False, A_QUANTIZED=False, TIMELINE=False, RELEASE_THREADS=0), True, num_warps=4, num_stages=3)
 """)
 
 

@@ -27,6 +27,7 @@ column vector to a row vector (the Triton side of `mxlib.spec.layouts.weight_pos
 from __future__ import annotations
 
 import os
+import re
 
 import torch
 import triton
@@ -166,6 +167,39 @@ def mx_scaled_tile(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, offs_m, offs_n, M, N,
             hi = tl.maximum(sa, sb, propagate_nan=tl.PropagateNan.ALL)
             acc += (d * lo) * hi
     return acc
+
+
+# The backend ("cuda" or "hip") that `python -m mxlib isa` records launches for, while it does (on a
+# machine without that GPU): the kernels' host code then picks what it would pick on the target.
+_mx_recording_backend: list = []
+
+
+def mx_cuda_backend() -> bool:
+    """True when Triton compiles for NVIDIA (or launches are being recorded for it). False on AMD and in
+    the interpreter, where AMD launch options and the AMD form of the kernels apply."""
+    if _mx_recording_backend:
+        return _mx_recording_backend[-1] == "cuda"
+    try:
+        return triton.runtime.driver.active.get_current_target().backend == "cuda"
+    except RuntimeError:  # no GPU driver: the interpreter, or a launch being recorded
+        return False
+
+
+# The first Triton whose tl.dot_scaled decodes E8M0 byte 0 as 2**-127 on NVIDIA (triton-lang/triton#11624).
+DOT_SCALED_BYTE0_FIXED = (3, 9)
+
+
+def mx_zero_scale_operands(device, operands: tuple) -> tuple:
+    """`operands` ("A", "B"), the operands a path hands `tl.dot_scaled` with E8M0 scales, where this Triton
+    reads their scale byte 0 as 0 instead of 2**-127 on `device`: a CUDA device with Triton older than
+    DOT_SCALED_BYTE0_FIXED, whose sm_90 lowering builds the bf16 scale as ``byte << 7`` (KERNEL_NOTES.md,
+    "Scale byte 0 in tl.dot_scaled on sm_90"). Else (): the CPU interpreter of Triton 3.9 decodes byte 0
+    right, and on ROCm the decode was not examined."""
+    device = torch.device(device)
+    if device.type != "cuda" or torch.version.hip is not None:
+        return ()
+    version = tuple(int(v) for v in re.match(r"(\d+)\.(\d+)", triton.__version__).groups())
+    return tuple(operands) if version < DOT_SCALED_BYTE0_FIXED else ()
 
 
 def mx_check_triton_device(t: torch.Tensor, name: str) -> None:

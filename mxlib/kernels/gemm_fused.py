@@ -1,20 +1,19 @@
-"""Path "fused": the whole MXFP4 GEMM in ONE launch on NVIDIA Hopper (sm_90).
+"""Path "fused": the whole MXFP4 GEMM in ONE launch on NVIDIA Hopper (sm_90), A handed to the MMA as bf16.
 
 ``C = dequant(quantize_mxfp4(A, rounding)) @ dequant(B_shuffle, B_scale_sh)^T`` as bf16 (M, N).
 
 Why one launch: contest-style timing (L2 flushed, CUDA events around one call) charges an empty
-kernel about 3 us on the H200 (2.69 us in scripts/tune_fused.py's runs, 3.46 in NOTES §6), more
-than the bandwidth floor of every benchmark shape, so a separate quantization or reduction kernel
-costs more than it could save. Measured times and what limits them: KERNEL_NOTES.md.
+kernel about 3 us on the H200, more than the bandwidth floor of every benchmark shape, so a separate
+quantization or reduction kernel costs more than it could save (KERNEL_NOTES.md, "The floors").
 
 How a program (CTA) works. Program p owns an N tile of BLOCK_N rows of B, an M tile of BLOCK_M rows
 of A and a contiguous range of K iterations (split-K). Each iteration:
 
 - loads B in place: in the (16,16) shuffle each 16-byte run is one row's 32 fp4 values (one scale
-  block), so an iteration's bytes are 16-byte loads at ``col_off(j) + row_off(n)``, one constant
-  further on each iteration; the scales come in place from e8m0_shuffle's layout. Triton's
-  pipeliner keeps num_stages - 1 iterations of B and A in flight (cp.async); the scale bytes, which
-  it does not stage, are loaded one iteration ahead into registers.
+  block), so an iteration's bytes are 16-byte loads at `mx_shuffled_weight_row(n) +
+  mx_shuffled_weight_col(j)`, one constant further on each iteration; the scales come in place from
+  e8m0_shuffle's layout. Triton's pipeliner keeps num_stages - 1 iterations of B and A in flight
+  (cp.async); the scale bytes, which it does not stage, are loaded one iteration ahead into registers.
 - quantizes the A slice it needs (its rows, this iteration's K), bit-exact with
   `mxlib.spec.quant.quantize_mxfp4`: the scale from amax's fp32 bits, then the element rounding on the
   grid step s (0.5 below 2, 1 below 4, else 2): "rne" as ``(q + 1.5*2**23*s) - 1.5*2**23*s`` (the
@@ -26,39 +25,31 @@ of A and a contiguous range of K iterations (split-K). Each iteration:
   nibbles with byte permutes, applies the scale in bf16 (exact) and accumulates in fp32. Products of
   two-significant-bit values are exact, so only the fp32 summation order differs from the reference,
   and dequantized values past 2**128 are Inf in bf16 as in the reference's rule (mxlib.spec.reference).
+  Triton before 3.9 reads B's scale byte 0 as 0 instead of 2**-127 there (`zero_scale_operands`).
   Triton's interpreter passes a bf16 dot_scaled operand through fp16, which turns |A| above 6.5e4
   into Inf and flushes small values, so there (`A_E4M3`, set for an interpreted kernel) A goes in as
   its E2M1 grid values (exact in e4m3) with its E8M0 scales, which the interpreter applies in fp32:
-  the same products, exact on the CPU too. On a GPU the bf16 operand stays: an e4m3 A measured
-  1.03-2.3x slower on the H200 (rung 1's side rung, data/results/h200/fused_tuning.csv).
+  the same products, exact on the CPU too. On a GPU the bf16 operand stays, the faster of the two
+  there (KERNEL_NOTES.md, "The fused path's A operand on a GPU: bf16, not e4m3").
 - writes C rounded to bf16 by integer arithmetic on the fp32 bits (`mx_f32_to_bf16`), exact on
   every backend (the interpreter's own cast flushes bf16 subnormals).
 
-With `Config.a_once = 1` (rung 3 in KERNEL_NOTES.md; the H200 table's choice from M = 64) A is
-quantized once per launch instead of once per program: 16-row units of each K iteration are
-quantized by the programs of the other N tiles and shared through a per-call workspace and flags;
-a program that waits too long for a unit quantizes its own range instead (the same bits); under
-`A_E4M3` the workspace holds the grid values and a second one the scale bytes. It needs
-every program of the launch resident at once to pay off (the default config uses it only for grids
-of at most two programs per SM), never to be correct.
+With `Config.a_once = 1` A is quantized once per launch instead of once per program: 16-row units of
+each K iteration are quantized by the programs of the other N tiles and shared through a per-call
+workspace and flags; a program that waits too long for a unit quantizes its own range instead (the
+same bits); under `A_E4M3` the workspace holds the grid values and a second one the scale bytes. It
+needs every program of the launch resident at once to pay off (the default config uses it only for
+grids of at most two programs per SM), never to be correct (KERNEL_NOTES.md, "The fused path's
+default config and a_once").
 
-Split-K is reduced in the same launch, deterministically: every program of a tile stores its fp32
-partial into its slot of a workspace, then bumps the tile's arrival counter (release after a CTA
-barrier); the program that arrives last (acquire) sums the slots in split order 0, 1, ..., writes C
-and sets the counter back to 0. The result does not depend on which program finished first.
-Counters (and a_once's launch-done counter and flags) live in zeroed int32 buffers kept per device
-and never keyed on an input; every launch that runs to its end leaves what it used at 0, so the
-next launch starts clean. A launch takes a buffer from the device's free list and puts it back once
-the launch call has returned; a launch call that raises instead (an error, or Ctrl-C in the
-interpreter, which runs the programs one after another in Python) retires its buffer: it is never
-handed out again, so counters a dead launch left set cannot reach a later call. On a GPU a launch
-that was enqueued either runs to its end or leaves the CUDA context unusable (KERNEL_NOTES.md,
-"What a failed launch leaves behind"), so the launch call returning is the point where the buffer
-is safe to reuse, and the cost is a list pop and push on the host: no extra kernel, no sync.
-Launches on one CUDA queue run one after another, so they never share a counter in flight; two
-launches running at the same time on different queues of one device could, so the path is for one
-queue at a time (the contest's setting). The workspace is allocated per call (torch.empty: no
-kernel launch, served by the caching allocator), as is a_once's workspace.
+Split-K is reduced in the same launch, deterministically, through `mxlib.kernels.arrival`: every
+program of a tile stores its fp32 partial into its slot of a per-call workspace and arrives at the
+tile's launch-generation counter; the last arrival sums the slots in split order 0, 1, ... and writes
+C. a_once's flags carry the launch's generation and its launch-done count is an arrival counter of the
+same kind, so a launch that stopped early (Ctrl-C in the interpreter) cannot poison a later call. On
+AMD every wave releases its own stores (partials, a_once's units) before the program publishes (that
+module says why); the CUDA kernel is unchanged by it. The workspaces are allocated per call
+(torch.empty: no kernel launch, served by the caching allocator).
 
 Two probe modes of `_fused_launch`, off in every mxlib call, serve scripts/probe_fused.py: A handed
 over already quantized (to measure what quantizing it costs) and a per-program timeline.
@@ -72,9 +63,13 @@ import triton
 import triton.language as tl
 from triton.runtime.interpreter import InterpretedFunction
 
-from .common import mx_check_config, mx_check_gemm_args, mx_f32_to_bf16, mx_output
+from ..spec.devices import compute_units
+from .arrival import (MAX_ARRIVALS, mx_arrival_open, mx_arrive, mx_counter_buffer, mx_next_generation,
+                      mx_release_own_stores, mx_release_threads)
+from .common import (mx_check_config, mx_check_gemm_args, mx_e8m0_to_f32, mx_f32_to_bf16, mx_output,
+                     mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_shuffled_weight_col,
+                     mx_shuffled_weight_row, mx_zero_scale_operands)
 
-_FUSED_SMS = 132  # H200 multiprocessors
 # How many times a program polls A's flags before it quantizes its slices itself (a_once=1). Each
 # poll is one L2 round trip (well under 1 us); producers that are resident publish within a few us.
 A_ONCE_POLLS = 256
@@ -99,6 +94,8 @@ class FusedConfig:
         mx_check_config(self, "fused", split_k=True)
         if self.a_once not in (0, 1):
             raise ValueError(f"fused Config.a_once must be 0 or 1, got {self.a_once!r}")
+        if self.split_k > MAX_ARRIVALS:
+            raise ValueError(f"fused Config.split_k must be at most {MAX_ARRIVALS}, got {self.split_k!r}")
         if self.block_k < 64:
             raise ValueError(f"fused Config.block_k must be a power of two >= 64, got {self.block_k!r}")
         if self.block_n < 64:
@@ -107,18 +104,28 @@ class FusedConfig:
 
 
 def fused_default_config(m: int, n: int, k: int) -> FusedConfig:
-    """A heuristic for shapes without a tuned row, fitted to the H200 runs (KERNEL_NOTES.md): up to
-    M = 32, one M tile, 64-row N tiles, 4 warps and split_k aiming at two waves of 132 programs, A
-    quantized per program (rung 1's winners); from M = 64, M tiles of up to 128 rows, 64-row N tiles,
-    4 warps, split_k aiming at one wave, and A quantized once per launch when the grid is at most two
-    programs per SM (rung 3's winners). BLOCK_K = 128 (256 spills)."""
+    """A heuristic for shapes without a tuned row, the shape of the H200's winners (KERNEL_NOTES.md,
+    "The fused path's default config and a_once"), with `units` the GPU's SMs or CUs
+    (`mxlib.spec.devices.compute_units`): up to M = 32, one M tile, 64-row N tiles, 4 warps, split_k
+    aiming at two programs per unit and A quantized per program; from M = 64, M tiles of up to 128 rows,
+    64-row N tiles, 4 warps, split_k aiming at one program per unit, and A quantized once per launch
+    when the grid is at most two programs per unit (its programs wait on each other, so all of them
+    must be resident). BLOCK_K = 128 (256 spills)."""
+    units = compute_units()
     small = m <= 32
     block_m = max(16, triton.next_power_of_2(m)) if small else min(128, triton.next_power_of_2(m))
     tiles = triton.cdiv(m, block_m) * triton.cdiv(n, 64)
-    split = max(1, min(triton.cdiv(k, 128), round((2 if small else 1) * _FUSED_SMS / tiles)))
-    a_once = int(not small and tiles * split <= 2 * _FUSED_SMS)
+    split = max(1, min(triton.cdiv(k, 128), round((2 if small else 1) * units / tiles)))
+    a_once = int(not small and tiles * split <= 2 * units)
     return FusedConfig(block_m=block_m, block_n=64, block_k=128, split_k=split, num_warps=4, num_stages=3,
                        a_once=a_once)
+
+
+def fused_zero_scale_operands(device) -> tuple:
+    """("B",) where `tl.dot_scaled` reads B's E8M0 scale byte 0 as 0 on `device` (Triton before 3.9 on
+    NVIDIA), so this path counts B's blocks with scale byte 0 as zero there; else (). A goes in as bf16
+    values, with no scale. The rule's documented departure: mxlib.spec.reference."""
+    return mx_zero_scale_operands(device, ("B",))
 
 
 def fused_grid(m: int, n: int, k: int, config: FusedConfig) -> int:
@@ -145,8 +152,7 @@ def _fused_quantize(u, TIES_AWAY: tl.constexpr):
     amax = tl.max(ub & 0x7FFFFFFF, axis=2)
     field = ((amax + 0x200000) >> 23) & 0xFF
     e = tl.where(field == 255, 127, tl.minimum(tl.maximum(field - 129, -127), 127))
-    inv_b = 127 - e  # E8M0 byte of 2**-e; byte 0 is the subnormal 2**-127 (mxlib.spec.formats)
-    inv = tl.where(inv_b == 0, 0x400000, inv_b << 23).to(tl.float32, bitcast=True)
+    inv = mx_e8m0_to_f32(127 - e)  # 2**-e, exact (2**-127 a subnormal)
     q = ub.to(tl.float32, bitcast=True) * inv[:, :, None]
     # fp32 bits of 2**max(E, 0), the grid step s times 2; C = 1.5 * 2**22 * that.
     two_s = tl.maximum(q.to(tl.int32, bitcast=True) & 0x7F800000, 0x3F800000)
@@ -165,15 +171,14 @@ def _fused_quantize(u, TIES_AWAY: tl.constexpr):
 def _fused_dequantize(r, sbyte):
     """(R, G, 32) grid values and (R, G) scale bytes -> (R, G*32) fp32 r * 2**(s-127), exact (two
     significant bits, so bf16 holds it too); byte 0 is 2**-127, byte 255 NaN (mxlib.spec.formats)."""
-    bits = tl.where(sbyte == 0, 0x400000, sbyte << 23)
-    sc = tl.where(sbyte == 255, 0x7FC00000, bits).to(tl.float32, bitcast=True)
-    return tl.reshape(r * sc[:, :, None], (r.shape[0], r.shape[1] * r.shape[2]))
+    return tl.reshape(r * mx_e8m0_to_f32(sbyte)[:, :, None], (r.shape[0], r.shape[1] * r.shape[2]))
 
 
 @triton.jit
 def _fused_bits(x):
     """A's elements as exact fp32 bit patterns (int32). bf16 is widened by moving its bits (the
-    interpreter's bf16 -> fp32 cast loses subnormals, NOTES §5; on the GPU it is the same shift)."""
+    interpreter's bf16 -> fp32 cast loses subnormals: KERNEL_NOTES.md, "Triton on sm_90 and in the
+    interpreter"; on the GPU it is the same shift)."""
     if x.dtype == tl.bfloat16:
         return x.to(tl.int16, bitcast=True).to(tl.int32) << 16
     else:
@@ -195,11 +200,10 @@ def _fused_b_scales(s_ptr, s_row, rn, n_lim, it, Kb, BLOCK_K: tl.constexpr, EVEN
     """Iteration `it`'s B scale bytes (BLOCK_N, BLOCK_K/32), read in place; rows n >= n_lim (n_lim = 0:
     a dead iteration) and K past the end are masked (byte 127)."""
     g = it * (BLOCK_K // 32) + tl.arange(0, BLOCK_K // 32)
-    s_col = (g // 8) * 256 + (g % 4) * 64 + ((g % 8) // 4) * 2
     mask = (rn < n_lim)[:, None]
     if not EVEN_K:
         mask = mask & ((g * 16) < Kb)[None, :]
-    return tl.load(s_ptr + s_row[:, None] + s_col[None, :], mask=mask, other=127)
+    return tl.load(s_ptr + s_row[:, None] + mx_shuffled_scale_col(g)[None, :], mask=mask, other=127)
 
 
 @triton.jit
@@ -236,71 +240,85 @@ def _fused_publish_a(a_ptr, aq_ptr, aqs_ptr, row0, it_lo, M, K, stride_am, strid
         tl.store(aq_ptr + rows[:, None] * K + cols[None, :], v.to(tl.bfloat16), mask=(cols < K)[None, :])  # exact
 
 
-@triton.jit
+# GEN changes every call: not specialized (== 1, divisibility), so one compile serves every call.
+@triton.jit(do_not_specialize=["GEN"])
 def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr, aq_ptr, aqs_ptr, tl_ptr,
-                       M, N, K, stride_am, stride_ak, stride_cm, S_COLS, SPIN,
+                       M, N, K, stride_am, stride_ak, stride_cm, S_COLS, SPIN, GEN,
                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                        SPLIT_K: tl.constexpr, EVEN_K: tl.constexpr, TIES_AWAY: tl.constexpr,
                        A_ONCE: tl.constexpr, MAX_ITERS: tl.constexpr, A_E4M3: tl.constexpr,
-                       A_QUANTIZED: tl.constexpr, TIMELINE: tl.constexpr):
+                       A_QUANTIZED: tl.constexpr, TIMELINE: tl.constexpr, RELEASE_THREADS: tl.constexpr):
     pid = tl.program_id(0)
     if TIMELINE:
         t0, c0 = _fused_clocks(pid)
     split = pid % SPLIT_K
     tile = pid // SPLIT_K
     num_m = tl.cdiv(M, BLOCK_M)
+    num_n = tl.cdiv(N, BLOCK_N)
     pid_m = tile % num_m
     pid_n = tile // num_m
     Kb = K // 2
     iters = tl.cdiv(K, BLOCK_K)
     it_lo = split * iters // SPLIT_K
     it_hi = (split + 1) * iters // SPLIT_K
+    # The counters (mxlib.kernels.arrival): split-K arrivals, one per tile, then a_once's launch-done
+    # count and its unit flags. Opened now, so that the atomic max overlaps the program's work.
+    done = cnt_ptr + num_m * num_n
+    if SPLIT_K > 1:
+        mx_arrival_open(cnt_ptr + tile, GEN)
+    if A_ONCE:
+        mx_arrival_open(done, GEN)
 
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    # Shuffled B: byte (n, kb) at (n//16)*16*Kb + (kb//32)*512 + ((kb%32)//16)*256 + (n%16)*16 + kb%16.
     jb = tl.arange(0, BLOCK_K // 2)
-    b_col = tl.max_contiguous(tl.multiple_of((jb // 32) * 512 + ((jb % 32) // 16) * 256 + jb % 16, 16), 16)
-    b_off = b_col[:, None] + ((rn // 16) * (16 * Kb) + (rn % 16) * 16)[None, :]
-    # e8m0_shuffle: scale (n, g) at (n//32)*32*S_COLS + (g//8)*256 + (g%4)*64 + (n%16)*4 + ((g%8)//4)*2 + (n%32)//16.
-    s_row = (rn // 32) * (32 * S_COLS) + (rn % 16) * 4 + (rn % 32) // 16
+    b_col = tl.max_contiguous(tl.multiple_of(mx_shuffled_weight_col(jb), 16), 16)
+    b_off = b_col[:, None] + mx_shuffled_weight_row(rn, Kb)[None, :]
+    s_row = mx_shuffled_scale_row(rn, S_COLS)
     kk = tl.arange(0, BLOCK_K)
     a_base = a_ptr + rm[:, None] * stride_am + kk[None, :] * stride_ak
     if A_ONCE:
         # A quantized once per launch, in units of 16 rows x BLOCK_K: unit u of a program's range
         # (K iteration it_lo + u // G, rows 16 * (u % G) of its M tile) is quantized into aq by the
-        # program of the same M tile and split with pid_n = u % num_n, which then raises the unit's
-        # flag (release). Every program waits for the flags of its whole range (acquire, at most SPIN
-        # polls) and multiplies aq's values. A program whose wait runs out quantizes its range itself
-        # (the same bits, so rewriting a unit another program also writes is harmless): the result
-        # never depends on timing.
+        # program of the same M tile and split with pid_n = u % num_n, which then stamps the unit's
+        # flag with the launch's generation (release). Every program waits until the flags of its whole
+        # range carry the generation (acquire, at most SPIN polls) and multiplies aq's values. A program
+        # whose wait runs out quantizes its range itself (the same bits, so rewriting a unit another
+        # program also writes is harmless): the result never depends on timing.
         G: tl.constexpr = BLOCK_M // 16
-        num_n = tl.cdiv(N, BLOCK_N)
         n_units = (it_hi - it_lo) * G
-        flags = cnt_ptr + tl.cdiv(M, BLOCK_M) * num_n + 1 + pid_m * iters * G + it_lo * G
+        flags = done + 1 + pid_m * iters * G + it_lo * G
+        # Words of aq that every program of this M tile and split writes with the same bits: where each
+        # thread releases its own stores (AMD) before the flags or the barrier publish them.
+        own = aq_ptr + pid_m * BLOCK_M * K + it_lo * BLOCK_K
         _fused_publish_a(a_ptr, aq_ptr, aqs_ptr, pid_m * BLOCK_M, it_lo, M, K, stride_am, stride_ak, pid_n, n_units,
                          num_n, BLOCK_M, BLOCK_K, EVEN_K, TIES_AWAY, A_E4M3)
+        if RELEASE_THREADS > 0:
+            mx_release_own_stores(own, 32, RELEASE_THREADS)
         tl.debug_barrier()
         for u in range(pid_n, n_units, num_n):
-            tl.atomic_xchg(flags + u, 1, sem="release", scope="gpu")
+            tl.atomic_xchg(flags + u, GEN, sem="release", scope="gpu")
         f_off = tl.arange(0, MAX_ITERS * G)
         f_mask = f_off < n_units
-        ready = tl.min(tl.where(f_mask, tl.atomic_add(flags + f_off, 0, mask=f_mask, sem="acquire", scope="gpu"), 1))
+        stamps = tl.atomic_add(flags + f_off, 0, mask=f_mask, sem="acquire", scope="gpu")
+        ready = tl.min(tl.where(f_mask, (stamps == GEN).to(tl.int32), 1))
         polls = 0
         while (ready == 0) & (polls < SPIN):
-            ready = tl.min(tl.where(f_mask, tl.atomic_add(flags + f_off, 0, mask=f_mask, sem="acquire",
-                                                          scope="gpu"), 1))
+            stamps = tl.atomic_add(flags + f_off, 0, mask=f_mask, sem="acquire", scope="gpu")
+            ready = tl.min(tl.where(f_mask, (stamps == GEN).to(tl.int32), 1))
             polls += 1
         if ready == 0:
             _fused_publish_a(a_ptr, aq_ptr, aqs_ptr, pid_m * BLOCK_M, it_lo, M, K, stride_am, stride_ak, 0, n_units, 1,
                              BLOCK_M, BLOCK_K, EVEN_K, TIES_AWAY, A_E4M3)
+            if RELEASE_THREADS > 0:
+                mx_release_own_stores(own, 32, RELEASE_THREADS)
             tl.debug_barrier()
         a_base = aq_ptr + rm[:, None] * K + kk[None, :]
         as_base = aqs_ptr + rm[:, None] * (K // 32) + tl.arange(0, BLOCK_K // 32)[None, :]
 
-    # Triton's pipeliner stages B and A through shared memory (cp.async) but not the scale bytes: in
-    # Triton 3.6's sm_90 build they were plain loads used in the same iteration, and the measured
-    # time grew by about a DRAM latency (1.8 us) per iteration. So they are prefetched one ahead.
+    # Triton's pipeliner stages B and A through shared memory (cp.async) but not the scale bytes, so a
+    # load used in the same iteration would expose a DRAM latency in every iteration: they are
+    # prefetched one iteration ahead.
     # A dead iteration's mask is a zero row bound (the interpreter turns tensor & scalar bool into int32).
     s_cur = _fused_b_scales(s_ptr, s_row, rn, tl.where(it_lo < it_hi, N, 0), it_lo, Kb, BLOCK_K, EVEN_K)
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
@@ -342,28 +360,28 @@ def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr, aq_ptr, aqs_
         tl.store(c_ptr + c_off, mx_f32_to_bf16(acc), mask=c_mask)
     else:
         w_off = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
-        tl.store(ws_ptr + (tile * SPLIT_K + split) * (BLOCK_M * BLOCK_N) + w_off, acc)
+        slot = ws_ptr + (tile * SPLIT_K + split) * (BLOCK_M * BLOCK_N)
+        tl.store(slot + w_off, acc)
+        if RELEASE_THREADS > 0:
+            mx_release_own_stores(slot, BLOCK_M * BLOCK_N, RELEASE_THREADS)
         # Every thread's partial is stored before one thread publishes the arrival (release).
         tl.debug_barrier()
-        arrived = tl.atomic_add(cnt_ptr + tile, 1, sem="acq_rel", scope="gpu")
-        last = (arrived == SPLIT_K - 1).to(tl.int32)
-        if arrived == SPLIT_K - 1:
-            # Unrolled, so that all SPLIT_K loads are in flight at once (a loop waited for each in turn).
+        is_last = mx_arrive(cnt_ptr + tile, GEN, SPLIT_K)
+        last = is_last.to(tl.int32)
+        if is_last:
+            # Unrolled, so that all SPLIT_K loads are in flight at once (a loop waits for each in turn).
             total = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
             for s in tl.static_range(SPLIT_K):
                 total += tl.load(ws_ptr + (tile * SPLIT_K + s) * (BLOCK_M * BLOCK_N) + w_off, cache_modifier=".cg")
             tl.store(c_ptr + c_off, mx_f32_to_bf16(total), mask=c_mask)
-            tl.atomic_xchg(cnt_ptr + tile, 0, sem="relaxed", scope="gpu")
     if A_ONCE:
-        # The last program of the launch to get here (every other one is past its flag reads)
-        # lowers all flags again, so the next launch starts clean.
-        done = cnt_ptr + tl.cdiv(M, BLOCK_M) * tl.cdiv(N, BLOCK_N)
-        if tl.atomic_add(done, 1, sem="acq_rel", scope="gpu") == tl.num_programs(0) - 1:
-            n_flags = tl.cdiv(M, BLOCK_M) * iters * (BLOCK_M // 16)
+        # The launch's last arrival (every other program is past its flag reads) lowers all flags, so
+        # that a replayed CUDA graph, whose generation is the captured one, starts clean.
+        if mx_arrive(done, GEN, tl.num_programs(0)):
+            n_flags = num_m * iters * (BLOCK_M // 16)
             for f in range(0, n_flags, 256):
                 z_off = f + tl.arange(0, 256)
-                tl.store(done + 1 + z_off, tl.zeros((256,), dtype=tl.int32), mask=z_off < n_flags)
-            tl.atomic_xchg(done, 0, sem="relaxed", scope="gpu")
+                tl.store(done + 1 + z_off, tl.zeros((256,), dtype=tl.int64), mask=z_off < n_flags)
     if TIMELINE:
         t2, c2 = _fused_clocks(last)
         smid = tl.inline_asm_elementwise("mov.u32 $0, %smid;", "=r", [], dtype=tl.int32, is_pure=False, pack=1)
@@ -378,23 +396,6 @@ def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr, aq_ptr, aqs_
         tl.store(rec + 7, last.to(tl.int64) + 2 * (it_hi - it_lo))
 
 
-# Per device, the zeroed counter buffers free for the next launch; and every buffer a launch call
-# did not return, never handed out again. Neither list frees a buffer: a captured CUDA graph may
-# still point at any of them.
-_fused_counters: dict = {}
-_fused_retired: list = []
-
-
-def _fused_counter_take(device: torch.device, count: int) -> torch.Tensor:
-    """A zeroed int32 counter buffer of `device` with at least `count` counters, taken off the
-    device's free list (or allocated zeroed); `_fused_launch` puts it back when its launch returns."""
-    free = _fused_counters.setdefault((device.type, device.index), [])
-    for i in range(len(free) - 1, -1, -1):
-        if free[i].numel() >= count:
-            return free.pop(i)
-    return torch.zeros(max(count, 4096), dtype=torch.int32, device=device)
-
-
 def fused_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, *,
                config: FusedConfig | None = None, rounding: str = "rne",
                out: torch.Tensor | None = None) -> torch.Tensor:
@@ -405,9 +406,7 @@ def fused_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tenso
     c = mx_output(m, n, a.device, out)
     if m == 0:
         return c  # an empty A gives an empty C: nothing to launch
-    cfg = config if config is not None else fused_default_config(m, n, k)
-    if not isinstance(cfg, FusedConfig):
-        raise TypeError(f"config must be a gemm_fused.Config, got {type(cfg).__name__}")
+    cfg = mx_resolve_config("fused", config, FusedConfig, fused_default_config, m, n, k)
     _fused_launch(a, b_shuffle, b_scale_sh, cfg, rounding, c)
     return c
 
@@ -427,39 +426,34 @@ def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: 
     tiles = num_m * triton.cdiv(n, cfg.block_n)
     iters = triton.cdiv(k, cfg.block_k)
     a_once = bool(cfg.a_once) and not a_quantized
-    # The counter buffer: split-K arrivals (tiles), then A_ONCE's launch-done counter and flags.
+    counted = cfg.split_k > 1 or a_once
+    if a_once and tiles * cfg.split_k > MAX_ARRIVALS:
+        raise ValueError(f"fused Config.a_once needs at most {MAX_ARRIVALS} programs, this launch has "
+                         f"{tiles * cfg.split_k}")
+    # The counters: split-K arrivals (tiles), then a_once's launch-done counter and unit flags.
     counters = tiles + (1 + num_m * iters * (cfg.block_m // 16) if a_once else 0)
+    cnt = mx_counter_buffer(a.device, counters) if counted else c  # c: unused
     ws = (torch.empty(tiles * cfg.split_k * cfg.block_n * cfg.block_m, dtype=torch.float32, device=a.device)
           if cfg.split_k > 1 else c)  # c: unused, the kernel stores straight into C
     aq = torch.empty((num_m * cfg.block_m, k), dtype=torch.bfloat16, device=a.device) if a_once else c
     a_e4m3 = isinstance(_fused_gemm_kernel, InterpretedFunction)
     aqs = torch.empty((num_m * cfg.block_m, k // 32), dtype=torch.uint8, device=a.device) if a_once and a_e4m3 else c
-
-    def launch(cnt):
-        return _fused_gemm_kernel[(tiles * cfg.split_k,)](
-            a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt, aq, aqs,
-            timeline if timeline is not None else c,
-            m, n, k, a.stride(0), a.stride(1), c.stride(0), b_scale_sh.shape[1], A_ONCE_POLLS,
-            BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, SPLIT_K=cfg.split_k,
-            EVEN_K=k % cfg.block_k == 0, TIES_AWAY=rounding == "ties_away",
-            A_ONCE=a_once, MAX_ITERS=triton.next_power_of_2(triton.cdiv(iters, cfg.split_k)), A_E4M3=a_e4m3,
-            A_QUANTIZED=a_quantized, TIMELINE=timeline is not None, num_warps=cfg.num_warps,
-            num_stages=cfg.num_stages)
-
-    if cfg.split_k == 1 and not a_once:
-        return launch(c)  # no counters: c stands in for the unused pointer
-    cnt = _fused_counter_take(a.device, counters)
-    try:
-        handle = launch(cnt)
-    except BaseException:
-        _fused_retired.append(cnt)  # the launch may have stopped with counters set
-        raise
-    _fused_counters[(a.device.type, a.device.index)].append(cnt)
-    return handle
+    return _fused_gemm_kernel[(tiles * cfg.split_k,)](
+        a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt, aq, aqs,
+        timeline if timeline is not None else c,
+        m, n, k, a.stride(0), a.stride(1), c.stride(0), b_scale_sh.shape[1], A_ONCE_POLLS, mx_next_generation(),
+        BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, SPLIT_K=cfg.split_k,
+        EVEN_K=k % cfg.block_k == 0, TIES_AWAY=rounding == "ties_away",
+        A_ONCE=a_once, MAX_ITERS=triton.next_power_of_2(triton.cdiv(iters, cfg.split_k)), A_E4M3=a_e4m3,
+        A_QUANTIZED=a_quantized, TIMELINE=timeline is not None,
+        RELEASE_THREADS=mx_release_threads(cfg.num_warps) if counted else 0,
+        num_warps=cfg.num_warps, num_stages=cfg.num_stages)
 
 
-# The path contract (mxlib.runtime.paths): every path module exposes these four names.
+# The path contract (mxlib.runtime.paths): every path module exposes these four names, and this one
+# zero_scale_operands.
 Config = FusedConfig
 default_config = fused_default_config
 grid = fused_grid
 gemm = fused_gemm
+zero_scale_operands = fused_zero_scale_operands

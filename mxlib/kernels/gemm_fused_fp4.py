@@ -23,37 +23,27 @@ of K iterations (split-K). Per iteration of BLOCK_K:
   rearranged through LDS.
 - A: its (BLOCK_M, BLOCK_K) slice, quantized by `_fp4_quantize` (see there), bit-exact.
 - ``acc = tl.dot_scaled(...)``: products of two E2M1 values times two powers of two are exact in
-  fp32, so only the fp32 summation order differs from the reference.
+  fp32, so only the fp32 summation order differs from the reference. On NVIDIA, Triton before 3.9
+  reads scale byte 0 of either operand as 0 instead of 2**-127 (`zero_scale_operands`).
 
-Split-K is reduced in the same launch, deterministically: every program of a tile stores its fp32
-partial into its slot of a per-call workspace, then arrives at the tile's counter; the program that
-arrives last sums the slots in split order 0, 1, ... and writes C, so the result does not depend on
-which program finished first. The counters are launch-generation counters (`_fp4_arrive`): int64
-words ``generation << 20 | arrivals`` in one buffer per device, where the host hands every launch a
-generation larger than any before it. A program first raises the word to ``generation << 20``
-(atomic max), then adds one arrival (atomic add, acq_rel). Whatever an interrupted or failed launch
-left in a counter carries a smaller generation, so the first arrival of the next launch discards
-it: no call can poison a later one. The last arrival also sets the word back to 0, so a launch
-replayed with its old generation (a captured CUDA graph) finds clean counters too. Off CUDA every
-thread first releases its own stores (`_fp4_release_each_thread`): on AMD one wave's release does not
-cover the other waves' stores, on NVIDIA the barrier plus one thread's release does (PTX's cumulativity).
-Limits, as for every shared-counter scheme: two launches running at the same time on different
-queues of one device would share counters (the path is for one queue at a time, the contest's
-setting); a graph captured before an interrupted launch of a later generation is replayed against
-that launch's leftovers (interruption only happens in the interpreter, which has no graphs).
+Split-K is reduced in the same launch, deterministically, through `mxlib.kernels.arrival`: every
+program of a tile stores its fp32 partial into its slot of a per-call workspace and arrives at the
+tile's launch-generation counter; the last arrival sums the slots in split order 0, 1, ... and writes C.
+A launch that stopped early cannot poison a later call, and on AMD every wave releases its own partial
+before the arrival (see that module). C is rounded to bf16 on the bits (`mx_f32_to_bf16`).
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 import torch
 import triton
 import triton.language as tl
 
-from .common import mx_check_config, mx_check_gemm_args, mx_output, mx_resolve_config
-
-ARRIVAL_BITS = tl.constexpr(20)  # low bits of a counter word: arrivals of the current launch
+from .arrival import (MAX_ARRIVALS, mx_arrival_open, mx_arrive, mx_counter_buffer, mx_next_generation,
+                      mx_release_own_stores, mx_release_threads)
+from .common import (mx_check_config, mx_check_gemm_args, mx_cuda_backend, mx_f32_to_bf16, mx_output,
+                     mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_zero_scale_operands)
 
 
 @dataclass(frozen=True)
@@ -82,8 +72,8 @@ class FusedFp4Config:
         if self.num_warps < 2:
             raise ValueError(f"fused_fp4 Config.num_warps must be >= 2 (with one wave Triton's gfx950 build "
                              f"falls back to bf16 MFMAs), got {self.num_warps!r}")
-        if self.split_k >= 2**ARRIVAL_BITS.value:
-            raise ValueError(f"fused_fp4 Config.split_k must be below 2**{ARRIVAL_BITS}, got {self.split_k!r}")
+        if self.split_k > MAX_ARRIVALS:
+            raise ValueError(f"fused_fp4 Config.split_k must be at most {MAX_ARRIVALS}, got {self.split_k!r}")
         if not isinstance(self.waves_per_eu, int) or not 0 <= self.waves_per_eu <= 8:
             raise ValueError(f"fused_fp4 Config.waves_per_eu must be 0..8 (0: the compiler's choice), "
                              f"got {self.waves_per_eu!r}")
@@ -122,6 +112,13 @@ def fused_fp4_default_config(m: int, n: int, k: int) -> FusedFp4Config:
                           b_cg=int(m <= 32))
 
 
+def fused_fp4_zero_scale_operands(device) -> tuple:
+    """("A", "B") where `tl.dot_scaled` reads an E8M0 scale byte of 0 as 0 on `device` (Triton before 3.9
+    on NVIDIA), so this path counts both operands' blocks with scale byte 0 as zero there; else (). The
+    rule's documented departure: mxlib.spec.reference."""
+    return mx_zero_scale_operands(device, ("A", "B"))
+
+
 def fused_fp4_grid(m: int, n: int, k: int, config: FusedFp4Config) -> int:
     """Programs in the one launch: M tiles x N tiles x split_k."""
     return triton.cdiv(m, config.block_m) * triton.cdiv(n, config.block_n) * config.split_k
@@ -135,17 +132,6 @@ def _fp4_bits(x):
         return x.to(tl.int16, bitcast=True).to(tl.int32) << 16
     else:
         return x.to(tl.float32).to(tl.int32, bitcast=True)
-
-
-@triton.jit
-def _fp4_to_bf16(x):
-    """fp32 -> bf16 rounded to nearest even, by integer operations on the bits (NaN stays NaN). The
-    same result as the hardware's conversion; written out because Triton 3.9's interpreter rounds
-    subnormal results wrongly (2**-128 -> 0), and C's subnormals are part of the contract."""
-    u = x.to(tl.int32, bitcast=True)
-    rounded = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
-    bits = tl.where((u & 0x7FFFFFFF) > 0x7F800000, (u >> 16) | 0x40, rounded)
-    return (bits & 0xFFFF).to(tl.int16).to(tl.bfloat16, bitcast=True)
 
 
 @triton.jit
@@ -215,48 +201,16 @@ def _fp4_b_tile(b_ptr, rg, n_groups, it, Kb, BLOCK_N: tl.constexpr, BLOCK_K: tl.
 
 
 @triton.jit
-def _fp4_scale_col(g):
-    """Column part of the e8m0_shuffle position of scale (n, g): (g//8)*256 + (g%4)*64 + ((g%8)//4)*2.
-    For g0 a multiple of min(BLOCK_K/32, 8) and j < BLOCK_K/32 it is additive: col(g0 + j) = col(g0) + col(j)."""
-    return (g // 8) * 256 + (g % 4) * 64 + ((g % 8) // 4) * 2
-
-
-@triton.jit
 def _fp4_b_scales(s_ptr, s_off, s_mask, it, G, BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr):
     """Iteration `it`'s B scale bytes (BLOCK_N, BLOCK_K/32), read in place from e8m0_shuffle's layout:
-    s_off holds row(n) + col(j) (loop-invariant), the iteration adds the scalar col(g0). Rows outside
-    s_mask and groups g >= G (the layout's column padding) are masked (byte 127, 1.0)."""
+    s_off holds row(n) + col(j) (loop-invariant), the iteration adds the scalar col(g0) (`mx_shuffled_scale_col`
+    is additive there: g0 is a multiple of min(BLOCK_K/32, 8) and j < BLOCK_K/32). Rows outside s_mask and
+    groups g >= G (the layout's column padding) are masked (byte 127, 1.0)."""
     g0 = it * (BLOCK_K // 32)
     mask = s_mask
     if not EVEN_K:
         mask = mask & (tl.arange(0, BLOCK_K // 32) < G - g0)[None, :]
-    return tl.load(s_ptr + _fp4_scale_col(g0) + s_off, mask=mask, other=127)
-
-
-@triton.jit
-def _fp4_release_each_thread(slot_ptr, SLOT: tl.constexpr, THREADS: tl.constexpr):
-    """Every thread's own release (an atomic add of 0 to an int32 word of the program's workspace slot,
-    `THREADS` = threads per program, so that each thread holds one element): on AMD a release fence
-    waits only for the issuing wave's own memory operations, and Triton's barrier waits for no stores,
-    so without this the one thread that arrives could publish before the other waves' partial sums
-    have left the CU."""
-    offs = tl.arange(0, THREADS) % SLOT
-    tl.atomic_add(slot_ptr.to(tl.pointer_type(tl.int32)) + offs, 0, sem="release", scope="gpu")
-
-
-@triton.jit
-def _fp4_arrive(cnt_ptr, GEN, SPLIT_K: tl.constexpr):
-    """One arrival at a tile's launch-generation counter; True for the launch's last arrival, which
-    also sets the counter back to 0. The atomic max discards what an earlier launch (a smaller
-    generation) left behind; the add is acq_rel, so the last arrival sees every partial stored
-    before the other arrivals."""
-    base = GEN.to(tl.int64) << ARRIVAL_BITS
-    tl.atomic_max(cnt_ptr, base, sem="relaxed", scope="gpu")
-    old = tl.atomic_add(cnt_ptr, 1, sem="acq_rel", scope="gpu")
-    last = old == base + (SPLIT_K - 1)
-    if last:
-        tl.atomic_xchg(cnt_ptr, 0, sem="relaxed", scope="gpu")
-    return last
+    return tl.load(s_ptr + mx_shuffled_scale_col(g0) + s_off, mask=mask, other=127)
 
 
 # GEN changes every call: not specialized (== 1, divisibility), so one compile serves every call.
@@ -277,13 +231,13 @@ def _fp4_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr,
     iters = tl.cdiv(K, BLOCK_K)
     it_lo = split * iters // SPLIT_K
     it_hi = (split + 1) * iters // SPLIT_K
+    if SPLIT_K > 1:
+        mx_arrival_open(cnt_ptr + tile, GEN)
 
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     rg = pid_n * (BLOCK_N // 16) + tl.arange(0, BLOCK_N // 16)
-    # e8m0_shuffle: scale (n, g) at (n//32)*32*S_COLS + (n%16)*4 + (n%32)//16 + col(g), see _fp4_scale_col.
-    s_row = (rn // 32) * (32 * S_COLS) + (rn % 16) * 4 + (rn % 32) // 16
-    s_off = s_row[:, None] + _fp4_scale_col(tl.arange(0, BLOCK_K // 32))[None, :]
+    s_off = mx_shuffled_scale_row(rn, S_COLS)[:, None] + mx_shuffled_scale_col(tl.arange(0, BLOCK_K // 32))[None, :]
     s_mask = (rn < N)[:, None]
     kk = tl.arange(0, BLOCK_K)
     a_base = a_ptr + rm[:, None] * stride_am + kk[None, :] * stride_ak
@@ -302,45 +256,21 @@ def _fp4_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr,
     c_off = rm[:, None] * stride_cm + rn[None, :]
     c_mask = (rm < M)[:, None] & (rn < N)[None, :]
     if SPLIT_K == 1:
-        tl.store(c_ptr + c_off, _fp4_to_bf16(acc), mask=c_mask)
+        tl.store(c_ptr + c_off, mx_f32_to_bf16(acc), mask=c_mask)
     else:
         w_off = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
         slot = ws_ptr + (tile * SPLIT_K + split) * (BLOCK_M * BLOCK_N)
         tl.store(slot + w_off, acc)
         if RELEASE_THREADS > 0:
-            _fp4_release_each_thread(slot, BLOCK_M * BLOCK_N, RELEASE_THREADS)
+            mx_release_own_stores(slot, BLOCK_M * BLOCK_N, RELEASE_THREADS)
         # Every thread's partial is stored before one thread publishes the arrival (release).
         tl.debug_barrier()
-        if _fp4_arrive(cnt_ptr + tile, GEN, SPLIT_K):
+        if mx_arrive(cnt_ptr + tile, GEN, SPLIT_K):
             # Unrolled, so that all SPLIT_K loads are in flight at once.
             total = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
             for s in tl.static_range(SPLIT_K):
                 total += tl.load(ws_ptr + (tile * SPLIT_K + s) * (BLOCK_M * BLOCK_N) + w_off, cache_modifier=".cg")
-            tl.store(c_ptr + c_off, _fp4_to_bf16(total), mask=c_mask)
-
-
-_fp4_counters: dict = {}
-_fp4_generations = itertools.count(1)
-
-
-def _fp4_counter_buffer(device: torch.device, tiles: int) -> torch.Tensor:
-    """The int64 launch-generation counters of `device`, at least `tiles` of them, allocated zeroed
-    once and grown when needed (grown buffers are kept: a captured CUDA graph may still use one).
-    Keyed on the device, never on an input; see the module docstring for why leftovers are harmless."""
-    bufs = _fp4_counters.setdefault((device.type, device.index), [])
-    if not bufs or bufs[-1].numel() < tiles:
-        bufs.append(torch.zeros(max(tiles, 4096), dtype=torch.int64, device=device))
-    return bufs[-1]
-
-
-def _cuda_backend() -> bool:
-    """True when Triton compiles for NVIDIA, whose launcher rejects the AMD options. Off CUDA they are
-    passed: the HIP backend uses them, the interpreter drops them, and `python -m mxlib isa` records
-    them from a launch made on the CPU (no active GPU driver)."""
-    try:
-        return triton.runtime.driver.active.get_current_target().backend == "cuda"
-    except RuntimeError:  # no GPU driver: the interpreter, or a launch being recorded
-        return False
+            tl.store(c_ptr + c_off, mx_f32_to_bf16(total), mask=c_mask)
 
 
 def fused_fp4_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, *,
@@ -354,36 +284,40 @@ def fused_fp4_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.T
     if m == 0:
         return c  # an empty A gives an empty C: nothing to launch
     cfg = mx_resolve_config("fused_fp4", config, FusedFp4Config, fused_fp4_default_config, m, n, k)
-    _fp4_launch(a, b_shuffle, b_scale_sh, c, cfg, rounding, next(_fp4_generations))
+    _fp4_launch(a, b_shuffle, b_scale_sh, c, cfg, rounding, mx_next_generation())
     return c
 
 
 def _fp4_launch(a, b_shuffle, b_scale_sh, c, cfg: FusedFp4Config, rounding: str, gen: int, programs=None):
-    """The one launch with generation `gen`, writing C into `c`. `programs` (default: all of them)
-    launches only the first ones, which is what a launch that dies midway leaves behind (tests)."""
+    """The one launch with generation `gen` (`mx_next_generation`), writing C into `c`. `programs` (default:
+    all of them) launches only the first ones, which is what a launch that dies midway leaves behind
+    (tests). AMD launch options are passed off CUDA only: NVIDIA's launcher rejects them, the HIP backend
+    uses them, the interpreter drops them, and `python -m mxlib isa` records them."""
     m, k = a.shape
     n = b_shuffle.shape[0]
     tiles = triton.cdiv(m, cfg.block_m) * triton.cdiv(n, cfg.block_n)
     if cfg.split_k > 1:
-        cnt = _fp4_counter_buffer(a.device, tiles)
+        cnt = mx_counter_buffer(a.device, tiles)
         ws = torch.empty(tiles * cfg.split_k * cfg.block_m * cfg.block_n, dtype=torch.float32, device=a.device)
     else:
         cnt, ws = c, c  # unused: the kernel stores straight into C
-    knobs, release_threads = {}, 0
-    if not _cuda_backend():  # AMD (or the interpreter, or a launch recorded for gfx950)
+    knobs = {}
+    if not mx_cuda_backend():
         knobs = {key: v for key, v in (("waves_per_eu", cfg.waves_per_eu),
                                        ("matrix_instr_nonkdim", cfg.matrix_instr_nonkdim)) if v}
-        release_threads = 64 * cfg.num_warps if cfg.split_k > 1 else 0
     _fp4_gemm_kernel[(tiles * cfg.split_k if programs is None else programs,)](
         a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt,
         m, n, k, a.stride(0), a.stride(1), c.stride(0), b_scale_sh.shape[1], gen,
         BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, SPLIT_K=cfg.split_k,
         EVEN_K=k % cfg.block_k == 0, TIES_AWAY=rounding == "ties_away", B_CACHE=".cg" if cfg.b_cg else "",
-        RELEASE_THREADS=release_threads, num_warps=cfg.num_warps, num_stages=cfg.num_stages, **knobs)
+        RELEASE_THREADS=mx_release_threads(cfg.num_warps) if cfg.split_k > 1 else 0, num_warps=cfg.num_warps,
+        num_stages=cfg.num_stages, **knobs)
 
 
-# The path contract (mxlib.paths): every path module exposes these four names.
+# The path contract (mxlib.runtime.paths): every path module exposes these four names, and this one
+# zero_scale_operands.
 Config = FusedFp4Config
 default_config = fused_fp4_default_config
 grid = fused_fp4_grid
 gemm = fused_fp4_gemm
+zero_scale_operands = fused_fp4_zero_scale_operands

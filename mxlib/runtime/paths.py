@@ -6,7 +6,10 @@ Each path module exposes the same contract:
   default_config(m, n, k) -> Config;
   grid(m, n, k, config) -> CTAs launched per call, all launches summed (for the occupancy model);
   optionally available(device) -> (bool, one-line reason), for a path that runs only where it can be
-  built (`path_available`; the Triton paths run wherever Triton does).
+  built (`path_available`; the Triton paths run wherever Triton does);
+  optionally zero_scale_operands(device) -> the operands ("A", "B") whose blocks with E8M0 scale byte 0
+  the path reads as zero on `device`, the rule's one documented departure (mxlib.spec.reference;
+  `path_zero_scale_operands`).
 Adding a path is one line here.
 """
 from __future__ import annotations
@@ -40,3 +43,11 @@ def path_available(name: str, device) -> tuple[bool, str]:
     where it has one (paths that need a compiler or a GPU generation), else (True, "")."""
     check = getattr(path_module(name), "available", None)
     return (True, "") if check is None else check(device)
+
+
+def path_zero_scale_operands(name: str, device) -> tuple:
+    """The operands whose blocks with scale byte 0 path `name` reads as zero on `device` (the module's own
+    `zero_scale_operands`; () for a path without one): what `mxlib.spec.reference.check_exact` takes as
+    `zero_scale_operands` to check that path's output there."""
+    check = getattr(path_module(name), "zero_scale_operands", None)
+    return () if check is None else tuple(check(device))

@@ -5,8 +5,8 @@ timing (`mxlib.tools.timing.time_contest`) and, where the call can be captured, 
 (`time_graph`), with the floor from ceilings measured in the same run (`mxlib.tools.ceilings`). The rows
 go to a CSV (`mxlib.tools.bench_csv`, default `data/results/<device>/bench.csv`); the summary prints
 tables of contest medians, contest means and graph medians, each with a "touch_best" column (touch at
-its fastest grid) and geometric means over the benchmark shapes, then issue 17's goal and the
-acceptance checks (`mxlib.tools.acceptance`).
+its fastest grid) and geometric means over the benchmark shapes, then the baseline goal and
+the speed targets (`mxlib.tools.acceptance`).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import torch
 from ..spec import shapes as shapes_mod
 from ..spec import validate
 from ..spec.reference import generate_input
-from .acceptance import acceptance, issue17, touch_best_rows
+from .acceptance import acceptance, baseline_goal, touch_best_rows
 from .bench_csv import index_rows, make_row, number, write_csv
 from .ceilings import ceilings_text, floor_us, measure_ceilings
 from .progress import Progress
@@ -119,7 +119,7 @@ def summary(rows: list[dict]) -> str:
     """Tables (shapes x providers) of contest medians, contest means (what the contest ranks) and graph
     medians, with a "touch_best" column (`acceptance.touch_best_rows`: the fastest touch grid per shape);
     under each, the geometric mean over the benchmark shapes of its numbers (under a table of medians,
-    also of the means); then issue 17's goal and the acceptance checks."""
+    also of the means); then the baseline goal and the speed targets."""
     shapes = list(dict.fromkeys((str(r["kind"]), int(r["m"]), int(r["n"]), int(r["k"])) for r in rows))
     rows = rows + touch_best_rows(rows)
     provs = list(dict.fromkeys(str(r["provider"]) for r in rows))
@@ -157,8 +157,8 @@ def summary(rows: list[dict]) -> str:
                 geo.append(f"{geomean(vals):.2f}" if complete else "-")
             lines.append(f"{label:<37}" + "".join(f"{g:>{w + 1}}" for g in geo))
     lines.append("('!' marks an output that failed check_implementation; 'FAIL' a provider that raised)")
-    for title, checks in (("issue-17 goal (one run, contest-style)", issue17(rows)),
-                          ("issue-6 acceptance (one run)", acceptance(rows))):
+    for title, checks in (("baseline goal (one run, contest-style)", baseline_goal(rows)),
+                          ("speed targets (one run)", acceptance(rows))):
         lines.append(f"\n{title}:")
         for c in checks:
             verdict = "n/a " if c.passed is None else "PASS" if c.passed else "FAIL"

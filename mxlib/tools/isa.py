@@ -109,15 +109,23 @@ def _recording_run(self, *args, grid, warmup, **kwargs):
     return None
 
 
-def capture(call) -> list[Launch]:
-    """Every Triton launch `call()` makes, in order, none of them executed."""
+def capture(call, target: str | None = None) -> list[Launch]:
+    """Every Triton launch `call()` makes, in order, none of them executed. With `target` (a key of
+    TARGETS), the kernels' host code picks its backend-dependent constexprs and options as on that target
+    (`mxlib.kernels.common.mx_cuda_backend`); without it, as off CUDA (no GPU driver here)."""
     prepare()
+    from ..kernels import common
+
     cap = Capture()
     _ACTIVE.append(cap)
+    if target is not None:
+        common._mx_recording_backend.append(TARGETS[target][0])
     try:
         call()
     finally:
         _ACTIVE.pop()
+        if target is not None:
+            common._mx_recording_backend.pop()
     return cap.launches
 
 
@@ -182,6 +190,34 @@ def amdgcn_facts(asm: str) -> dict:
                 occupancy=num("Occupancy"),
                 mma=_counts(r"^\s+(v_mfma\w+|v_smfmac\w+)", asm),
                 global_loads=_counts(r"^\s+((?:global|buffer)_load_\w+)", asm))
+
+
+def amdgcn_stores_released(asm: str, source_line: str) -> list[bool]:
+    """For each global store an AMDGCN listing compiled from `source_line` ("file.py:LINE", the innermost
+    location of the store's `.loc`), whether every wave releases it itself before any code that only some
+    lanes run (an `s_and_saveexec`, such as one thread's arrival or flag): after the store, a
+    `buffer_wbl2` (a device-scope release's L2 write-back) and then `s_waitcnt vmcnt(0)` (the wave's own
+    stores done) come before the first `s_and_saveexec`. On AMD a release waits for the issuing wave's
+    memory operations only, so a store that only another wave's release follows may not have left its CU
+    when a program publishes it (mxlib.kernels.arrival)."""
+    lines = asm.splitlines()
+    where, found = "", []
+    for i, line in enumerate(lines):
+        text = line.strip()
+        if text.startswith(".loc"):
+            where = text.partition(";")[2].strip().split(" ")[0]
+            continue
+        if not re.match(r"(global|buffer)_store_", text) or where.rsplit(":", 1)[0] != source_line:
+            continue
+        wbl2 = waited = False
+        for later in lines[i + 1:]:
+            op = later.strip()
+            if op.startswith("s_and_saveexec"):
+                break
+            wbl2 |= op.startswith("buffer_wbl2")
+            waited |= wbl2 and op.startswith("s_waitcnt") and "vmcnt(0)" in op
+        found.append(wbl2 and waited)
+    return found
 
 
 def _cuobjdump() -> str:
@@ -356,7 +392,7 @@ def collect(target: str, submission=None, path: str | None = None, only=None) ->
             continue
         before = len(aiter_calls)
         try:
-            launches = capture(call)
+            launches = capture(call, target)
         except Exception as exc:
             rows.append(dict(source=source, shape="x".join(map(str, shape)), path=label, target=target, **stamp,
                              note=f"the call failed before launching: {type(exc).__name__}: {exc}"[:300]))
@@ -520,7 +556,7 @@ def sweep_residency(sweep_csv, target: str = "sm_90") -> list[dict]:
             inputs.clear()
             inputs[(m, n, k)] = _shape_data((m, n, k, int(r["seed"] or 0)))
         data = inputs[(m, n, k)]
-        launches = capture(lambda: module.gemm(data[0], data[3], data[4], config=cfg, rounding="rne"))
+        launches = capture(lambda: module.gemm(data[0], data[3], data[4], config=cfg, rounding="rne"), target)
         gemm = next(x for x in launches if _grid_ctas(x, _constexpr_values(x)) == int(r["ctas"])
                     and x.kwargs.get("BLOCK_N") == cfg.block_n)  # the tiled GEMM, not a quant or reduce launch
         key = _launch_key(gemm)

@@ -1,0 +1,70 @@
+"""The split-K arrival and release the single-launch paths share (mxlib.kernels.arrival), as compiled.
+
+On AMD a release waits only for the issuing wave's own stores, so before a program publishes (its
+split-K arrival, a_once's flags) every wave must release its own: checked in the gfx950 listings of
+fused (split-K, a_once) and fused_fp4 (split-K). On NVIDIA the kernels keep the barrier and one
+thread's release: their launches carry no per-thread release. The behaviour of the counters (interrupted
+launches, replayed generations) is tested with each path, in test_gemm_fused.py and test_gemm_fused_fp4.py.
+"""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_COMPILE = """
+import json
+from mxlib.tools import isa
+isa.prepare()
+from mxlib.kernels import gemm_fused as F, gemm_fused_fp4 as F4
+from mxlib.spec.reference import generate_input
+a, _, _, b_shuffle, b_scale_sh = generate_input(64, 2112, 1024, 0)
+out = {}
+for name, module, cfg in (("fused split_k", F, F.Config(16, 64, 128, 4)),
+                          ("fused a_once", F, F.Config(64, 64, 128, 2, a_once=1)),
+                          ("fused_fp4 split_k", F4, F4.Config(16, 64, 256, 2))):
+    gemm = lambda: module.gemm(a, b_shuffle, b_scale_sh, config=cfg)
+    (amd,) = isa.capture(gemm, "gfx950")
+    (nvidia,) = isa.capture(gemm, "sm_90")
+    out[name] = dict(asm=isa.compile_launch(amd, "gfx950")[0].asm["amdgcn"],
+                     threads={"gfx950": amd.kwargs["RELEASE_THREADS"], "sm_90": nvidia.kwargs["RELEASE_THREADS"]},
+                     warps=cfg.num_warps)
+print(json.dumps(out))
+"""
+
+
+def source_line(file: str, text: str) -> str:
+    """"file.py:LINE" of the one line of mxlib/kernels/<file> holding `text`."""
+    lines = (ROOT / "mxlib" / "kernels" / file).read_text().splitlines()
+    (number,) = [i + 1 for i, line in enumerate(lines) if text in line]
+    return f"{file}:{number}"
+
+
+def test_every_wave_releases_its_stores_before_a_program_publishes():
+    """Compiled for gfx950 (mxlib.tools.isa): every store of a split-K partial or of an a_once unit of A
+    (the first publishing, the fallback rewriting) is followed in every wave by an L2 write-back and a wait
+    for the wave's own stores before any code that only one lane runs (the arrival, the flag), and the
+    AMD launch asks for one release per thread; the sm_90 launch asks for none. In a child process:
+    under the interpreter Triton's decorators make interpreted functions, which cannot be compiled."""
+    from mxlib.tools import isa
+
+    env = {key: v for key, v in os.environ.items() if key != "TRITON_INTERPRET"}
+    proc = subprocess.run([sys.executable, "-c", _COMPILE], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    stores = {
+        "fused split_k": [source_line("gemm_fused.py", "tl.store(slot + w_off, acc)")],
+        "fused a_once": [source_line("gemm_fused.py", "tl.store(slot + w_off, acc)"),
+                         source_line("gemm_fused.py", "tl.store(aq_ptr + rows")],
+        "fused_fp4 split_k": [source_line("gemm_fused_fp4.py", "tl.store(slot + w_off, acc)")],
+    }
+    for name, lines in stores.items():
+        assert got[name]["threads"] == {"gfx950": 64 * got[name]["warps"], "sm_90": 0}, name
+        for line in lines:
+            released = isa.amdgcn_stores_released(got[name]["asm"], line)
+            assert released and all(released), f"{name}, stores of {line}: {released}"
+    # Both a_once publications of A's units: by the producing programs and by a program whose wait ran out.
+    assert len(isa.amdgcn_stores_released(got["fused a_once"]["asm"], stores["fused a_once"][1])) >= 2
