@@ -114,13 +114,19 @@ def test_h200_special_values_script_dry_run(tmp_path):
 
 
 def tiny_scale_inputs(target: str, seed: int):
-    """Contest inputs with A (target "A") or B ("B", before quantization) times 1e-38: most blocks
-    then have scale byte 0 or 1 and dequantized values in fp32's subnormal range."""
+    """Contest inputs with A's (target "A") or B's ("B", before quantization) even rows times 1e-38 and
+    odd rows times 1e-37: the even rows' blocks then have scale byte 0 (largest magnitude below about
+    4.1e-38) and the odd rows' small nonzero bytes, all with dequantized values in fp32's subnormal range."""
     a, b, _, _, _ = generate_input(16, 256, 1024, seed, device=DEVICE)
+
+    def tiny(x):
+        rows = torch.arange(x.shape[0], device=x.device)[:, None]
+        return (x.float() * torch.where(rows % 2 == 0, 1e-38, 1e-37)).to(torch.bfloat16)
+
     if target == "A":
-        a = (a.float() * 1e-38).to(torch.bfloat16)
+        a = tiny(a)
     else:
-        b = (b.float() * 1e-38).to(torch.bfloat16)
+        b = tiny(b)
     b_q, b_s = quantize_mxfp4(b)
     return a, b, b_q, shuffle_weight(b_q).to(DEVICE), e8m0_shuffle(b_s).to(DEVICE)
 

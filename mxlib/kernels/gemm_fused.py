@@ -67,8 +67,7 @@ from ..spec.devices import compute_units
 from .arrival import (MAX_ARRIVALS, mx_arrival_open, mx_arrive, mx_counter_buffer, mx_next_generation,
                       mx_release_own_stores, mx_release_threads)
 from .common import (mx_check_config, mx_check_gemm_args, mx_e8m0_to_f32, mx_f32_to_bf16, mx_output,
-                     mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_shuffled_weight_col,
-                     mx_shuffled_weight_row, mx_zero_scale_operands)
+                     mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_zero_scale_operands)
 
 # How many times a program polls A's flags before it quantizes its slices itself (a_once=1). Each
 # poll is one L2 round trip (well under 1 us); producers that are resident publish within a few us.
@@ -272,8 +271,11 @@ def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr, aq_ptr, aqs_
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     jb = tl.arange(0, BLOCK_K // 2)
-    b_col = tl.max_contiguous(tl.multiple_of(mx_shuffled_weight_col(jb), 16), 16)
-    b_off = b_col[:, None] + mx_shuffled_weight_row(rn, Kb)[None, :]
+    # B_shuffle's byte offsets (mx_shuffled_weight_col / _row) written out here: Triton 3.6 on sm_90 gave
+    # wrong products when the contiguity hints wrapped those helpers' results (KERNEL_NOTES.md, "Triton
+    # on sm_90 and in the interpreter").
+    b_col = tl.max_contiguous(tl.multiple_of((jb // 32) * 512 + ((jb % 32) // 16) * 256 + jb % 16, 16), 16)
+    b_off = b_col[:, None] + ((rn // 16) * (16 * Kb) + (rn % 16) * 16)[None, :]
     s_row = mx_shuffled_scale_row(rn, S_COLS)
     kk = tl.arange(0, BLOCK_K)
     a_base = a_ptr + rm[:, None] * stride_am + kk[None, :] * stride_ak
