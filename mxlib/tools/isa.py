@@ -109,15 +109,36 @@ def _recording_run(self, *args, grid, warmup, **kwargs):
     return None
 
 
-def capture(call) -> list[Launch]:
-    """Every Triton launch `call()` makes, in order, none of them executed."""
+class _TargetDriver:
+    """Stands in for Triton's active driver while a call is captured for `target`: code that asks which
+    backend it launches on (fused_fp4 passes AMD-only launch options off CUDA) sees the target's."""
+
+    def __init__(self, target: str):
+        self.target = target
+
+    def get_current_target(self):
+        return _target(self.target)
+
+
+def capture(call, target: str | None = None) -> list[Launch]:
+    """Every Triton launch `call()` makes, in order, none of them executed. With `target` ("gfx950" or
+    "sm_90"), `triton.runtime.driver.active.get_current_target()` answers that target during the call, so
+    a launch that depends on the backend is recorded as that target's launcher would make it."""
     prepare()
+    if target is not None and target not in TARGETS:
+        raise IsaError(f"--target must be one of {', '.join(TARGETS)}, got {target!r}")
+    from triton.runtime import driver
+
     cap = Capture()
     _ACTIVE.append(cap)
+    saved = driver._active
+    if target is not None:
+        driver._active = _TargetDriver(target)
     try:
         call()
     finally:
         _ACTIVE.pop()
+        driver._active = saved
     return cap.launches
 
 
@@ -242,6 +263,77 @@ def kernel_row(launch: Launch, target: str, shape, source: str, path: str, stamp
     return row
 
 
+LISTING_SUFFIX = {"gfx950": ".s", "sm_90": ".ptx"}
+_COMMENT = {"gfx950": ";", "sm_90": "//"}
+
+
+def listings(target: str, path: str, shape) -> list[tuple[str, str]]:
+    """(kernel name, assembly text) for every distinct Triton launch mxlib's dispatcher makes for `path`
+    on contest shape `shape` ((m, n, k)) as it would run on `target` (its config table), compiled for
+    `target`: the AMDGCN listing for gfx950, the PTX for sm_90. Each text starts with comment lines
+    naming the kernel, its constexprs and options, the Triton version and the date; debug-info paths are
+    relative (`_relative_paths`)."""
+    if target not in TARGETS:
+        raise IsaError(f"--target must be one of {', '.join(TARGETS)}, got {target!r}")
+    prepare()
+    stamp = _stamp()
+    calls = [c for c in mxlib_calls(target, path) if tuple(c[0]) == tuple(shape)]
+    if not calls:
+        raise IsaError(f"--shapes must name a contest shape, got {'x'.join(map(str, shape))}")
+    out, seen = [], set()
+    for _, _, call in calls:
+        for launch in capture(call, target):
+            key = _launch_key(launch)
+            if key in seen:
+                continue
+            seen.add(key)
+            kernel, options, constexprs = compile_launch(launch, target)
+            text = kernel.asm["amdgcn" if target == "gfx950" else "ptx"]
+            c = _COMMENT[target]
+            config = _config_text({**constexprs, **{k: options.get(k) for k in _OPTION_KEYS if k in options}})
+            head = [f"{c} mxlib {path} path, {'x'.join(map(str, shape))}, kernel {launch.name}, compiled for {target}",
+                    f"{c} {config}",
+                    f"{c} `python -m mxlib isa --target {target} --path {path} --shapes {'x'.join(map(str, shape))} "
+                    f"--listing DIR`, Triton {stamp['triton']}, {stamp['date']}"]
+            out.append((launch.name, "\n".join(head) + "\n" + _relative_paths(text)))
+    return out
+
+
+def _relative_paths(text: str) -> str:
+    """Debug-info paths cut to the part from `mxlib/` or `triton/` on (a listing names no machine's folders;
+    Triton's cache may also hand back a kernel compiled from another checkout of the same source)."""
+    return re.sub(r"/[\w./+-]*?/(mxlib|triton)(?=[/\"\s])", r"\1", text)
+
+
+def k_loop_lines(asm: str) -> list[str]:
+    """The instructions of the first loop in an AMDGCN listing or a PTX text (the GEMM's K loop), stripped:
+    AMDGCN from the first "Inner Loop Header" label to the branch back to it; PTX from the first label
+    that a later `bra` jumps back to, to that branch. [] when there is no loop."""
+    lines = asm.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(".") and "Inner Loop Header" in line:
+            label, body = line.split(":")[0], []
+            for inner in lines[i + 1:]:
+                t = inner.strip()
+                if inner.startswith("\t") and t and not t.startswith((".", ";")):
+                    body.append(t)
+                    if t.startswith("s_cbranch") and t.split()[-1] == label:
+                        return body
+            return body
+    labels = {}
+    for i, line in enumerate(lines):
+        t = line.strip()
+        found = re.match(r"^(\$L__\w+):", t)
+        if found:
+            labels[found.group(1)] = i
+            continue
+        jump = re.search(r"\bbra(?:\.uni)?\s+(\$L__\w+);", t)
+        if jump and jump.group(1) in labels:
+            body = [x.strip() for x in lines[labels[jump.group(1)] + 1:i + 1]]
+            return [x for x in body if x and not x.startswith(("//", "$L__", "."))]
+    return []
+
+
 def _config_text(values: dict) -> str:
     return " ".join(f"{k}={v}" for k, v in values.items() if not k.startswith("_"))
 
@@ -356,7 +448,7 @@ def collect(target: str, submission=None, path: str | None = None, only=None) ->
             continue
         before = len(aiter_calls)
         try:
-            launches = capture(call)
+            launches = capture(call, target)
         except Exception as exc:
             rows.append(dict(source=source, shape="x".join(map(str, shape)), path=label, target=target, **stamp,
                              note=f"the call failed before launching: {type(exc).__name__}: {exc}"[:300]))
@@ -424,6 +516,8 @@ def add_arguments(p) -> None:
     p.add_argument("--shapes", help="a subset of the contest shapes, e.g. 16x2112x7168,32x4096x512")
     p.add_argument("--sweep", help="instead: the GEMM launch of every checked row of this split-K sweep CSV "
                                    "(data/results/h200/splitk_sweep.csv), with its CTAs per unit")
+    p.add_argument("--listing", help="instead: write the compiled assembly (gfx950: AMDGCN .s; sm_90: .ptx) of every "
+                                     "Triton launch of --path on the one contest shape in --shapes into this folder")
 
 
 def _parse_shapes(text):
@@ -451,7 +545,33 @@ def summary(rows) -> str:
     return "\n".join(lines)
 
 
+def _write_listings(args) -> int:
+    from ..runtime.paths import CUDA_PATHS, PATHS
+
+    triton_paths = [p for p in PATHS if p not in CUDA_PATHS]
+    picked = sorted(_parse_shapes(args.shapes) or [])
+    if args.path not in triton_paths or len(picked) != 1 or args.submission is not None:
+        raise IsaError(f"--listing needs --path (one of {', '.join(triton_paths)}) and exactly one contest shape in "
+                       f"--shapes, and no SUBMISSION; got --path {args.path!r}, --shapes {args.shapes!r}")
+    folder = Path(args.listing)
+    folder.mkdir(parents=True, exist_ok=True)
+    shape = "x".join(map(str, picked[0]))
+    for name, text in listings(args.target, args.path, picked[0]):
+        out = folder / f"{args.path}_{name.lstrip('_')}_{shape}_{args.target}{LISTING_SUFFIX[args.target]}"
+        out.write_text(text)
+        print(f"wrote {out} ({len(text.splitlines())} lines)")
+    return 0
+
+
 def run(args) -> int:
+    if getattr(args, "listing", None) is not None:
+        try:
+            if args.target not in TARGETS:
+                raise IsaError(f"--target must be one of {', '.join(TARGETS)}, got {args.target!r}")
+            return _write_listings(args)
+        except IsaError as exc:
+            print(f"python -m mxlib isa: {exc}", file=sys.stderr)
+            return 2
     if args.sweep is not None:
         if args.target not in TARGETS:
             print(f"python -m mxlib isa: --target must be one of {', '.join(TARGETS)}, got {args.target!r}",
@@ -520,7 +640,7 @@ def sweep_residency(sweep_csv, target: str = "sm_90") -> list[dict]:
             inputs.clear()
             inputs[(m, n, k)] = _shape_data((m, n, k, int(r["seed"] or 0)))
         data = inputs[(m, n, k)]
-        launches = capture(lambda: module.gemm(data[0], data[3], data[4], config=cfg, rounding="rne"))
+        launches = capture(lambda: module.gemm(data[0], data[3], data[4], config=cfg, rounding="rne"), target)
         gemm = next(x for x in launches if _grid_ctas(x, _constexpr_values(x)) == int(r["ctas"])
                     and x.kwargs.get("BLOCK_N") == cfg.block_n)  # the tiled GEMM, not a quant or reduce launch
         key = _launch_key(gemm)
