@@ -218,3 +218,27 @@ def test_listing_needs_one_path_and_one_shape(capsys):
     assert main(["isa", "--target", "gfx950", "--path", "all", "--shapes", "4x2880x512", "--listing", "x"]) == 2
     out, err = capsys.readouterr()
     assert err.count("\n") == 1 and "--listing needs --path" in err, err
+
+
+def test_k_loop_sources_reads_the_listing_header():
+    from mxlib.tools import isa
+
+    listing = (
+        "; source lines of the K loop (file:line: text):\n"
+        ";   k.py:7: b = tl.load(b_ptr)\n"
+        ";   k.py:9: acc = tl.dot_scaled(a, sa, 'e2m1', b, sb, 'e2m1', acc)\n"
+        "\t.loc\t1 5 3                          ; k.py:5:3\n"
+        ".LBB0_2:                                ; =>This Inner Loop Header: Depth=1\n"
+        "\t.loc\t1 7 11                         ; k.py:7:11\n"
+        "\tbuffer_load_dwordx4 v[0:3], v4, s[4:7], 0 offen\n"
+        "\t.loc\t2 43 1                         ; standard.py:43:1 @[ k.py:9:3 ]\n"
+        "\ts_add_i32 s0, s0, 1\n"
+        "\t.loc\t1 9 9                          ; k.py:9:9\n"
+        "\tv_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:7], v[8:11], v[0:3], v9, v8\n"
+        "\ts_cbranch_scc1 .LBB0_2\n")
+    got = isa.k_loop_sources(listing)
+    assert [(ins.split()[0], loc, text) for ins, loc, text in got] == [
+        ("buffer_load_dwordx4", "k.py:7", "b = tl.load(b_ptr)"),
+        ("s_add_i32", "standard.py:43", ""),
+        ("v_mfma_scale_f32_16x16x128_f8f6f4", "k.py:9", "acc = tl.dot_scaled(a, sa, 'e2m1', b, sb, 'e2m1', acc)"),
+        ("s_cbranch_scc1", "k.py:9", "acc = tl.dot_scaled(a, sa, 'e2m1', b, sb, 'e2m1', acc)")]

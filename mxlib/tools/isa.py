@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import occupancy
-from .repo import RESULTS_DIR
+from .repo import RESULTS_DIR, ROOT
 
 TARGETS = {"gfx950": ("hip", "gfx950", 64), "sm_90": ("cuda", 90, 32)}
 DEVICE_KINDS = {"gfx950": "mi355x", "sm_90": "h200"}  # the config table mxlib's dispatcher reads on each
@@ -294,7 +294,9 @@ def listings(target: str, path: str, shape) -> list[tuple[str, str]]:
             head = [f"{c} mxlib {path} path, {'x'.join(map(str, shape))}, kernel {launch.name}, compiled for {target}",
                     f"{c} {config}",
                     f"{c} `python -m mxlib isa --target {target} --path {path} --shapes {'x'.join(map(str, shape))} "
-                    f"--listing DIR`, Triton {stamp['triton']}, {stamp['date']}"]
+                    f"--listing DIR`, Triton {stamp['triton']}, {stamp['date']}",
+                    f"{c} source lines of the K loop (file:line: text):"]
+            head += [f"{c}   {loc}: {code}" for loc, code in _loop_source_lines(text)]
             out.append((launch.name, "\n".join(head) + "\n" + _relative_paths(text)))
     return out
 
@@ -303,6 +305,82 @@ def _relative_paths(text: str) -> str:
     """Debug-info paths cut to the part from `mxlib/` or `triton/` on (a listing names no machine's folders;
     Triton's cache may also hand back a kernel compiled from another checkout of the same source)."""
     return re.sub(r"/[\w./+-]*?/(mxlib|triton)(?=[/\"\s])", r"\1", text)
+
+
+_LOC = re.compile(r"^\s*\.loc\s+\d+\s+\d+\s+\d+.*?(?:;|//)\s*([\w.]+):(\d+):\d+")
+_FILE = re.compile(r'^\s*\.file\s+\d+\s+"([^"]*)"(?:\s+"([^"]*)")?')
+
+
+def _loop_locations(asm: str) -> list[tuple[str, str]]:
+    """(instruction, "file.py:line") for each instruction of the first loop (`k_loop_lines`), the location
+    being the innermost source line the compiler's `.loc` comment names (Triton inlines helpers, so a
+    load inside `_fp4_b_tile` is named by its line there); PTX inside Triton's own inline asm blocks gets
+    "inline asm in file.py:line", the line that called it."""
+    body = k_loop_lines(asm)
+    if not body:
+        return []
+    lines, out, loc, i = asm.splitlines(), [], "", 0
+    start = next(n for n, line in enumerate(lines) if line.strip() == body[0] or line.strip().startswith(body[0]))
+    # walk back to the loop's first .loc so the first instruction has one
+    for line in reversed(lines[:start]):
+        found = _LOC.match(line)
+        if found:
+            loc = f"{found.group(1)}:{found.group(2)}"
+            break
+    inline = False  # PTX: Triton's own inline asm (the emulated FP4 upcast) carries .loc lines of its text
+    for line in lines[start:]:
+        stripped = line.strip()
+        if stripped in ("// begin inline asm", "// end inline asm"):
+            inline = stripped == "// begin inline asm"
+            continue
+        found = _LOC.match(line)
+        if found:
+            if not inline:
+                loc = f"{found.group(1)}:{found.group(2)}"
+            continue
+        if i < len(body) and stripped == body[i]:
+            out.append((body[i], f"inline asm in {loc}" if inline else loc))
+            i += 1
+            if i == len(body):
+                break
+    return out
+
+
+def _loop_source_lines(asm: str) -> list[tuple[str, str]]:
+    """("file.py:line", source text) for every mxlib source line the first loop's instructions come from, in
+    line order, read from the files the listing's `.file` directives name."""
+    files = {}
+    for line in asm.splitlines():
+        found = _FILE.match(line)
+        if found:
+            full = Path(found.group(1), found.group(2)) if found.group(2) else Path(found.group(1))
+            files[full.name] = full
+    wanted = sorted({loc for _, loc in _loop_locations(asm) if loc and not loc.startswith("inline")}, key=lambda x: (x.split(":")[0], int(x.split(":")[1])))
+    out = []
+    for loc in wanted:
+        name, number = loc.split(":")
+        file = files.get(name)
+        if file is None or "mxlib" not in file.parts:
+            continue
+        file = ROOT.joinpath(*file.parts[file.parts.index("mxlib"):])  # this checkout's copy (a cached kernel may
+        if not file.is_file():                                          # name another checkout's folder)
+            continue
+        text = file.read_text().splitlines()
+        if 0 < int(number) <= len(text):
+            out.append((loc, text[int(number) - 1].strip()))
+    return out
+
+
+def k_loop_sources(listing: str) -> list[tuple[str, str, str]]:
+    """(instruction, "file.py:line", source text) for each instruction of a listing's K loop, the text read
+    from the listing's own header (`listings` writes it when it compiles), so it is the source the listing
+    was compiled from."""
+    sources = {}
+    for line in listing.splitlines()[:400]:
+        found = re.match(r"^(?:;|//)\s{3}([\w.]+:\d+): (.*)$", line)
+        if found:
+            sources[found.group(1)] = found.group(2)
+    return [(ins, loc, sources.get(loc, "")) for ins, loc in _loop_locations(listing)]
 
 
 def k_loop_lines(asm: str) -> list[str]:

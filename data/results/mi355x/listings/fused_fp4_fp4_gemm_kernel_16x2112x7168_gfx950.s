@@ -1,6 +1,26 @@
 ; mxlib fused_fp4 path, 16x2112x7168, kernel _fp4_gemm_kernel, compiled for gfx950
 ; stride_ak=1 BLOCK_M=16 BLOCK_N=128 BLOCK_K=256 SPLIT_K=15 EVEN_K=True TIES_AWAY=False B_CACHE=.cg RELEASE_THREADS=256 num_warps=4 num_stages=1 waves_per_eu=0 matrix_instr_nonkdim=16
 ; `python -m mxlib isa --target gfx950 --path fused_fp4 --shapes 16x2112x7168 --listing DIR`, Triton 3.9.0, 2026-12-03
+; source lines of the K loop (file:line: text):
+;   gemm_fused_fp4.py:135: return x.to(tl.int16, bitcast=True).to(tl.int32) << 16
+;   gemm_fused_fp4.py:171: ab = ub & 0x7FFFFFFF  # |x|: non-negative floats order like their bits, and NaN/Inf bits are the largest
+;   gemm_fused_fp4.py:173: field = ((amax + 0x200000) >> 23) & 0xFF
+;   gemm_fused_fp4.py:174: e = tl.where(field == 255, 127, tl.minimum(tl.maximum(field - 129, -127), 127))
+;   gemm_fused_fp4.py:176: inv = tl.where(inv_b == 0, 0x400000, inv_b << 23).to(tl.float32, bitcast=True)
+;   gemm_fused_fp4.py:177: qa = ab.to(tl.float32, bitcast=True) * inv[:, :, None]  # |q|
+;   gemm_fused_fp4.py:179: magic = ((tl.maximum(qa.to(tl.int32, bitcast=True) >> 23, 127) << 23) + 0x0B400000).to(tl.float32, bitcast=True)
+;   gemm_fused_fp4.py:180: t = qa + magic
+;   gemm_fused_fp4.py:182: code = (tb & 7) + (tb >> 22) - 299
+;   gemm_fused_fp4.py:189: code = code | ((ub >> 28) & 8)
+;   gemm_fused_fp4.py:190: nonfinite = amax >= 0x7F800000
+;   gemm_fused_fp4.py:193: packed = (lo | (hi << 4)).to(tl.uint8)
+;   gemm_fused_fp4.py:194: return packed, tl.where(nonfinite, 255, e + 127).to(tl.uint8)
+;   gemm_fused_fp4.py:210: raw = tl.load(b_ptr + rg[:, None] * (16 * Kb) + it * (8 * BLOCK_K) + j[None, :], mask=mask, other=0,
+;   gemm_fused_fp4.py:214: return tl.trans(tl.reshape(b, (BLOCK_N, BLOCK_K // 2)))
+;   gemm_fused_fp4.py:233: return tl.load(s_ptr + _fp4_scale_col(g0) + s_off, mask=mask, other=127)
+;   gemm_fused_fp4.py:292: for it in range(it_lo, it_hi):
+;   gemm_fused_fp4.py:296: x = tl.load(a_base + it * BLOCK_K * stride_ak, mask=a_mask, other=0.0)
+;   gemm_fused_fp4.py:300: acc = tl.dot_scaled(a_q, a_s, "e2m1", b, b_s, "e2m1", acc)
 	.amdgcn_target "amdgpu9.50-amd-amdhsa-unknown-gfx950"
 	.amdhsa_code_object_version 5
 	.text

@@ -1,0 +1,195 @@
+"""The sections notebooks 03, 04 and 05 share, one function each: the seed's launches for a path (from
+`mxlib.spec.seed.seed_plan`), the source of a kernel, a path's compiled facts for gfx950 and sm_90 side
+by side, its occupancy on each device, its H200 config and its measured speed. Each returns text (and,
+for figures, the figure), so a notebook cell is one call and a print; nothing here measures.
+
+Where the numbers come from: `seed_plan` and `mxlib.spec.aiter_rules` (what the seed launches, per aiter
+release line), data/results/mi355x/isa_all_paths.csv and data/results/h200/isa_sm90_all_paths.csv (every
+Triton path compiled on the CPU machine, `python -m mxlib isa --path all`), data/results/mi355x/isa_seed.csv
+(the seed's own Triton kernels), data/results/mi355x/aiter_asm_kernels.csv (aiter's ASM GEMMs' metadata),
+mxlib/data/configs/h200.csv (the H200 table) and data/results/h200/bench.csv (the timing run that timed
+every Triton path).
+"""
+from __future__ import annotations
+
+import csv
+import inspect
+import textwrap
+from pathlib import Path
+
+from ..spec import seed as seed_mod
+from ..spec import shapes as shapes_mod
+from ..spec.aiter_rules import AITER_LINES, gemm_a4w4_choice
+from . import occupancy as occ
+from .repo import RESULTS_DIR
+
+SEED_PATHS = seed_mod.PATHS
+ISA_CSV = {"gfx950": RESULTS_DIR / "mi355x" / "isa_all_paths.csv", "sm_90": RESULTS_DIR / "h200" / "isa_sm90_all_paths.csv"}
+ISA_SEED_CSV = RESULTS_DIR / "mi355x" / "isa_seed.csv"
+ASM_KERNELS_CSV = RESULTS_DIR / "mi355x" / "aiter_asm_kernels.csv"
+GEMM_KERNEL = {"asm": "_tiled_kernel", "ck": "_tiled_kernel", "splitk": "_splitk_kernel"}  # mxlib's GEMM per path
+
+
+def _path(path: str) -> str:
+    if path not in SEED_PATHS:
+        raise ValueError(f"path must be one of the seed's paths {', '.join(SEED_PATHS)}, got {path!r}")
+    return path
+
+
+def _rows(file: Path) -> list[dict]:
+    with open(file, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def seed_shapes(path: str) -> list:
+    """The contest shapes (mxlib.spec.shapes.Shape) the seed sends down `path`, in the contest's order."""
+    _path(path)
+    return [s for s in shapes_mod.load() if seed_mod.seed_path(*s.mnk) == path]
+
+
+def _grid(g) -> str:
+    return "?" if g is None else "x".join(map(str, g))
+
+
+def seed_launches(path: str, aiter: str = seed_mod.CONTEST_AITER) -> str:
+    """Every launch of one seed call per shape of `path`: kernel, grid, CTAs, and for the GEMM how its
+    kernel was chosen ("seed": named by the seed; "tuned"/"heuristic": aiter's CSV row or ASM heuristic;
+    "config": the seed's Triton config) with its tile and the MI355X's CUs it occupies (one CTA per CU)."""
+    lines = [f"what the seed launches per call (mxlib.spec.seed.seed_plan, aiter {aiter} release line):"]
+    for s in seed_shapes(path):
+        plan = seed_mod.seed_plan(*s.mnk, aiter=aiter)
+        tile = "?" if plan["tile"] is None else f"{plan['tile'][0]}x{plan['tile'][1]}"
+        util = "" if plan["ctas"] is None else f", {plan['ctas'] / occ.DEVICES['MI355X'].units:.1%} of 256 CUs"
+        lines.append(f"  {str(s):>14}  GEMM: {plan['how']} {tile} tile, {plan['ctas']} CTAs{util}  "
+                     f"(holds for aiter {plan['aiter']})")
+        for launch in plan["launches"]:
+            lines.append(f"  {'':14}    {launch['kernel'][:60]:<60} grid {_grid(launch['grid']):>7}  {launch['ctas']} CTAs")
+    return "\n".join(lines)
+
+
+def gemm_a4w4_lines(shapes) -> str:
+    """What `aiter.gemm_a4w4` runs for each shape on each aiter release line (`gemm_a4w4_choice`): CK or
+    ASM, from a tuned row or from the ASM heuristic, with its tile and CTAs."""
+    head = f"{'shape':>14}  " + "".join(f"{'aiter ' + line.first + ('+' if line.stop is None else ''):<36}"
+                                         for line in AITER_LINES)
+    lines = [head]
+    for s in shapes:
+        cells = []
+        for line in AITER_LINES:
+            c = gemm_a4w4_choice(*s.mnk, line.first)
+            cells.append(f"{c.backend} {c.tile[0]}x{c.tile[1]} ({c.how}), {c.ctas} CTAs")
+        lines.append(f"{str(s):>14}  " + "".join(f"{c:<36}" for c in cells))
+    return "\n".join(lines)
+
+
+def source(obj) -> str:
+    """The source text of a function, kernel or module (a Triton kernel's Python function), dedented."""
+    fn = getattr(obj, "fn", obj)  # a triton JITFunction keeps the Python function in .fn
+    return textwrap.dedent(inspect.getsource(fn)).rstrip("\n")
+
+
+def _isa_rows(target: str, kernel: str, path: str, shapes) -> list[dict]:
+    wanted = {str(s) for s in shapes}
+    return [r for r in _rows(ISA_CSV[target]) if r["kernel"] == kernel and r["path"] == path and r["shape"] in wanted]
+
+
+def _mma(text: str) -> str:
+    if not text:
+        return "none"
+    name, _, count = text.split(";")[0].rpartition(":")
+    short = name.replace("wgmma.mma_async.sync.aligned.", "wgmma.").replace("mma.sync.aligned.", "mma.sync.")
+    short = short.replace(".row.col", "")
+    return f"{short} x{count}"
+
+
+def compiled_facts(path: str, shapes=None) -> str:
+    """mxlib's GEMM kernel of `path` on each of its shapes compiled for gfx950 and for sm_90, side by side,
+    each with the config mxlib's dispatcher gives it there (the MI355X table has rows for fused_fp4 only, so
+    gfx950 rows use the path's default config; sm_90 rows the H200 table's): tile, registers (AMD: VGPRs + AGPRs; NVIDIA: per thread), LDS / shared bytes, spills, the matrix
+    instruction and its count in the kernel, CTAs per CU / SM (`occupancy.residency`)."""
+    shapes = seed_shapes(path) if shapes is None else list(shapes)
+    kernel = GEMM_KERNEL[_path(path)]
+    by = {t: {r["shape"]: r for r in _isa_rows(t, kernel, path, shapes)} for t in ISA_CSV}
+    lines = [f"{kernel} ({path} path), compiled on the CPU machine (Triton "
+             f"{next(iter(by['gfx950'].values()), {}).get('triton', '?')}): "
+             "data/results/mi355x/isa_all_paths.csv, data/results/h200/isa_sm90_all_paths.csv"]
+    for s in shapes:
+        for target in ("gfx950", "sm_90"):
+            r = by[target].get(str(s))
+            if r is None:
+                lines.append(f"  {str(s):>14} {target:>6}  not compiled")
+                continue
+            tile = dict(kv.split("=") for kv in r["config"].split() if "=" in kv)
+            regs = f"{r['vgprs']}+{r['agprs']}" if target == "gfx950" else r["vgprs"]
+            unit = "CU" if target == "gfx950" else "SM"
+            lines.append(f"  {str(s):>14} {target:>6}  {tile.get('BLOCK_M')}x{tile.get('BLOCK_N')}x{tile.get('BLOCK_K')} "
+                         f"{r['num_warps']} warps, {r['grid_ctas']:>4} CTAs, regs {regs:>7}, LDS/shared "
+                         f"{r['shared_bytes']:>6} B, spill {r['spill_bytes'] or 0} B, {r['ctas_per_unit']} CTAs/{unit}, "
+                         f"{_mma(r['mma'])}")
+    return "\n".join(lines)
+
+
+def aiter_asm_kernel(tile) -> dict:
+    """The row of data/results/mi355x/aiter_asm_kernels.csv for an ASM tile (tile_m, tile_n)."""
+    for r in _rows(ASM_KERNELS_CSV):
+        if (int(r["tile_m"]), int(r["tile_n"])) == tuple(tile):
+            return r
+    raise ValueError(f"tile must be one of the ASM tiles in {ASM_KERNELS_CSV.name}, got {tile}")
+
+
+def h200_config(path: str, shape):
+    """The Config mxlib's H200 table gives `path` on `shape`, else the path's default (and which)."""
+    from ..runtime import dispatch
+    from ..runtime.paths import path_module
+
+    mod = path_module(path)
+    fields = [f for p, f in dispatch.load_table("h200").get(tuple(shape), []) if p == path]
+    return (mod.Config(**fields[0]), "table") if fields else (mod.default_config(*shape), "default")
+
+
+def _tile_text(tm, tn, split=1) -> str:
+    return f"{tm}x{tn}" + (f" x{split}" if split > 1 else "")
+
+
+def occupancy(path: str, aiter: str = seed_mod.CONTEST_AITER):
+    """(text, figure): for each shape of `path`, the seed's GEMM on the MI355X (`seed_plan`: tile, CTAs,
+    share of the 256 CUs) and mxlib's config of the path on the H200 (CTAs, share of 132 SMs, one CTA per
+    SM as the utilization measure), one panel per device."""
+    from . import figures
+
+    rows = []
+    for s in seed_shapes(path):
+        plan = seed_mod.seed_plan(*s.mnk, aiter=aiter)
+        tm, tn = plan["tile"]
+        split = plan["ctas"] // occ.cta_count(*s.mnk, tm, tn) if plan["config"] else 1  # the split aiter runs
+        cfg, _ = h200_config(path, s.mnk)
+        ctas = occ.cta_count(*s.mnk, cfg.block_m, cfg.block_n, cfg.split_k)
+        rows.append((str(s), _tile_text(tm, tn, split), plan["ctas"], occ.cu_utilization(plan["ctas"], "MI355X"),
+                     _tile_text(cfg.block_m, cfg.block_n, cfg.split_k), ctas, occ.cu_utilization(ctas, "H200")))
+    text = [f"{'shape':>14} | {'seed tile':>12} {'CTAs':>5} {'MI355X':>7} | {'H200 tile':>12} {'CTAs':>5} {'H200':>6}"]
+    text += [f"{r[0]:>14} | {r[1]:>12} {r[2]:5d} {r[3]:7.1%} | {r[4]:>12} {r[5]:5d} {r[6]:6.1%}" for r in rows]
+    fig = figures.utilization_panels([
+        ("MI355X (256 CUs): the seed's GEMM launch", figures.COLORS["MI355X"], [(r[0], r[2], r[3], r[1]) for r in rows]),
+        ("H200 (132 SMs): mxlib's H200 config of this path", figures.COLORS["H200"],
+         [(r[0], r[5], r[6], r[4]) for r in rows]),
+    ], suptitle=f"{path} path: GEMM CTAs (over each bar, with the tile) and utilization, one panel per device")
+    return "\n".join(text), fig
+
+
+def speed(frame, path: str):
+    """(text, figure) of the recorded H200 bench for `path` on its contest shapes: means (medians beside)
+    of the path itself, the fused path and cuBLAS bf16 on the unquantized B, as bars with p20-p80 lines."""
+    import matplotlib.pyplot as plt
+
+    from . import figures, ranking
+
+    keys = [s.mnk for s in seed_shapes(path)]
+    mine = frame[frame[["m", "n", "k"]].apply(tuple, axis=1).isin(keys)]
+    providers = [f"mxlib:{path}", "mxlib:fused", "cublas_bf16"]
+    text = ranking.table(mine, providers, kinds=("test", "benchmark", "extra"))
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    figures.speed_bars(ax, mine, providers)
+    ax.set_title(f"H200: the {path} path on its contest shapes (portable stand-ins)")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    figures.stamp(fig, mine, "data/results/h200/bench.csv")
+    return text, fig

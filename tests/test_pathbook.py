@@ -1,0 +1,59 @@
+"""mxlib.tools.pathbook: the shared sections of notebooks 03-05 read the seed's plan and the recorded CSVs."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from mxlib.kernels import gemm_splitk, gemm_tiled  # noqa: E402
+from mxlib.tools import pathbook as pb  # noqa: E402
+from mxlib.tools.repo import RESULTS_DIR  # noqa: E402
+
+
+def test_seed_shapes_follow_the_seed_route():
+    assert [str(s) for s in pb.seed_shapes("splitk")] == ["16x2112x7168"]
+    assert {str(s) for s in pb.seed_shapes("asm")} == {"8x2112x7168", "16x3072x1536", "4x2880x512", "32x4096x512",
+                                                       "32x2880x512"}
+    assert len(pb.seed_shapes("ck")) == 7
+    with pytest.raises(ValueError, match="path must be one of the seed's paths"):
+        pb.seed_shapes("fused")
+
+
+def test_seed_launches_name_every_launch_and_the_ctas():
+    text = pb.seed_launches("splitk")
+    for piece in ("_mxfp4_quant_natural_kernel", "grid    1x14", "_gemm_afp4wfp4_preshuffle_kernel", "119 CTAs",
+                  "46.5% of 256 CUs", "_gemm_afp4wfp4_reduce_kernel", "33 CTAs"):
+        assert piece in text, piece
+    assert "heuristic 192x128 tile, 17 CTAs" in pb.seed_launches("asm")  # 8x2112x7168: no name, aiter picks
+
+
+def test_gemm_a4w4_lines_ck_then_asm():
+    lines = pb.gemm_a4w4_lines(pb.seed_shapes("ck")).splitlines()
+    row = next(line for line in lines if line.strip().startswith("64x7168x2048"))
+    assert "ck 64x128 (tuned), 56 CTAs" in row and "asm 32x128 (tuned), 112 CTAs" in row
+
+
+def test_compiled_facts_have_both_targets_for_every_shape():
+    for path in pb.SEED_PATHS:
+        text = pb.compiled_facts(path)
+        assert "not compiled" not in text
+        for s in pb.seed_shapes(path):
+            assert f"{str(s):>14} gfx950" in text and f"{str(s):>14}  sm_90" in text
+
+
+def test_aiter_asm_kernel_and_source():
+    assert pb.aiter_asm_kernel((32, 128))["lds_bytes"] == "163840"
+    with pytest.raises(ValueError, match="tile must be one of the ASM tiles"):
+        pb.aiter_asm_kernel((48, 128))
+    assert pb.source(gemm_tiled._tiled_kernel).startswith("@triton.jit")
+    assert "for s in range(SPLITS)" in pb.source(gemm_splitk._splitk_reduce)
+
+
+def test_occupancy_and_speed_figures():
+    text, fig = pb.occupancy("splitk")
+    assert "16x128 x7   119   46.5%" in text
+    assert len(fig.axes) == 2
+    frame = pd.read_csv(RESULTS_DIR / "h200" / "bench.csv")
+    text, fig = pb.speed(frame, "splitk")
+    assert "mxlib:splitk" in text and "16x2112x7168" in text
