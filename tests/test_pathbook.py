@@ -57,3 +57,11 @@ def test_occupancy_and_speed_figures():
     frame = pd.read_csv(RESULTS_DIR / "h200" / "bench.csv")
     text, fig = pb.speed(frame, "splitk")
     assert "mxlib:splitk" in text and "16x2112x7168" in text
+
+
+def test_release_table_counts_ck_and_tuned_rows_per_line():
+    text = pb.release_table()
+    assert "4 of 13 shapes run CK; 6 of 13 have a tuned row" in text  # the contest period's line
+    assert "0 of 13 shapes run CK; 6 of 13 have a tuned row" in text  # 0.1.11 on
+    row = next(line for line in text.splitlines() if line.strip().startswith("16x3072x1536"))
+    assert "asm 192x128 (heuristic)" in row  # a tuned CK row exists, but the seed's ASM call never reads the CSV

@@ -82,6 +82,34 @@ def gemm_a4w4_lines(shapes) -> str:
     return "\n".join(lines)
 
 
+def _backend(plan: dict) -> str:
+    if plan["path"] == "splitk":
+        return "triton"
+    return "ck" if str(plan["runs"]).startswith("a4w4_blockscale") else "asm"
+
+
+def release_table() -> str:
+    """Every contest shape: the seed's path and, on each aiter release line it runs on (`AITER_LINES`), the
+    GEMM kernel that runs (`seed_plan`): CK, ASM or Triton, its tile, how it was chosen; then, per line,
+    how many shapes run CK and how many have a tuned row in aiter's CSV (`gemm_a4w4_choice`)."""
+    lines = [f"{'shape':>14}  {'seed path':<9} " + "".join(f"{'aiter ' + ln.first + ('+' if ln.stop is None else ''):<34}"
+                                                         for ln in AITER_LINES)]
+    counts = {ln.first: [0, 0] for ln in AITER_LINES}
+    for s in shapes_mod.load():
+        cells = []
+        for ln in AITER_LINES:
+            plan = seed_mod.seed_plan(*s.mnk, aiter=ln.first)
+            tile = f"{plan['tile'][0]}x{plan['tile'][1]}"
+            cells.append(f"{_backend(plan)} {tile} ({plan['how']})")
+            counts[ln.first][0] += _backend(plan) == "ck"
+            counts[ln.first][1] += gemm_a4w4_choice(*s.mnk, ln.first).how == "tuned"
+        lines.append(f"{str(s):>14}  {plan['path']:<9} " + "".join(f"{c:<34}" for c in cells))
+    for ln in AITER_LINES:
+        ck, tuned = counts[ln.first]
+        lines.append(f"aiter {ln.first} line ({ln.span}): {ck} of 13 shapes run CK; {tuned} of 13 have a tuned row")
+    return "\n".join(lines)
+
+
 def source(obj) -> str:
     """The source text of a function, kernel or module (a Triton kernel's Python function), dedented."""
     fn = getattr(obj, "fn", obj)  # a triton JITFunction keeps the Python function in .fn
