@@ -65,3 +65,11 @@ def test_release_table_counts_ck_and_tuned_rows_per_line():
     assert "0 of 13 shapes run CK; 6 of 13 have a tuned row" in text  # 0.1.11 on
     row = next(line for line in text.splitlines() if line.strip().startswith("16x3072x1536"))
     assert "asm 192x128 (heuristic)" in row  # a tuned CK row exists, but the seed's ASM call never reads the CSV
+
+
+def test_seed_compiled_rows():
+    text = pb.seed_compiled((16, 2112, 7168))
+    assert "_mxfp4_quant_natural_kernel" in text and "119 CTAs" in text and "v_mfma_scale_f32_16x16x128_f8f6f4 x16" in text
+    assert "not Triton, not compiled" in pb.seed_compiled((4, 2880, 512))
+    with pytest.raises(ValueError, match="must be a contest shape"):
+        pb.seed_compiled((1, 2, 3))

@@ -157,6 +157,27 @@ def compiled_facts(path: str, shapes=None) -> str:
     return "\n".join(lines)
 
 
+def seed_compiled(shape) -> str:
+    """The seed's own Triton launches on `shape` ((m, n, k)) compiled for gfx950 (data/results/mi355x/isa_seed.csv:
+    its quant kernels, and its split-K GEMM from PyPI amd-aiter's kernel files): kernel, CTAs, VGPRs, LDS,
+    the compiler's waves per SIMD, CTAs per CU by resources, matrix instructions; aiter's ASM and CK calls
+    are named, not compiled."""
+    key = "x".join(map(str, shape))
+    lines = ["the seed's launches compiled for gfx950 (data/results/mi355x/isa_seed.csv):"]
+    for r in _rows(ISA_SEED_CSV):
+        if r["shape"] != key:
+            continue
+        if r["note"] == "not Triton, not compiled":
+            lines.append(f"  {r['kernel']:<50} not Triton, not compiled: {r['config']}")
+            continue
+        lines.append(f"  {r['kernel']:<50} {r['grid_ctas']:>4} CTAs, {r['vgprs']} VGPRs, LDS {r['shared_bytes']} B, "
+                     f"waves_per_eu hint {r['waves_per_eu']}: compiler {r['occupancy']} waves/SIMD, "
+                     f"{r['ctas_per_unit']} CTAs/CU by resources, {_mma(r['mma'])}")
+    if len(lines) == 1:
+        raise ValueError(f"shape must be a contest shape recorded in {ISA_SEED_CSV.name}, got {key}")
+    return "\n".join(lines)
+
+
 def aiter_asm_kernel(tile) -> dict:
     """The row of data/results/mi355x/aiter_asm_kernels.csv for an ASM tile (tile_m, tile_n)."""
     for r in _rows(ASM_KERNELS_CSV):
