@@ -287,3 +287,11 @@ def test_bytes_in_flight_littles_law():
         occ.step_bytes(16, 64, 48)
     with pytest.raises(ValueError, match="bandwidth > 0"):
         occ.latency_covered_us(1, 0)
+
+
+def test_rounds_with_residency():
+    assert occ.rounds(238, 1, "H200") == 2 == occ.waves(238, "H200")  # the one-CTA view: a second wave
+    assert occ.rounds(238, 2, "H200") == 1  # two resident per SM: all 238 at once
+    assert occ.rounds(119, 1, "MI355X") == 1 and occ.rounds(513, 2, "MI355X") == 2
+    with pytest.raises(ValueError, match="resident_per_unit must be a positive integer"):
+        occ.rounds(10, 0, "H200")

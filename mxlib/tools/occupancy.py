@@ -184,6 +184,14 @@ def cu_utilization(ctas: int, device) -> float:
     return ctas / (waves(ctas, d) * d.units)
 
 
+def rounds(ctas: int, resident_per_unit: int, device) -> int:
+    """How many rounds a launch takes when each unit holds `resident_per_unit` CTAs at once (`residency`
+    of its compiled kernel): ceil(ctas / (resident_per_unit * units)). `waves` is the one-CTA case."""
+    _positive(ctas, "ctas")
+    _positive(resident_per_unit, "resident_per_unit")
+    return _cdiv(ctas, resident_per_unit * get_device(device).units)
+
+
 def group_loads(ctas: int, device) -> list[int]:
     """CTAs per XCD when they are dealt round-robin (CTA i to XCD i % groups); one entry on the H200."""
     _positive(ctas, "ctas")
