@@ -73,3 +73,23 @@ def test_seed_compiled_rows():
     assert "not Triton, not compiled" in pb.seed_compiled((4, 2880, 512))
     with pytest.raises(ValueError, match="must be a contest shape"):
         pb.seed_compiled((1, 2, 3))
+
+
+def test_gemm_launches_residency_from_compiled_resources():
+    seed, fp4, fused = pb.gemm_launches((16, 2112, 7168))
+    assert (seed.device, seed.ctas, seed.resident, seed.rounds, seed.k_steps) == ("MI355X", 119, 4, 1, 2)  # 7 splits
+    assert (fp4.device, fused.device) == ("MI355X", "H200")
+    asm = pb.gemm_launches((4, 2880, 512))[0]
+    assert (asm.ctas, asm.resident, asm.block_k) == (23, 1, None)  # aiter's ASM kernels: one workgroup per CU
+    ck = pb.gemm_launches((256, 3072, 1536))[0]
+    assert ck.resident is None and ck.rounds == 1  # CK not compiled here, but 96 CTAs fit one per CU anyway
+
+
+def test_residency_and_littles_law_tables():
+    text = pb.residency_table()
+    row = next(line for line in text.splitlines() if "split-K" in line)
+    assert row.split()[-7:] == ["119", "4", "1", "119", "of", "256", "(46%)"]
+    law = pb.littles_law_table()
+    assert "64x7168x2048" not in law  # M <= 32 only
+    row = next(line for line in law.splitlines() if "split-K" in line)
+    assert row.split()[-2:] == ["4661", "0.58"]  # 119 CTAs x (16x128 tile, 512 K values, A fp4) at 8 TB/s

@@ -1,12 +1,15 @@
-"""The sections notebooks 03, 04 and 05 share, one function each: the seed's launches for a path (from
+"""The sections notebooks 03 to 06 share, one function each: the seed's launches for a path (from
 `mxlib.spec.seed.seed_plan`), the source of a kernel, a path's compiled facts for gfx950 and sm_90 side
-by side, its occupancy on each device, its H200 config and its measured speed. Each returns text (and,
-for figures, the figure), so a notebook cell is one call and a print; nothing here measures.
+by side, its occupancy on each device, its H200 config and its measured speed; for 06, the GEMM launches
+per shape with their residency (CTAs one CU or SM holds at once, from compiled resources) and their bytes
+in flight. Each returns text (and, for figures, the figure), so a notebook cell is one call and a print;
+nothing here measures.
 
 Where the numbers come from: `seed_plan` and `mxlib.spec.aiter_rules` (what the seed launches, per aiter
 release line), data/results/mi355x/isa_all_paths.csv and data/results/h200/isa_sm90_all_paths.csv (every
 Triton path compiled on the CPU machine, `python -m mxlib isa --path all`), data/results/mi355x/isa_seed.csv
-(the seed's own Triton kernels), data/results/mi355x/aiter_asm_kernels.csv (aiter's ASM GEMMs' metadata),
+(the seed's own Triton kernels), data/results/mi355x/isa.csv and data/results/h200/isa_sm90.csv (mxlib's
+dispatcher's Triton launch per shape: fused_fp4 on gfx950, fused on sm_90), data/results/mi355x/aiter_asm_kernels.csv (aiter's ASM GEMMs' metadata),
 mxlib/data/configs/h200.csv (the H200 table) and data/results/h200/bench.csv (the timing run that timed
 every Triton path).
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 import csv
 import inspect
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..spec import seed as seed_mod
@@ -26,6 +30,7 @@ from .repo import RESULTS_DIR
 SEED_PATHS = seed_mod.PATHS
 ISA_CSV = {"gfx950": RESULTS_DIR / "mi355x" / "isa_all_paths.csv", "sm_90": RESULTS_DIR / "h200" / "isa_sm90_all_paths.csv"}
 ISA_SEED_CSV = RESULTS_DIR / "mi355x" / "isa_seed.csv"
+ISA_DISPATCH_CSV = {"gfx950": RESULTS_DIR / "mi355x" / "isa.csv", "sm_90": RESULTS_DIR / "h200" / "isa_sm90.csv"}
 ASM_KERNELS_CSV = RESULTS_DIR / "mi355x" / "aiter_asm_kernels.csv"
 GEMM_KERNEL = {"asm": "_tiled_kernel", "ck": "_tiled_kernel", "splitk": "_splitk_kernel"}  # mxlib's GEMM per path
 
@@ -242,3 +247,126 @@ def speed(frame, path: str):
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     figures.stamp(fig, mine, "data/results/h200/bench.csv")
     return text, fig
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Notebook 06: what runs per shape, how many CTAs a unit holds, how many bytes are in flight
+
+
+@dataclass(frozen=True)
+class Launch:
+    """One GEMM launch of one call, with what is known of it (None: not known, e.g. CK's resources)."""
+
+    device: str  # "MI355X" or "H200"
+    what: str  # who launches it, and the kernel
+    k: int  # the GEMM's K
+    ctas: int
+    resident: int | None  # CTAs one CU / SM holds at once, from the compiled kernel's resources
+    tile: tuple[int, int]  # (tile_m, tile_n)
+    block_k: int | None  # K values per step of the kernel's loop
+    split_k: int
+    stages: int | None  # K steps of loads in flight per CTA (Triton's num_stages)
+    a_format: str  # "fp4": A quantized by an earlier launch; "bf16": A quantized inside the GEMM
+
+    @property
+    def units(self) -> int:
+        return occ.DEVICES[self.device].units
+
+    @property
+    def rounds(self) -> int | None:
+        """Rounds of `resident` x units CTAs; 1 whenever the CTAs fit one per unit, whatever the residency."""
+        if self.ctas <= self.units:
+            return 1
+        return None if self.resident is None else occ.rounds(self.ctas, self.resident, self.device)
+
+    @property
+    def k_steps(self) -> int | None:
+        """Dependent K steps one CTA makes (its K slice over block_k)."""
+        return None if self.block_k is None else _cdiv(_cdiv(self.k, self.split_k), self.block_k)
+
+
+def _cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _kv(text: str) -> dict:
+    return dict(kv.split("=", 1) for kv in text.split() if "=" in kv)
+
+
+def _seed_launch(shape) -> Launch:
+    m, n, k = shape
+    plan = seed_mod.seed_plan(m, n, k)
+    tm, tn = plan["tile"]
+    split = plan["ctas"] // occ.cta_count(m, n, k, tm, tn)
+    if plan["path"] == "splitk":
+        key = "x".join(map(str, shape))
+        row = next(r for r in _rows(ISA_SEED_CSV) if r["shape"] == key and "gemm" in r["kernel"]
+                   and "reduce" not in r["kernel"] and r["ctas_per_unit"])
+        cfg = plan["config"]
+        return Launch("MI355X", f"seed: aiter Triton split-K {tm}x{tn}", k, plan["ctas"], int(row["ctas_per_unit"]),
+                      (tm, tn), cfg["BLOCK_SIZE_K"], split, cfg["num_stages"], "fp4")
+    if _backend(plan) == "asm":
+        return Launch("MI355X", f"seed: aiter ASM {tm}x{tn}", k, plan["ctas"], int(aiter_asm_kernel((tm, tn))["ctas_per_cu"]),
+                      (tm, tn), None, split, None, "fp4")
+    return Launch("MI355X", f"seed: aiter CK {tm}x{tn}", k, plan["ctas"], None, (tm, tn), None, split, None, "fp4")
+
+
+def _dispatch_launch(shape, target: str) -> Launch:
+    key = "x".join(map(str, shape))
+    row = next(r for r in _rows(ISA_DISPATCH_CSV[target]) if r["shape"] == key and "gemm" in r["kernel"])
+    cfg = _kv(row["config"])
+    device, path = ("MI355X", "fused_fp4") if target == "gfx950" else ("H200", "fused")
+    tm, tn = int(cfg["BLOCK_M"]), int(cfg["BLOCK_N"])
+    return Launch(device, f"mxlib {path} {tm}x{tn}", shape[2], int(row["grid_ctas"]), int(row["ctas_per_unit"]),
+                  (tm, tn), int(cfg["BLOCK_K"]), int(cfg["SPLIT_K"]), int(cfg["num_stages"]), "bf16")
+
+
+def gemm_launches(shape) -> list[Launch]:
+    """The GEMM launch of one call on `shape` ((m, n, k)): the seed's on the MI355X (`seed_plan`; residency
+    from aiter's ASM metadata or the seed's compiled Triton kernel; CK's is not known), mxlib's fused_fp4 on
+    the MI355X (compiled, never run) and mxlib's fused on the H200, each from its compiled resources."""
+    shape = tuple(shape)
+    return [_seed_launch(shape), _dispatch_launch(shape, "gfx950"), _dispatch_launch(shape, "sm_90")]
+
+
+def _opt(v) -> str:
+    return "?" if v is None else str(v)
+
+
+def residency_table(shapes=None) -> str:
+    """Per shape (default: the benchmark shapes), each launch of `gemm_launches`: CTAs, CTAs per CU / SM
+    from compiled resources, rounds, and the units with work in the first round."""
+    shapes = [s.mnk for s in shapes_mod.load("benchmark")] if shapes is None else [tuple(s) for s in shapes]
+    lines = [f"{'shape':>14}  {'device':6} {'launch':34} {'CTAs':>5} {'per unit':>8} {'rounds':>6} {'units with work':>16}"]
+    for s in shapes:
+        for ln in gemm_launches(s):
+            busy = min(ln.ctas, ln.units)
+            lines.append(f"{'x'.join(map(str, s)):>14}  {ln.device:6} {ln.what:34} {ln.ctas:5d} {_opt(ln.resident):>8} "
+                         f"{_opt(ln.rounds):>6} {f'{busy} of {ln.units} ({busy / ln.units:.0%})':>16}")
+    return "\n".join(lines)
+
+
+def littles_law_table(shapes=None) -> str:
+    """Little's law (bytes in flight = bandwidth x latency) for each launch of `gemm_launches` on `shapes`
+    (default: the benchmark shapes with M <= 32): the bytes the call reads and their time at the device's
+    bandwidth, the bytes one K step of all resident CTAs requests at once, and the longest memory round
+    trip that keeps the device streaming (`occupancy.latency_covered_us`). '?': the kernel's K step is not
+    known (aiter's ASM and CK kernels are not compiled here)."""
+    if shapes is None:
+        shapes = [s.mnk for s in shapes_mod.load("benchmark") if s.m <= 32]
+    lines = [f"{'shape':>14}  {'device':6} {'launch':34} {'reads':>8} {'at BW':>7} {'K steps':>7} "
+             f"{'in flight':>9} {'covers':>7}   (KB, us; BW: MI355X 8 TB/s cited, H200 4.28 TB/s measured)"]
+    for s in shapes:
+        m, n, k = s
+        for ln in gemm_launches(s):
+            bw = occ.DEVICES[ln.device].bandwidth.value
+            read = occ.gemm_read_bytes(m, n, k, ln.a_format)
+            cells = [_opt(ln.k_steps), "?", "?"]
+            if ln.block_k is not None:
+                step = occ.step_bytes(min(ln.tile[0], m), min(ln.tile[1], n), ln.block_k, ln.a_format)
+                stages = min(ln.stages, ln.k_steps)  # a CTA cannot have more steps in flight than it makes
+                flight = occ.in_flight_bytes(ln.ctas, ln.resident, ln.device, step, stages)
+                cells[1:] = [f"{flight / 1e3:.0f}", f"{occ.latency_covered_us(flight, bw):.2f}"]
+            lines.append(f"{'x'.join(map(str, s)):>14}  {ln.device:6} {ln.what:34} {read / 1e3:8.0f} "
+                         f"{read / bw * 1e6:7.2f} {cells[0]:>7} {cells[1]:>9} {cells[2]:>7}")
+    return "\n".join(lines)
