@@ -145,3 +145,100 @@ def test_isa_submission_without_custom_kernel_is_one_line(tmp_path):
     res = _isa(str(bad), "--target", "sm_90")
     assert res.returncode == 2 and res.stderr.count("\n") == 1
     assert "must define custom_kernel(data)" in res.stderr and str(bad) in res.stderr
+
+
+AMDGCN_LOOP = """\
+\ts_mov_b32 s0, 0
+.LBB0_2:                                ; =>This Inner Loop Header: Depth=1
+\t.loc\t1 296 30
+\tbuffer_load_dwordx4 v[0:3], v4, s[4:7], 0 offen
+\t; a comment
+\tv_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:7], v[8:11], v[0:3], v9, v8 op_sel_hi:[0,0,0] cbsz:4 blgp:4
+\ts_cbranch_scc1 .LBB0_2
+\ts_endpgm
+"""
+PTX_LOOP = """\
+\tmov.b32 %r1, 0;
+$L__BB0_1:
+\t// begin
+\tld.global.cg.v4.b32 {%r1, %r2, %r3, %r4}, [%rd1];
+\tmma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f1}, {%r1}, {%r2}, {%f1};
+\t@%p1 bra $L__BB0_1;
+$L__BB0_2:
+\tret;
+"""
+
+
+def test_k_loop_lines_amdgcn_and_ptx():
+    from mxlib.tools import isa
+
+    assert isa.k_loop_lines(AMDGCN_LOOP) == [
+        "buffer_load_dwordx4 v[0:3], v4, s[4:7], 0 offen",
+        "v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:7], v[8:11], v[0:3], v9, v8 op_sel_hi:[0,0,0] cbsz:4 blgp:4",
+        "s_cbranch_scc1 .LBB0_2"]
+    assert isa.k_loop_lines(PTX_LOOP) == [
+        "ld.global.cg.v4.b32 {%r1, %r2, %r3, %r4}, [%rd1];",
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f1}, {%r1}, {%r2}, {%f1};",
+        "@%p1 bra $L__BB0_1;"]
+    assert isa.k_loop_lines("\ts_endpgm\n") == []
+
+
+def test_capture_answers_as_the_target_and_listing_writes_the_kernel(tmp_path):
+    """fused_fp4 passes AMD launch options only off CUDA: captured for sm_90 it has none (as on the H200),
+    for gfx950 it keeps them. --listing writes the compiled text of one path on one shape."""
+    code = (
+        "from mxlib.tools import isa\n"
+        "isa.prepare()\n"
+        "from mxlib.kernels import gemm_fused_fp4 as F\n"
+        "from mxlib.spec.reference import generate_input\n"
+        "a, _, _, b, s = generate_input(16, 64, 512, 0)\n"
+        "cfg = F.Config(matrix_instr_nonkdim=16, split_k=2)\n"
+        "for t in ('sm_90', 'gfx950'):\n"
+        "    (l,) = isa.capture(lambda: F.gemm(a, b, s, config=cfg), t)\n"
+        "    print(t, 'matrix_instr_nonkdim' in l.kwargs, l.kwargs['RELEASE_THREADS'])\n")
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert res.stdout.split("\n")[:2] == ["sm_90 False 0", "gfx950 True 256"]
+
+    res = _isa("--target", "gfx950", "--path", "fused_fp4", "--shapes", "4x2880x512", "--listing", str(tmp_path))
+    assert res.returncode == 0, res.stderr[-2000:]
+    (listing,) = tmp_path.glob("*.s")
+    assert listing.name == "fused_fp4_fp4_gemm_kernel_4x2880x512_gfx950.s"
+    from mxlib.tools import isa
+
+    text = listing.read_text()
+    assert text.startswith("; mxlib fused_fp4 path, 4x2880x512, kernel _fp4_gemm_kernel, compiled for gfx950")
+    assert any(x.startswith("v_mfma_scale_f32_16x16x128_f8f6f4") for x in isa.k_loop_lines(text))
+
+
+def test_listing_needs_one_path_and_one_shape(capsys):
+    from mxlib.__main__ import main
+
+    assert main(["isa", "--target", "gfx950", "--path", "all", "--shapes", "4x2880x512", "--listing", "x"]) == 2
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "--listing needs --path" in err, err
+
+
+def test_k_loop_sources_reads_the_listing_header():
+    from mxlib.tools import isa
+
+    listing = (
+        "; source lines of the K loop (file:line: text):\n"
+        ";   k.py:7: b = tl.load(b_ptr)\n"
+        ";   k.py:9: acc = tl.dot_scaled(a, sa, 'e2m1', b, sb, 'e2m1', acc)\n"
+        "\t.loc\t1 5 3                          ; k.py:5:3\n"
+        ".LBB0_2:                                ; =>This Inner Loop Header: Depth=1\n"
+        "\t.loc\t1 7 11                         ; k.py:7:11\n"
+        "\tbuffer_load_dwordx4 v[0:3], v4, s[4:7], 0 offen\n"
+        "\t.loc\t2 43 1                         ; standard.py:43:1 @[ k.py:9:3 ]\n"
+        "\ts_add_i32 s0, s0, 1\n"
+        "\t.loc\t1 9 9                          ; k.py:9:9\n"
+        "\tv_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:7], v[8:11], v[0:3], v9, v8\n"
+        "\ts_cbranch_scc1 .LBB0_2\n")
+    got = isa.k_loop_sources(listing)
+    assert [(ins.split()[0], loc, text) for ins, loc, text in got] == [
+        ("buffer_load_dwordx4", "k.py:7", "b = tl.load(b_ptr)"),
+        ("s_add_i32", "standard.py:43", ""),
+        ("v_mfma_scale_f32_16x16x128_f8f6f4", "k.py:9", "acc = tl.dot_scaled(a, sa, 'e2m1', b, sb, 'e2m1', acc)"),
+        ("s_cbranch_scc1", "k.py:9", "acc = tl.dot_scaled(a, sa, 'e2m1', b, sb, 'e2m1', acc)")]

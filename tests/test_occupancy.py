@@ -270,3 +270,28 @@ def test_sweep_needs_a_gpu_unless_dry(capsys):
         pytest.skip("this machine has a GPU")
     assert main(["sweep"]) == 2
     assert "needs a CUDA GPU" in capsys.readouterr().err
+
+
+def test_bytes_in_flight_littles_law():
+    # the seed's split-K GEMM step: 16x128 tile, BLOCK_K 512, A handed over as fp4 + scales
+    assert occ.step_bytes(16, 128, 512) == 16 * 256 + 16 * 16 + 128 * 256 + 128 * 16
+    assert occ.step_bytes(16, 64, 128, "bf16") == 16 * 128 * 2 + 64 * 64 + 64 * 4
+    assert occ.gemm_read_bytes(4, 2880, 512) == occ.step_bytes(4, 2880, 512)
+    # 119 CTAs on 256 CUs, one step each: all of them at once
+    assert occ.in_flight_bytes(119, 4, "MI355X", 1000) == 119_000
+    assert occ.in_flight_bytes(1000, 2, "H200", 1000, stages=2) == 2 * 132 * 2 * 1000  # residency caps it
+    assert occ.latency_covered_us(8e6, 8e12) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="a_format"):
+        occ.step_bytes(16, 64, 128, "e4m3")
+    with pytest.raises(ValueError, match="block_k must be a multiple of 32"):
+        occ.step_bytes(16, 64, 48)
+    with pytest.raises(ValueError, match="bandwidth > 0"):
+        occ.latency_covered_us(1, 0)
+
+
+def test_rounds_with_residency():
+    assert occ.rounds(238, 1, "H200") == 2 == occ.waves(238, "H200")  # the one-CTA view: a second wave
+    assert occ.rounds(238, 2, "H200") == 1  # two resident per SM: all 238 at once
+    assert occ.rounds(119, 1, "MI355X") == 1 and occ.rounds(513, 2, "MI355X") == 2
+    with pytest.raises(ValueError, match="resident_per_unit must be a positive integer"):
+        occ.rounds(10, 0, "H200")

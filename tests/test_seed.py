@@ -318,3 +318,29 @@ def test_gemm_a4w4_choice_per_contest_shape():
         rules.gemm_a4w4_choice(*SEED_SHAPE, "main")
 
 
+
+
+def test_seed_scale_offset_is_e8m0_shuffle_position():
+    """The seed's d0..d5 index math (its quant+shuffle kernel) is mxlib.spec.layouts.scale_position, and
+    so e8m0_shuffle: every (row, group) of a two-tile-tall, three-tile-wide scale tensor."""
+    import torch
+
+    from mxlib.spec.layouts import scale_position
+
+    sn = 24
+    m, g = torch.meshgrid(torch.arange(512), torch.arange(sn), indexing="ij")
+    assert torch.equal(seed.seed_scale_offset(m, g, sn), scale_position(m, g, sn))
+    offsets = seed.seed_scale_offset(m, g, sn).flatten()
+    assert torch.equal(offsets.sort().values, torch.arange(512 * sn))  # a permutation of the buffer
+    assert seed.seed_scale_offset(17, 5, 8) == scale_position(17, 5, 8)  # plain ints too
+
+
+def test_seed_scale_offset_matches_the_seed_text():
+    files = sorted(SEED_DIR.glob("*.txt")) if SEED_DIR.is_dir() else []
+    if not files:
+        pytest.skip("../shared/seed is not here")
+    text = files[0].read_text()
+    for line in ("d0 = m_idx // 32; d5 = (m_idx % 32) // 16; d3 = m_idx % 16",
+                 "d1 = n_idx // 8;  d4 = (n_idx % 8) // 4;   d2 = n_idx % 4",
+                 "shuffle_offs = d0 * 32 * scaleN_pad + d1 * 256 + d2 * 64 + d3 * 4 + d4 * 2 + d5"):
+        assert line in text, line

@@ -169,16 +169,10 @@ def mx_scaled_tile(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, offs_m, offs_n, M, N,
     return acc
 
 
-# The backend ("cuda" or "hip") that `python -m mxlib isa` records launches for, while it does (on a
-# machine without that GPU): the kernels' host code then picks what it would pick on the target.
-_mx_recording_backend: list = []
-
-
 def mx_cuda_backend() -> bool:
-    """True when Triton compiles for NVIDIA (or launches are being recorded for it). False on AMD and in
-    the interpreter, where AMD launch options and the AMD form of the kernels apply."""
-    if _mx_recording_backend:
-        return _mx_recording_backend[-1] == "cuda"
+    """True when Triton compiles for NVIDIA (or `mxlib.tools.isa.capture` records launches for it, by
+    answering for Triton's active driver). False on AMD and in the interpreter, where AMD launch options
+    and the AMD form of the kernels apply."""
     try:
         return triton.runtime.driver.active.get_current_target().backend == "cuda"
     except RuntimeError:  # no GPU driver: the interpreter, or a launch being recorded

@@ -67,6 +67,23 @@ def seed_path(m: int, n: int, k: int) -> str:
     return "asm" if m <= 32 else "ck"
 
 
+def seed_scale_offset(m, g, scale_n_pad):
+    """Where the seed's fused quant+shuffle kernel stores A's scale (row m, 32-value group g), as a flat
+    offset into its (ceil256(M) * scale_n_pad) byte buffer: the kernel's own index math, six digits of
+    (m, g) recombined (ints, or integer tensors elementwise)::
+
+        d0 = m // 32, d5 = (m % 32) // 16, d3 = m % 16      # row: 32-row tile, 16-row half, row in the half
+        d1 = g // 8,  d4 = (g % 8) // 4,   d2 = g % 4       # group: 8-group tile, 4-group half, group in it
+        offset = d0 * 32 * scale_n_pad + d1 * 256 + d2 * 64 + d3 * 4 + d4 * 2 + d5
+
+    which is `mxlib.spec.layouts.scale_position(m, g, scale_n_pad)` term for term: the seed writes
+    A's scales straight into the e8m0_shuffle layout that gemm_a4w4 reads for B (tests/test_seed.py
+    holds the two to each other)."""
+    d0, d5, d3 = m // 32, (m % 32) // 16, m % 16
+    d1, d4, d2 = g // 8, (g % 8) // 4, g % 4
+    return d0 * 32 * scale_n_pad + d1 * 256 + d2 * 64 + d3 * 4 + d4 * 2 + d5
+
+
 def seed_asm_kernel(m: int, n: int, k: int) -> str:
     """The ASM kernel name the seed passes to gemm_a4w4_asm for a shape: a SEED_ASM_TILES entry, else ""."""
     _check_shape(m, n, k)

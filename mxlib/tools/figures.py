@@ -40,6 +40,9 @@ COLORS = {
     "ck": "#E69F00",
     "splitk": "#009E73",
     "mxlib": "#D55E00",
+    "fused": "#AA4499",  # the H200 paths that are not seed paths: Paul Tol's muted palette, also colorblind-safe
+    "fused_fp4": "#44AA99",
+    "mma_sm90": "#332288",
     "cublas_bf16": "#555555",
     "touch": "#999999",
     "a_quantized": "#56B4E9",

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import occupancy
-from .repo import RESULTS_DIR
+from .repo import RESULTS_DIR, ROOT
 
 TARGETS = {"gfx950": ("hip", "gfx950", 64), "sm_90": ("cuda", 90, 32)}
 DEVICE_KINDS = {"gfx950": "mi355x", "sm_90": "h200"}  # the config table mxlib's dispatcher reads on each
@@ -109,23 +109,36 @@ def _recording_run(self, *args, grid, warmup, **kwargs):
     return None
 
 
+class _TargetDriver:
+    """Stands in for Triton's active driver while a call is captured for `target`: code that asks which
+    backend it launches on (fused_fp4 passes AMD-only launch options off CUDA) sees the target's."""
+
+    def __init__(self, target: str):
+        self.target = target
+
+    def get_current_target(self):
+        return _target(self.target)
+
+
 def capture(call, target: str | None = None) -> list[Launch]:
-    """Every Triton launch `call()` makes, in order, none of them executed. With `target` (a key of
-    TARGETS), the kernels' host code picks its backend-dependent constexprs and options as on that target
-    (`mxlib.kernels.common.mx_cuda_backend`); without it, as off CUDA (no GPU driver here)."""
+    """Every Triton launch `call()` makes, in order, none of them executed. With `target` ("gfx950" or
+    "sm_90"), `triton.runtime.driver.active.get_current_target()` answers that target during the call, so
+    a launch that depends on the backend is recorded as that target's launcher would make it."""
     prepare()
-    from ..kernels import common
+    if target is not None and target not in TARGETS:
+        raise IsaError(f"--target must be one of {', '.join(TARGETS)}, got {target!r}")
+    from triton.runtime import driver
 
     cap = Capture()
     _ACTIVE.append(cap)
+    saved = driver._active
     if target is not None:
-        common._mx_recording_backend.append(TARGETS[target][0])
+        driver._active = _TargetDriver(target)
     try:
         call()
     finally:
         _ACTIVE.pop()
-        if target is not None:
-            common._mx_recording_backend.pop()
+        driver._active = saved
     return cap.launches
 
 
@@ -276,6 +289,155 @@ def kernel_row(launch: Launch, target: str, shape, source: str, path: str, stamp
     row.update(occupancy=facts["occupancy"] if target == "gfx950" else res.ctas, ctas_per_unit=res.ctas,
                limited_by=res.limited_by)
     return row
+
+
+LISTING_SUFFIX = {"gfx950": ".s", "sm_90": ".ptx"}
+_COMMENT = {"gfx950": ";", "sm_90": "//"}
+
+
+def listings(target: str, path: str, shape) -> list[tuple[str, str]]:
+    """(kernel name, assembly text) for every distinct Triton launch mxlib's dispatcher makes for `path`
+    on contest shape `shape` ((m, n, k)) as it would run on `target` (its config table), compiled for
+    `target`: the AMDGCN listing for gfx950, the PTX for sm_90. Each text starts with comment lines
+    naming the kernel, its constexprs and options, the Triton version and the date; debug-info paths are
+    relative (`_relative_paths`)."""
+    if target not in TARGETS:
+        raise IsaError(f"--target must be one of {', '.join(TARGETS)}, got {target!r}")
+    prepare()
+    stamp = _stamp()
+    calls = [c for c in mxlib_calls(target, path) if tuple(c[0]) == tuple(shape)]
+    if not calls:
+        raise IsaError(f"--shapes must name a contest shape, got {'x'.join(map(str, shape))}")
+    out, seen = [], set()
+    for _, _, call in calls:
+        for launch in capture(call, target):
+            key = _launch_key(launch)
+            if key in seen:
+                continue
+            seen.add(key)
+            kernel, options, constexprs = compile_launch(launch, target)
+            text = kernel.asm["amdgcn" if target == "gfx950" else "ptx"]
+            c = _COMMENT[target]
+            config = _config_text({**constexprs, **{k: options.get(k) for k in _OPTION_KEYS if k in options}})
+            head = [f"{c} mxlib {path} path, {'x'.join(map(str, shape))}, kernel {launch.name}, compiled for {target}",
+                    f"{c} {config}",
+                    f"{c} `python -m mxlib isa --target {target} --path {path} --shapes {'x'.join(map(str, shape))} "
+                    f"--listing DIR`, Triton {stamp['triton']}, {stamp['date']}",
+                    f"{c} source lines of the K loop (file:line: text):"]
+            head += [f"{c}   {loc}: {code}" for loc, code in _loop_source_lines(text)]
+            out.append((launch.name, "\n".join(head) + "\n" + _relative_paths(text)))
+    return out
+
+
+def _relative_paths(text: str) -> str:
+    """Debug-info paths cut to the part from `mxlib/` or `triton/` on (a listing names no machine's folders;
+    Triton's cache may also hand back a kernel compiled from another checkout of the same source)."""
+    return re.sub(r"/[\w./+-]*?/(mxlib|triton)(?=[/\"\s])", r"\1", text)
+
+
+_LOC = re.compile(r"^\s*\.loc\s+\d+\s+\d+\s+\d+.*?(?:;|//)\s*([\w.]+):(\d+):\d+")
+_FILE = re.compile(r'^\s*\.file\s+\d+\s+"([^"]*)"(?:\s+"([^"]*)")?')
+
+
+def _loop_locations(asm: str) -> list[tuple[str, str]]:
+    """(instruction, "file.py:line") for each instruction of the first loop (`k_loop_lines`), the location
+    being the innermost source line the compiler's `.loc` comment names (Triton inlines helpers, so a
+    load inside `_fp4_b_tile` is named by its line there); PTX inside Triton's own inline asm blocks gets
+    "inline asm in file.py:line", the line that called it."""
+    body = k_loop_lines(asm)
+    if not body:
+        return []
+    lines, out, loc, i = asm.splitlines(), [], "", 0
+    start = next(n for n, line in enumerate(lines) if line.strip() == body[0] or line.strip().startswith(body[0]))
+    # walk back to the loop's first .loc so the first instruction has one
+    for line in reversed(lines[:start]):
+        found = _LOC.match(line)
+        if found:
+            loc = f"{found.group(1)}:{found.group(2)}"
+            break
+    inline = False  # PTX: Triton's own inline asm (the emulated FP4 upcast) carries .loc lines of its text
+    for line in lines[start:]:
+        stripped = line.strip()
+        if stripped in ("// begin inline asm", "// end inline asm"):
+            inline = stripped == "// begin inline asm"
+            continue
+        found = _LOC.match(line)
+        if found:
+            if not inline:
+                loc = f"{found.group(1)}:{found.group(2)}"
+            continue
+        if i < len(body) and stripped == body[i]:
+            out.append((body[i], f"inline asm in {loc}" if inline else loc))
+            i += 1
+            if i == len(body):
+                break
+    return out
+
+
+def _loop_source_lines(asm: str) -> list[tuple[str, str]]:
+    """("file.py:line", source text) for every mxlib source line the first loop's instructions come from, in
+    line order, read from the files the listing's `.file` directives name."""
+    files = {}
+    for line in asm.splitlines():
+        found = _FILE.match(line)
+        if found:
+            full = Path(found.group(1), found.group(2)) if found.group(2) else Path(found.group(1))
+            files[full.name] = full
+    wanted = sorted({loc for _, loc in _loop_locations(asm) if loc and not loc.startswith("inline")}, key=lambda x: (x.split(":")[0], int(x.split(":")[1])))
+    out = []
+    for loc in wanted:
+        name, number = loc.split(":")
+        file = files.get(name)
+        if file is None or "mxlib" not in file.parts:
+            continue
+        file = ROOT.joinpath(*file.parts[file.parts.index("mxlib"):])  # this checkout's copy (a cached kernel may
+        if not file.is_file():                                          # name another checkout's folder)
+            continue
+        text = file.read_text().splitlines()
+        if 0 < int(number) <= len(text):
+            out.append((loc, text[int(number) - 1].strip()))
+    return out
+
+
+def k_loop_sources(listing: str) -> list[tuple[str, str, str]]:
+    """(instruction, "file.py:line", source text) for each instruction of a listing's K loop, the text read
+    from the listing's own header (`listings` writes it when it compiles), so it is the source the listing
+    was compiled from."""
+    sources = {}
+    for line in listing.splitlines()[:400]:
+        found = re.match(r"^(?:;|//)\s{3}([\w.]+:\d+): (.*)$", line)
+        if found:
+            sources[found.group(1)] = found.group(2)
+    return [(ins, loc, sources.get(loc, "")) for ins, loc in _loop_locations(listing)]
+
+
+def k_loop_lines(asm: str) -> list[str]:
+    """The instructions of the first loop in an AMDGCN listing or a PTX text (the GEMM's K loop), stripped:
+    AMDGCN from the first "Inner Loop Header" label to the branch back to it; PTX from the first label
+    that a later `bra` jumps back to, to that branch. [] when there is no loop."""
+    lines = asm.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(".") and "Inner Loop Header" in line:
+            label, body = line.split(":")[0], []
+            for inner in lines[i + 1:]:
+                t = inner.strip()
+                if inner.startswith("\t") and t and not t.startswith((".", ";")):
+                    body.append(t)
+                    if t.startswith("s_cbranch") and t.split()[-1] == label:
+                        return body
+            return body
+    labels = {}
+    for i, line in enumerate(lines):
+        t = line.strip()
+        found = re.match(r"^(\$L__\w+):", t)
+        if found:
+            labels[found.group(1)] = i
+            continue
+        jump = re.search(r"\bbra(?:\.uni)?\s+(\$L__\w+);", t)
+        if jump and jump.group(1) in labels:
+            body = [x.strip() for x in lines[labels[jump.group(1)] + 1:i + 1]]
+            return [x for x in body if x and not x.startswith(("//", "$L__", "."))]
+    return []
 
 
 def _config_text(values: dict) -> str:
@@ -460,6 +622,8 @@ def add_arguments(p) -> None:
     p.add_argument("--shapes", help="a subset of the contest shapes, e.g. 16x2112x7168,32x4096x512")
     p.add_argument("--sweep", help="instead: the GEMM launch of every checked row of this split-K sweep CSV "
                                    "(data/results/h200/splitk_sweep.csv), with its CTAs per unit")
+    p.add_argument("--listing", help="instead: write the compiled assembly (gfx950: AMDGCN .s; sm_90: .ptx) of every "
+                                     "Triton launch of --path on the one contest shape in --shapes into this folder")
 
 
 def _parse_shapes(text):
@@ -487,7 +651,33 @@ def summary(rows) -> str:
     return "\n".join(lines)
 
 
+def _write_listings(args) -> int:
+    from ..runtime.paths import CUDA_PATHS, PATHS
+
+    triton_paths = [p for p in PATHS if p not in CUDA_PATHS]
+    picked = sorted(_parse_shapes(args.shapes) or [])
+    if args.path not in triton_paths or len(picked) != 1 or args.submission is not None:
+        raise IsaError(f"--listing needs --path (one of {', '.join(triton_paths)}) and exactly one contest shape in "
+                       f"--shapes, and no SUBMISSION; got --path {args.path!r}, --shapes {args.shapes!r}")
+    folder = Path(args.listing)
+    folder.mkdir(parents=True, exist_ok=True)
+    shape = "x".join(map(str, picked[0]))
+    for name, text in listings(args.target, args.path, picked[0]):
+        out = folder / f"{args.path}_{name.lstrip('_')}_{shape}_{args.target}{LISTING_SUFFIX[args.target]}"
+        out.write_text(text)
+        print(f"wrote {out} ({len(text.splitlines())} lines)")
+    return 0
+
+
 def run(args) -> int:
+    if getattr(args, "listing", None) is not None:
+        try:
+            if args.target not in TARGETS:
+                raise IsaError(f"--target must be one of {', '.join(TARGETS)}, got {args.target!r}")
+            return _write_listings(args)
+        except IsaError as exc:
+            print(f"python -m mxlib isa: {exc}", file=sys.stderr)
+            return 2
     if args.sweep is not None:
         if args.target not in TARGETS:
             print(f"python -m mxlib isa: --target must be one of {', '.join(TARGETS)}, got {args.target!r}",

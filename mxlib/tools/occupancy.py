@@ -26,6 +26,10 @@ Against the recorded H200 sweep this did not lower the fitted model's median err
 SM, 32.0% with the compiled residency: data/results/h200/occupancy_revalidation.csv, `python -m mxlib sweep
 --revalidate`); it does rank 7 vs 14 splits of 16x128 tiles the way the H200 did.
 
+Bytes in flight (`step_bytes`, `in_flight_bytes`, `latency_covered_us`): Little's law, bytes in flight =
+bandwidth x latency, for the memory-bound small-M shapes: how much a launch keeps requested at once, and
+the longest memory round trip it could hide while streaming at the device's bandwidth.
+
 aiter's own split-K and tile choices live in `mxlib.spec.aiter_rules`; the seed's in `mxlib.spec.seed`.
 
 Nothing here imports torch, triton or aiter.
@@ -180,6 +184,14 @@ def cu_utilization(ctas: int, device) -> float:
     return ctas / (waves(ctas, d) * d.units)
 
 
+def rounds(ctas: int, resident_per_unit: int, device) -> int:
+    """How many rounds a launch takes when each unit holds `resident_per_unit` CTAs at once (`residency`
+    of its compiled kernel): ceil(ctas / (resident_per_unit * units)). `waves` is the one-CTA case."""
+    _positive(ctas, "ctas")
+    _positive(resident_per_unit, "resident_per_unit")
+    return _cdiv(ctas, resident_per_unit * get_device(device).units)
+
+
 def group_loads(ctas: int, device) -> list[int]:
     """CTAs per XCD when they are dealt round-robin (CTA i to XCD i % groups); one entry on the H200."""
     _positive(ctas, "ctas")
@@ -272,6 +284,50 @@ def residency(k: KernelResources) -> Residency:
     by["ctas"] = lim.ctas
     limit = min(by, key=lambda name: (by[name], name != "registers"))
     return Residency(by[limit], limit, per_simd)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Bytes in flight (Little's law)
+
+
+def step_bytes(tile_m: int, tile_n: int, block_k: int, a_format: str = "fp4") -> int:
+    """Bytes one CTA asks memory for in one K step of block_k values: its B tile (tile_n rows, fp4, with
+    one scale byte per 32 values) and its A tile, either already quantized ("fp4": packed codes and scale
+    bytes, as the seed's paths hand A to the GEMM) or bf16 ("bf16": A quantized inside the GEMM)."""
+    for v, name in ((tile_m, "tile_m"), (tile_n, "tile_n"), (block_k, "block_k")):
+        _positive(v, name)
+    if block_k % 32:
+        raise ValueError(f"block_k must be a multiple of 32 (one scale per 32 values), got {block_k}")
+    if a_format not in ("fp4", "bf16"):
+        raise ValueError(f"a_format must be 'fp4' or 'bf16', got {a_format!r}")
+    b = tile_n * block_k // 2 + tile_n * block_k // 32
+    a = tile_m * block_k // 2 + tile_m * block_k // 32 if a_format == "fp4" else tile_m * block_k * 2
+    return a + b
+
+
+def gemm_read_bytes(m: int, n: int, k: int, a_format: str = "fp4") -> int:
+    """Bytes a GEMM call must read at least once: B (fp4) and its scales, and A (fp4 with scales, or bf16)."""
+    for v, name in ((m, "m"), (n, "n"), (k, "k")):
+        _positive(v, name)
+    return step_bytes(m, n, k, a_format)
+
+
+def in_flight_bytes(ctas: int, resident_per_unit: int, device, bytes_per_ctas_step: int, stages: int = 1) -> int:
+    """Bytes the launch can have requested and not yet received at once: the CTAs resident together
+    (at most resident_per_unit on each unit), each with `stages` K steps of loads outstanding."""
+    for v, name in ((ctas, "ctas"), (resident_per_unit, "resident_per_unit"), (bytes_per_ctas_step, "bytes"),
+                    (stages, "stages")):
+        _positive(v, name)
+    return min(ctas, resident_per_unit * get_device(device).units) * stages * bytes_per_ctas_step
+
+
+def latency_covered_us(bytes_in_flight: float, bandwidth: float) -> float:
+    """Little's law read backwards: bytes in flight = bandwidth x latency, so with `bytes_in_flight`
+    outstanding a launch streams at `bandwidth` (B/s) only while one memory round trip takes at most
+    bytes_in_flight / bandwidth. In microseconds."""
+    if bytes_in_flight < 0 or bandwidth <= 0:
+        raise ValueError(f"bytes_in_flight must be >= 0 and bandwidth > 0, got {bytes_in_flight}, {bandwidth}")
+    return bytes_in_flight / bandwidth * 1e6
 
 
 # ---------------------------------------------------------------------------------------------------------

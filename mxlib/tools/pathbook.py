@@ -1,0 +1,372 @@
+"""The sections notebooks 03 to 06 share, one function each: the seed's launches for a path (from
+`mxlib.spec.seed.seed_plan`), the source of a kernel, a path's compiled facts for gfx950 and sm_90 side
+by side, its occupancy on each device, its H200 config and its measured speed; for 06, the GEMM launches
+per shape with their residency (CTAs one CU or SM holds at once, from compiled resources) and their bytes
+in flight. Each returns text (and, for figures, the figure), so a notebook cell is one call and a print;
+nothing here measures.
+
+Where the numbers come from: `seed_plan` and `mxlib.spec.aiter_rules` (what the seed launches, per aiter
+release line), data/results/mi355x/isa_all_paths.csv and data/results/h200/isa_sm90_all_paths.csv (every
+Triton path compiled on the CPU machine, `python -m mxlib isa --path all`), data/results/mi355x/isa_seed.csv
+(the seed's own Triton kernels), data/results/mi355x/isa.csv and data/results/h200/isa_sm90.csv (mxlib's
+dispatcher's Triton launch per shape: fused_fp4 on gfx950, fused on sm_90), data/results/mi355x/aiter_asm_kernels.csv (aiter's ASM GEMMs' metadata),
+mxlib/data/configs/h200.csv (the H200 table) and data/results/h200/bench.csv (the timing run that timed
+every Triton path).
+"""
+from __future__ import annotations
+
+import csv
+import inspect
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..spec import seed as seed_mod
+from ..spec import shapes as shapes_mod
+from ..spec.aiter_rules import AITER_LINES, gemm_a4w4_choice
+from . import occupancy as occ
+from .repo import RESULTS_DIR
+
+SEED_PATHS = seed_mod.PATHS
+ISA_CSV = {"gfx950": RESULTS_DIR / "mi355x" / "isa_all_paths.csv", "sm_90": RESULTS_DIR / "h200" / "isa_sm90_all_paths.csv"}
+ISA_SEED_CSV = RESULTS_DIR / "mi355x" / "isa_seed.csv"
+ISA_DISPATCH_CSV = {"gfx950": RESULTS_DIR / "mi355x" / "isa.csv", "sm_90": RESULTS_DIR / "h200" / "isa_sm90.csv"}
+ASM_KERNELS_CSV = RESULTS_DIR / "mi355x" / "aiter_asm_kernels.csv"
+GEMM_KERNEL = {"asm": "_tiled_kernel", "ck": "_tiled_kernel", "splitk": "_splitk_kernel"}  # mxlib's GEMM per path
+
+
+def _path(path: str) -> str:
+    if path not in SEED_PATHS:
+        raise ValueError(f"path must be one of the seed's paths {', '.join(SEED_PATHS)}, got {path!r}")
+    return path
+
+
+def _rows(file: Path) -> list[dict]:
+    with open(file, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def seed_shapes(path: str) -> list:
+    """The contest shapes (mxlib.spec.shapes.Shape) the seed sends down `path`, in the contest's order."""
+    _path(path)
+    return [s for s in shapes_mod.load() if seed_mod.seed_path(*s.mnk) == path]
+
+
+def _grid(g) -> str:
+    return "?" if g is None else "x".join(map(str, g))
+
+
+def seed_launches(path: str, aiter: str = seed_mod.CONTEST_AITER) -> str:
+    """Every launch of one seed call per shape of `path`: kernel, grid, CTAs, and for the GEMM how its
+    kernel was chosen ("seed": named by the seed; "tuned"/"heuristic": aiter's CSV row or ASM heuristic;
+    "config": the seed's Triton config) with its tile and the MI355X's CUs it occupies (one CTA per CU)."""
+    lines = [f"what the seed launches per call (mxlib.spec.seed.seed_plan, aiter {aiter} release line):"]
+    for s in seed_shapes(path):
+        plan = seed_mod.seed_plan(*s.mnk, aiter=aiter)
+        tile = "?" if plan["tile"] is None else f"{plan['tile'][0]}x{plan['tile'][1]}"
+        util = "" if plan["ctas"] is None else f", {plan['ctas'] / occ.DEVICES['MI355X'].units:.1%} of 256 CUs"
+        lines.append(f"  {str(s):>14}  GEMM: {plan['how']} {tile} tile, {plan['ctas']} CTAs{util}  "
+                     f"(holds for aiter {plan['aiter']})")
+        for launch in plan["launches"]:
+            lines.append(f"  {'':14}    {launch['kernel'][:60]:<60} grid {_grid(launch['grid']):>7}  {launch['ctas']} CTAs")
+    return "\n".join(lines)
+
+
+def gemm_a4w4_lines(shapes) -> str:
+    """What `aiter.gemm_a4w4` runs for each shape on each aiter release line (`gemm_a4w4_choice`): CK or
+    ASM, from a tuned row or from the ASM heuristic, with its tile and CTAs."""
+    head = f"{'shape':>14}  " + "".join(f"{'aiter ' + line.first + ('+' if line.stop is None else ''):<36}"
+                                         for line in AITER_LINES)
+    lines = [head]
+    for s in shapes:
+        cells = []
+        for line in AITER_LINES:
+            c = gemm_a4w4_choice(*s.mnk, line.first)
+            cells.append(f"{c.backend} {c.tile[0]}x{c.tile[1]} ({c.how}), {c.ctas} CTAs")
+        lines.append(f"{str(s):>14}  " + "".join(f"{c:<36}" for c in cells))
+    return "\n".join(lines)
+
+
+def _backend(plan: dict) -> str:
+    if plan["path"] == "splitk":
+        return "triton"
+    return "ck" if str(plan["runs"]).startswith("a4w4_blockscale") else "asm"
+
+
+def release_table() -> str:
+    """Every contest shape: the seed's path and, on each aiter release line it runs on (`AITER_LINES`), the
+    GEMM kernel that runs (`seed_plan`): CK, ASM or Triton, its tile, how it was chosen; then, per line,
+    how many shapes run CK and how many have a tuned row in aiter's CSV (`gemm_a4w4_choice`)."""
+    lines = [f"{'shape':>14}  {'seed path':<9} " + "".join(f"{'aiter ' + ln.first + ('+' if ln.stop is None else ''):<34}"
+                                                         for ln in AITER_LINES)]
+    counts = {ln.first: [0, 0] for ln in AITER_LINES}
+    for s in shapes_mod.load():
+        cells = []
+        for ln in AITER_LINES:
+            plan = seed_mod.seed_plan(*s.mnk, aiter=ln.first)
+            tile = f"{plan['tile'][0]}x{plan['tile'][1]}"
+            cells.append(f"{_backend(plan)} {tile} ({plan['how']})")
+            counts[ln.first][0] += _backend(plan) == "ck"
+            counts[ln.first][1] += gemm_a4w4_choice(*s.mnk, ln.first).how == "tuned"
+        lines.append(f"{str(s):>14}  {plan['path']:<9} " + "".join(f"{c:<34}" for c in cells))
+    for ln in AITER_LINES:
+        ck, tuned = counts[ln.first]
+        lines.append(f"aiter {ln.first} line ({ln.span}): {ck} of 13 shapes run CK; {tuned} of 13 have a tuned row")
+    return "\n".join(lines)
+
+
+def source(obj) -> str:
+    """The source text of a function, kernel or module (a Triton kernel's Python function), dedented."""
+    fn = getattr(obj, "fn", obj)  # a triton JITFunction keeps the Python function in .fn
+    return textwrap.dedent(inspect.getsource(fn)).rstrip("\n")
+
+
+def _isa_rows(target: str, kernel: str, path: str, shapes) -> list[dict]:
+    wanted = {str(s) for s in shapes}
+    return [r for r in _rows(ISA_CSV[target]) if r["kernel"] == kernel and r["path"] == path and r["shape"] in wanted]
+
+
+def _mma(text: str) -> str:
+    if not text:
+        return "none"
+    name, _, count = text.split(";")[0].rpartition(":")
+    short = name.replace("wgmma.mma_async.sync.aligned.", "wgmma.").replace("mma.sync.aligned.", "mma.sync.")
+    short = short.replace(".row.col", "")
+    return f"{short} x{count}"
+
+
+def compiled_facts(path: str, shapes=None) -> str:
+    """mxlib's GEMM kernel of `path` on each of its shapes compiled for gfx950 and for sm_90, side by side,
+    each with the config mxlib's dispatcher gives it there (the MI355X table has rows for fused_fp4 only, so
+    gfx950 rows use the path's default config; sm_90 rows the H200 table's): tile, registers (AMD: VGPRs + AGPRs; NVIDIA: per thread), LDS / shared bytes, spills, the matrix
+    instruction and its count in the kernel, CTAs per CU / SM (`occupancy.residency`)."""
+    shapes = seed_shapes(path) if shapes is None else list(shapes)
+    kernel = GEMM_KERNEL[_path(path)]
+    by = {t: {r["shape"]: r for r in _isa_rows(t, kernel, path, shapes)} for t in ISA_CSV}
+    lines = [f"{kernel} ({path} path), compiled on the CPU machine (Triton "
+             f"{next(iter(by['gfx950'].values()), {}).get('triton', '?')}): "
+             "data/results/mi355x/isa_all_paths.csv, data/results/h200/isa_sm90_all_paths.csv"]
+    for s in shapes:
+        for target in ("gfx950", "sm_90"):
+            r = by[target].get(str(s))
+            if r is None:
+                lines.append(f"  {str(s):>14} {target:>6}  not compiled")
+                continue
+            tile = dict(kv.split("=") for kv in r["config"].split() if "=" in kv)
+            regs = f"{r['vgprs']}+{r['agprs']}" if target == "gfx950" else r["vgprs"]
+            unit = "CU" if target == "gfx950" else "SM"
+            lines.append(f"  {str(s):>14} {target:>6}  {tile.get('BLOCK_M')}x{tile.get('BLOCK_N')}x{tile.get('BLOCK_K')} "
+                         f"{r['num_warps']} warps, {r['grid_ctas']:>4} CTAs, regs {regs:>7}, LDS/shared "
+                         f"{r['shared_bytes']:>6} B, spill {r['spill_bytes'] or 0} B, {r['ctas_per_unit']} CTAs/{unit}, "
+                         f"{_mma(r['mma'])}")
+    return "\n".join(lines)
+
+
+def seed_compiled(shape) -> str:
+    """The seed's own Triton launches on `shape` ((m, n, k)) compiled for gfx950 (data/results/mi355x/isa_seed.csv:
+    its quant kernels, and its split-K GEMM from PyPI amd-aiter's kernel files): kernel, CTAs, VGPRs, LDS,
+    the compiler's waves per SIMD, CTAs per CU by resources, matrix instructions; aiter's ASM and CK calls
+    are named, not compiled."""
+    key = "x".join(map(str, shape))
+    lines = ["the seed's launches compiled for gfx950 (data/results/mi355x/isa_seed.csv):"]
+    for r in _rows(ISA_SEED_CSV):
+        if r["shape"] != key:
+            continue
+        if r["note"] == "not Triton, not compiled":
+            lines.append(f"  {r['kernel']:<50} not Triton, not compiled: {r['config']}")
+            continue
+        lines.append(f"  {r['kernel']:<50} {r['grid_ctas']:>4} CTAs, {r['vgprs']} VGPRs, LDS {r['shared_bytes']} B, "
+                     f"waves_per_eu hint {r['waves_per_eu']}: compiler {r['occupancy']} waves/SIMD, "
+                     f"{r['ctas_per_unit']} CTAs/CU by resources, {_mma(r['mma'])}")
+    if len(lines) == 1:
+        raise ValueError(f"shape must be a contest shape recorded in {ISA_SEED_CSV.name}, got {key}")
+    return "\n".join(lines)
+
+
+def aiter_asm_kernel(tile) -> dict:
+    """The row of data/results/mi355x/aiter_asm_kernels.csv for an ASM tile (tile_m, tile_n)."""
+    for r in _rows(ASM_KERNELS_CSV):
+        if (int(r["tile_m"]), int(r["tile_n"])) == tuple(tile):
+            return r
+    raise ValueError(f"tile must be one of the ASM tiles in {ASM_KERNELS_CSV.name}, got {tile}")
+
+
+def h200_config(path: str, shape):
+    """The Config mxlib's H200 table gives `path` on `shape`, else the path's default (and which)."""
+    from ..runtime import dispatch
+    from ..runtime.paths import path_module
+
+    mod = path_module(path)
+    fields = [f for p, f in dispatch.load_table("h200").get(tuple(shape), []) if p == path]
+    return (mod.Config(**fields[0]), "table") if fields else (mod.default_config(*shape), "default")
+
+
+def _tile_text(tm, tn, split=1) -> str:
+    return f"{tm}x{tn}" + (f" x{split}" if split > 1 else "")
+
+
+def occupancy(path: str, aiter: str = seed_mod.CONTEST_AITER):
+    """(text, figure): for each shape of `path`, the seed's GEMM on the MI355X (`seed_plan`: tile, CTAs,
+    share of the 256 CUs) and mxlib's config of the path on the H200 (CTAs, share of 132 SMs, one CTA per
+    SM as the utilization measure), one panel per device."""
+    from . import figures
+
+    rows = []
+    for s in seed_shapes(path):
+        plan = seed_mod.seed_plan(*s.mnk, aiter=aiter)
+        tm, tn = plan["tile"]
+        split = plan["ctas"] // occ.cta_count(*s.mnk, tm, tn) if plan["config"] else 1  # the split aiter runs
+        cfg, _ = h200_config(path, s.mnk)
+        ctas = occ.cta_count(*s.mnk, cfg.block_m, cfg.block_n, cfg.split_k)
+        rows.append((str(s), _tile_text(tm, tn, split), plan["ctas"], occ.cu_utilization(plan["ctas"], "MI355X"),
+                     _tile_text(cfg.block_m, cfg.block_n, cfg.split_k), ctas, occ.cu_utilization(ctas, "H200")))
+    text = [f"{'shape':>14} | {'seed tile':>12} {'CTAs':>5} {'MI355X':>7} | {'H200 tile':>12} {'CTAs':>5} {'H200':>6}"]
+    text += [f"{r[0]:>14} | {r[1]:>12} {r[2]:5d} {r[3]:7.1%} | {r[4]:>12} {r[5]:5d} {r[6]:6.1%}" for r in rows]
+    fig = figures.utilization_panels([
+        ("MI355X (256 CUs): the seed's GEMM launch", figures.COLORS["MI355X"], [(r[0], r[2], r[3], r[1]) for r in rows]),
+        ("H200 (132 SMs): mxlib's H200 config of this path", figures.COLORS["H200"],
+         [(r[0], r[5], r[6], r[4]) for r in rows]),
+    ], suptitle=f"{path} path: GEMM CTAs (over each bar, with the tile) and utilization, one panel per device")
+    return "\n".join(text), fig
+
+
+def speed(frame, path: str):
+    """(text, figure) of the recorded H200 bench for `path` on its contest shapes: means (medians beside)
+    of the path itself, the fused path and cuBLAS bf16 on the unquantized B, as bars with p20-p80 lines."""
+    import matplotlib.pyplot as plt
+
+    from . import figures, ranking
+
+    keys = [s.mnk for s in seed_shapes(path)]
+    mine = frame[frame[["m", "n", "k"]].apply(tuple, axis=1).isin(keys)]
+    providers = [f"mxlib:{path}", "mxlib:fused", "cublas_bf16"]
+    text = ranking.table(mine, providers, kinds=("test", "benchmark", "extra"))
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    figures.speed_bars(ax, mine, providers)
+    ax.set_title(f"H200: the {path} path on its contest shapes (portable stand-ins)")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    figures.stamp(fig, mine, "data/results/h200/bench.csv")
+    return text, fig
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Notebook 06: what runs per shape, how many CTAs a unit holds, how many bytes are in flight
+
+
+@dataclass(frozen=True)
+class Launch:
+    """One GEMM launch of one call, with what is known of it (None: not known, e.g. CK's resources)."""
+
+    device: str  # "MI355X" or "H200"
+    what: str  # who launches it, and the kernel
+    k: int  # the GEMM's K
+    ctas: int
+    resident: int | None  # CTAs one CU / SM holds at once, from the compiled kernel's resources
+    tile: tuple[int, int]  # (tile_m, tile_n)
+    block_k: int | None  # K values per step of the kernel's loop
+    split_k: int
+    stages: int | None  # K steps of loads in flight per CTA (Triton's num_stages)
+    a_format: str  # "fp4": A quantized by an earlier launch; "bf16": A quantized inside the GEMM
+
+    @property
+    def units(self) -> int:
+        return occ.DEVICES[self.device].units
+
+    @property
+    def rounds(self) -> int | None:
+        """Rounds of `resident` x units CTAs; 1 whenever the CTAs fit one per unit, whatever the residency."""
+        if self.ctas <= self.units:
+            return 1
+        return None if self.resident is None else occ.rounds(self.ctas, self.resident, self.device)
+
+    @property
+    def k_steps(self) -> int | None:
+        """Dependent K steps one CTA makes (its K slice over block_k)."""
+        return None if self.block_k is None else _cdiv(_cdiv(self.k, self.split_k), self.block_k)
+
+
+def _cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _kv(text: str) -> dict:
+    return dict(kv.split("=", 1) for kv in text.split() if "=" in kv)
+
+
+def _seed_launch(shape) -> Launch:
+    m, n, k = shape
+    plan = seed_mod.seed_plan(m, n, k)
+    tm, tn = plan["tile"]
+    split = plan["ctas"] // occ.cta_count(m, n, k, tm, tn)
+    if plan["path"] == "splitk":
+        key = "x".join(map(str, shape))
+        row = next(r for r in _rows(ISA_SEED_CSV) if r["shape"] == key and "gemm" in r["kernel"]
+                   and "reduce" not in r["kernel"] and r["ctas_per_unit"])
+        cfg = plan["config"]
+        return Launch("MI355X", f"seed: aiter Triton split-K {tm}x{tn}", k, plan["ctas"], int(row["ctas_per_unit"]),
+                      (tm, tn), cfg["BLOCK_SIZE_K"], split, cfg["num_stages"], "fp4")
+    if _backend(plan) == "asm":
+        return Launch("MI355X", f"seed: aiter ASM {tm}x{tn}", k, plan["ctas"], int(aiter_asm_kernel((tm, tn))["ctas_per_cu"]),
+                      (tm, tn), None, split, None, "fp4")
+    return Launch("MI355X", f"seed: aiter CK {tm}x{tn}", k, plan["ctas"], None, (tm, tn), None, split, None, "fp4")
+
+
+def _dispatch_launch(shape, target: str) -> Launch:
+    key = "x".join(map(str, shape))
+    row = next(r for r in _rows(ISA_DISPATCH_CSV[target]) if r["shape"] == key and "gemm" in r["kernel"])
+    cfg = _kv(row["config"])
+    device, path = ("MI355X", "fused_fp4") if target == "gfx950" else ("H200", "fused")
+    tm, tn = int(cfg["BLOCK_M"]), int(cfg["BLOCK_N"])
+    return Launch(device, f"mxlib {path} {tm}x{tn}", shape[2], int(row["grid_ctas"]), int(row["ctas_per_unit"]),
+                  (tm, tn), int(cfg["BLOCK_K"]), int(cfg["SPLIT_K"]), int(cfg["num_stages"]), "bf16")
+
+
+def gemm_launches(shape) -> list[Launch]:
+    """The GEMM launch of one call on `shape` ((m, n, k)): the seed's on the MI355X (`seed_plan`; residency
+    from aiter's ASM metadata or the seed's compiled Triton kernel; CK's is not known), mxlib's fused_fp4 on
+    the MI355X (compiled, never run) and mxlib's fused on the H200, each from its compiled resources."""
+    shape = tuple(shape)
+    return [_seed_launch(shape), _dispatch_launch(shape, "gfx950"), _dispatch_launch(shape, "sm_90")]
+
+
+def _opt(v) -> str:
+    return "?" if v is None else str(v)
+
+
+def residency_table(shapes=None) -> str:
+    """Per shape (default: the benchmark shapes), each launch of `gemm_launches`: CTAs, CTAs per CU / SM
+    from compiled resources, rounds, and the units with work in the first round."""
+    shapes = [s.mnk for s in shapes_mod.load("benchmark")] if shapes is None else [tuple(s) for s in shapes]
+    lines = [f"{'shape':>14}  {'device':6} {'launch':34} {'CTAs':>5} {'per unit':>8} {'rounds':>6} {'units with work':>16}"]
+    for s in shapes:
+        for ln in gemm_launches(s):
+            busy = min(ln.ctas, ln.units)
+            lines.append(f"{'x'.join(map(str, s)):>14}  {ln.device:6} {ln.what:34} {ln.ctas:5d} {_opt(ln.resident):>8} "
+                         f"{_opt(ln.rounds):>6} {f'{busy} of {ln.units} ({busy / ln.units:.0%})':>16}")
+    return "\n".join(lines)
+
+
+def littles_law_table(shapes=None) -> str:
+    """Little's law (bytes in flight = bandwidth x latency) for each launch of `gemm_launches` on `shapes`
+    (default: the benchmark shapes with M <= 32): the bytes the call reads and their time at the device's
+    bandwidth, the bytes one K step of all resident CTAs requests at once, and the longest memory round
+    trip that keeps the device streaming (`occupancy.latency_covered_us`). '?': the kernel's K step is not
+    known (aiter's ASM and CK kernels are not compiled here)."""
+    if shapes is None:
+        shapes = [s.mnk for s in shapes_mod.load("benchmark") if s.m <= 32]
+    lines = [f"{'shape':>14}  {'device':6} {'launch':34} {'reads':>8} {'at BW':>7} {'K steps':>7} "
+             f"{'in flight':>9} {'covers':>7}   (KB, us; BW: MI355X 8 TB/s cited, H200 4.28 TB/s measured)"]
+    for s in shapes:
+        m, n, k = s
+        for ln in gemm_launches(s):
+            bw = occ.DEVICES[ln.device].bandwidth.value
+            read = occ.gemm_read_bytes(m, n, k, ln.a_format)
+            cells = [_opt(ln.k_steps), "?", "?"]
+            if ln.block_k is not None:
+                step = occ.step_bytes(min(ln.tile[0], m), min(ln.tile[1], n), ln.block_k, ln.a_format)
+                stages = min(ln.stages, ln.k_steps)  # a CTA cannot have more steps in flight than it makes
+                flight = occ.in_flight_bytes(ln.ctas, ln.resident, ln.device, step, stages)
+                cells[1:] = [f"{flight / 1e3:.0f}", f"{occ.latency_covered_us(flight, bw):.2f}"]
+            lines.append(f"{'x'.join(map(str, s)):>14}  {ln.device:6} {ln.what:34} {read / 1e3:8.0f} "
+                         f"{read / bw * 1e6:7.2f} {cells[0]:>7} {cells[1]:>9} {cells[2]:>7}")
+    return "\n".join(lines)

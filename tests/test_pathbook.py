@@ -1,0 +1,95 @@
+"""mxlib.tools.pathbook: the shared sections of notebooks 03-05 read the seed's plan and the recorded CSVs."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from mxlib.kernels import gemm_splitk, gemm_tiled  # noqa: E402
+from mxlib.tools import pathbook as pb  # noqa: E402
+from mxlib.tools.repo import RESULTS_DIR  # noqa: E402
+
+
+def test_seed_shapes_follow_the_seed_route():
+    assert [str(s) for s in pb.seed_shapes("splitk")] == ["16x2112x7168"]
+    assert {str(s) for s in pb.seed_shapes("asm")} == {"8x2112x7168", "16x3072x1536", "4x2880x512", "32x4096x512",
+                                                       "32x2880x512"}
+    assert len(pb.seed_shapes("ck")) == 7
+    with pytest.raises(ValueError, match="path must be one of the seed's paths"):
+        pb.seed_shapes("fused")
+
+
+def test_seed_launches_name_every_launch_and_the_ctas():
+    text = pb.seed_launches("splitk")
+    for piece in ("_mxfp4_quant_natural_kernel", "grid    1x14", "_gemm_afp4wfp4_preshuffle_kernel", "119 CTAs",
+                  "46.5% of 256 CUs", "_gemm_afp4wfp4_reduce_kernel", "33 CTAs"):
+        assert piece in text, piece
+    assert "heuristic 192x128 tile, 17 CTAs" in pb.seed_launches("asm")  # 8x2112x7168: no name, aiter picks
+
+
+def test_gemm_a4w4_lines_ck_then_asm():
+    lines = pb.gemm_a4w4_lines(pb.seed_shapes("ck")).splitlines()
+    row = next(line for line in lines if line.strip().startswith("64x7168x2048"))
+    assert "ck 64x128 (tuned), 56 CTAs" in row and "asm 32x128 (tuned), 112 CTAs" in row
+
+
+def test_compiled_facts_have_both_targets_for_every_shape():
+    for path in pb.SEED_PATHS:
+        text = pb.compiled_facts(path)
+        assert "not compiled" not in text
+        for s in pb.seed_shapes(path):
+            assert f"{str(s):>14} gfx950" in text and f"{str(s):>14}  sm_90" in text
+
+
+def test_aiter_asm_kernel_and_source():
+    assert pb.aiter_asm_kernel((32, 128))["lds_bytes"] == "163840"
+    with pytest.raises(ValueError, match="tile must be one of the ASM tiles"):
+        pb.aiter_asm_kernel((48, 128))
+    assert pb.source(gemm_tiled._tiled_kernel).startswith("@triton.jit")
+    assert "for s in range(SPLITS)" in pb.source(gemm_splitk._splitk_reduce)
+
+
+def test_occupancy_and_speed_figures():
+    text, fig = pb.occupancy("splitk")
+    assert "16x128 x7   119   46.5%" in text
+    assert len(fig.axes) == 2
+    frame = pd.read_csv(RESULTS_DIR / "h200" / "bench.csv")
+    text, fig = pb.speed(frame, "splitk")
+    assert "mxlib:splitk" in text and "16x2112x7168" in text
+
+
+def test_release_table_counts_ck_and_tuned_rows_per_line():
+    text = pb.release_table()
+    assert "4 of 13 shapes run CK; 6 of 13 have a tuned row" in text  # the contest period's line
+    assert "0 of 13 shapes run CK; 6 of 13 have a tuned row" in text  # 0.1.11 on
+    row = next(line for line in text.splitlines() if line.strip().startswith("16x3072x1536"))
+    assert "asm 192x128 (heuristic)" in row  # a tuned CK row exists, but the seed's ASM call never reads the CSV
+
+
+def test_seed_compiled_rows():
+    text = pb.seed_compiled((16, 2112, 7168))
+    assert "_mxfp4_quant_natural_kernel" in text and "119 CTAs" in text and "v_mfma_scale_f32_16x16x128_f8f6f4 x16" in text
+    assert "not Triton, not compiled" in pb.seed_compiled((4, 2880, 512))
+    with pytest.raises(ValueError, match="must be a contest shape"):
+        pb.seed_compiled((1, 2, 3))
+
+
+def test_gemm_launches_residency_from_compiled_resources():
+    seed, fp4, fused = pb.gemm_launches((16, 2112, 7168))
+    assert (seed.device, seed.ctas, seed.resident, seed.rounds, seed.k_steps) == ("MI355X", 119, 4, 1, 2)  # 7 splits
+    assert (fp4.device, fused.device) == ("MI355X", "H200")
+    asm = pb.gemm_launches((4, 2880, 512))[0]
+    assert (asm.ctas, asm.resident, asm.block_k) == (23, 1, None)  # aiter's ASM kernels: one workgroup per CU
+    ck = pb.gemm_launches((256, 3072, 1536))[0]
+    assert ck.resident is None and ck.rounds == 1  # CK not compiled here, but 96 CTAs fit one per CU anyway
+
+
+def test_residency_and_littles_law_tables():
+    text = pb.residency_table()
+    row = next(line for line in text.splitlines() if "split-K" in line)
+    assert row.split()[-7:] == ["119", "4", "1", "119", "of", "256", "(46%)"]
+    law = pb.littles_law_table()
+    assert "64x7168x2048" not in law  # M <= 32 only
+    row = next(line for line in law.splitlines() if "split-K" in line)
+    assert row.split()[-2:] == ["4661", "0.58"]  # 119 CTAs x (16x128 tile, 512 K values, A fp4) at 8 TB/s
