@@ -105,6 +105,16 @@ def recorded(name: str, device: str | None = "h200"):
     return pd.read_csv(path)
 
 
+def recorded_triton_versions() -> set[str]:
+    """The Triton versions that compiled the committed ISA records (`triton` column of
+    data/results/*/isa*.csv): a notebook may print them, as data, even where the same version is installed."""
+    found = set()
+    for path in sorted(RESULTS_DIR.glob("*/isa*.csv")):
+        with open(path, newline="") as f:
+            found |= {row["triton"] for row in csv.DictReader(f) if row.get("triton")}
+    return found
+
+
 def installed_versions() -> list[str]:
     """The versions of Python, torch, triton, numpy, pandas and matplotlib installed here (those found)."""
     import importlib.metadata
