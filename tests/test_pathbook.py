@@ -93,3 +93,28 @@ def test_residency_and_littles_law_tables():
     assert "64x7168x2048" not in law  # M <= 32 only
     row = next(line for line in law.splitlines() if "split-K" in line)
     assert row.split()[-2:] == ["4661", "0.58"]  # 119 CTAs x (16x128 tile, 512 K values, A fp4) at 8 TB/s
+
+
+def test_splitk_sweep_draws_one_of_the_coinciding_shapes():
+    frame = pd.read_csv(RESULTS_DIR / "h200" / "splitk_sweep.csv")
+    text, fig = pb.splitk_sweep(frame)
+    lines = text.splitlines()
+    assert lines[0].startswith("8x2112x7168 and 16x2112x7168: the same")
+    drawn = [ax.get_title() for ax in fig.axes]
+    assert "16x2112x7168" in drawn and "8x2112x7168" not in drawn
+    assert len(drawn) == len(set(drawn))  # no panel twice
+    row = next(line for line in lines if line.strip().startswith("16x2112x7168"))
+    best = frame[(frame.m == 16) & (frame.n == 2112)].measured_us.min()
+    assert row.endswith(f"{best:5.1f}")
+
+
+def test_harness_summary_reads_every_run(tmp_path):
+    (tmp_path / "harness_test_run1.txt").write_text("spec status\nm: 4 pass\ntest: 4 of 4 passed\nNVIDIA H200, 5.9 s\n")
+    (tmp_path / "harness_benchmark_run1.txt").write_text(
+        "spec\nbenchmark: 6 of 6 passed (times in us)\nscore (geometric mean of the means): 12.000 us\nNVIDIA H200, 8.3 s\n")
+    text = pb.harness_summary(tmp_path)
+    assert text.splitlines() == ["harness_benchmark_run1.txt:", "  benchmark: 6 of 6 passed (times in us)",
+                                 "  score (geometric mean of the means): 12.000 us", "harness_test_run1.txt:",
+                                 "  test: 4 of 4 passed"]
+    with pytest.raises(FileNotFoundError):
+        pb.harness_summary(tmp_path / "none")

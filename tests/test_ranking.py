@@ -39,3 +39,16 @@ def test_scores_rank_means_and_show_medians_beside():
                          mean_us=math.nan if m == 4 else 5.0, median_us=5.0))
     (prov, mean, median), = ranking.scores(pd.DataFrame(rows), ["p", "partial", "absent"])
     assert (prov, mean, median) == ("p", pytest.approx(10.0), pytest.approx(8.0))
+
+
+def test_best_provider_by_score_of_means_among_complete_ones():
+    rows = []
+    for m, n, k in ranking.benchmark_shapes():
+        for prov, mean, median in (("touch:a", 6.0, 1.0), ("touch:b", 5.0, 9.0), ("touch:c", 1.0, 1.0),
+                                   ("mxlib", 0.5, 0.5)):
+            rows.append(dict(kind="benchmark", m=m, n=n, k=k, provider=prov, timing="contest",
+                             mean_us=math.nan if prov == "touch:c" and m == 4 else mean, median_us=median))
+    frame = pd.DataFrame(rows)
+    assert ranking.best_provider(frame, "touch") == "touch:b"  # means rank; touch:c lacks a shape; mxlib is no touch
+    with pytest.raises(ValueError, match="no provider starting with 'nope'"):
+        ranking.best_provider(frame, "nope")

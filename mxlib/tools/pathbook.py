@@ -1,8 +1,8 @@
-"""The sections notebooks 03 to 06 share, one function each: the seed's launches for a path (from
+"""The sections notebooks 03 to 06 share, and a few longer cells of 05 and 08, one function each: the seed's launches for a path (from
 `mxlib.spec.seed.seed_plan`), the source of a kernel, a path's compiled facts for gfx950 and sm_90 side
 by side, its occupancy on each device, its H200 config and its measured speed; for 06, the GEMM launches
 per shape with their residency (CTAs one CU or SM holds at once, from compiled resources) and their bytes
-in flight. Each returns text (and, for figures, the figure), so a notebook cell is one call and a print;
+in flight; for 05, the recorded split-K sweep; for 08, the recorded harness runs. Each returns text (and, for figures, the figure), so a notebook cell is one call and a print;
 nothing here measures.
 
 Where the numbers come from: `seed_plan` and `mxlib.spec.aiter_rules` (what the seed launches, per aiter
@@ -369,4 +369,72 @@ def littles_law_table(shapes=None) -> str:
                 cells[1:] = [f"{flight / 1e3:.0f}", f"{occ.latency_covered_us(flight, bw):.2f}"]
             lines.append(f"{'x'.join(map(str, s)):>14}  {ln.device:6} {ln.what:34} {read / 1e3:8.0f} "
                          f"{read / bw * 1e6:7.2f} {cells[0]:>7} {cells[1]:>9} {cells[2]:>7}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Notebook 05: the split-K sweep measured on the H200
+
+
+def splitk_sweep(sweep):
+    """(text, figure) of a recorded split-K sweep (`python -m mxlib sweep`, splitk_sweep.csv: one row per
+    shape, tile and split_k, with `measured_us` the median of its calls and `predicted_us` the latency
+    model's). M = 8 and M = 16 at (2112, 7168) run the same grid, so only M = 16 is drawn; the text says how
+    far apart the two are. Per shape drawn, the text gives the unsplit times over the tiles and the fastest
+    config, so that a caption can describe what the figure shows. Rows without a time (failed their check)
+    are left out."""
+    import matplotlib.pyplot as plt
+
+    from . import figures
+
+    sweep = sweep[sweep.measured_us.notna()]
+    key = ["tile_m", "tile_n", "split_k"]
+    m8 = sweep[(sweep.m == 8) & (sweep.n == 2112)].set_index(key).measured_us
+    m16 = sweep[(sweep.m == 16) & (sweep.n == 2112)].set_index(key).measured_us
+    same = m8.index.intersection(m16.index)
+    lines = []
+    if len(same):
+        lines.append(f"8x2112x7168 and 16x2112x7168: the same {len(same)} configs differ by at most "
+                     f"{100 * ((m8[same] - m16[same]).abs() / m16[same]).max():.1f}%, so only 16x2112x7168 is drawn")
+    shown = sweep[~((sweep.m == 8) & (sweep.n == 2112))]
+    groups = list(shown.groupby(["m", "n", "k"], sort=False))
+    lines.append(f"{'shape':>14}  {'unsplit, over the tiles':>24}  {'fastest config':>22}   (median us per call, H200)")
+    for (m, n, k), g in groups:
+        unsplit = g[g.split_k == 1].measured_us
+        best = g.loc[g.measured_us.idxmin()]
+        span = f"{unsplit.min():.1f} to {unsplit.max():.1f}" if len(unsplit) else "-"
+        config = f"{best.tile_m}x{best.tile_n} split {best.split_k}"
+        lines.append(f"{f'{m}x{n}x{k}':>14}  {span:>24}  {config:>16} {best.measured_us:5.1f}")
+    fig, axes = plt.subplots(1, len(groups), figsize=(4.4 * len(groups), 3.8), sharey=True, layout="constrained",
+                             squeeze=False)
+    for ax, ((m, n, k), g) in zip(axes[0], groups):
+        for i, ((tm, tn), t) in enumerate(g.groupby(["tile_m", "tile_n"])):
+            t = t.sort_values("split_k")
+            ax.plot(t.split_k, t.measured_us, marker=".", color=plt.cm.tab10(i), label=f"{tm}x{tn}")
+            ax.plot(t.split_k, t.predicted_us, "--", lw=0.8, color=plt.cm.tab10(i))
+        ax.set(title=f"{m}x{n}x{k}", xlabel="split_k (K slices per output tile)", yscale="log")
+        figures.plain_log(ax)
+    axes[0, 0].set_ylabel("us per call, median\n(solid: measured, dashed: model)")
+    axes[0, 0].legend(fontsize=7, title="tile")
+    fig.suptitle("H200: mxlib's split-K kernel (portable stand-in), contest-style")
+    figures.stamp(fig, sweep, "data/results/h200/splitk_sweep.csv")
+    return "\n".join(lines), fig
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Notebook 08: the recorded harness runs
+
+
+def harness_summary(directory: Path) -> str:
+    """The verdict and score lines of every `harness_*.txt` in `directory` (as `python -m mxlib harness`
+    writes them: a table, then 'MODE: n of m passed', 'score (...): X us', then the device and the run's
+    duration), one block per file, the duration left out (it differs run to run)."""
+    lines = []
+    for file in sorted(Path(directory).glob("harness_*.txt")):
+        said = [ln for ln in file.read_text().splitlines() if " passed" in ln or ln.startswith("score")]
+        if said:
+            lines.append(f"{file.name}:")
+            lines += ["  " + ln for ln in said]
+    if not lines:
+        raise FileNotFoundError(f"no harness_*.txt with a verdict in {directory}")
     return "\n".join(lines)

@@ -101,3 +101,14 @@ def table(frame, providers, *, timing: str = "contest", kinds=("benchmark",)) ->
         if any(c != "-" for c in cells):
             lines.append(f"{'score':10}{'geomean':>15}" + "".join(f"{c:>{width}}" for c in cells))
     return "\n".join(lines)
+
+
+def best_provider(frame, prefix: str, *, timing: str = "contest") -> str:
+    """The provider whose name starts with `prefix` (e.g. "touch": the read-only launch, one provider per grid
+    timed) with the lowest score, the geometric mean of its per-shape means; providers missing a benchmark
+    shape are left out. ValueError when none has them all."""
+    named = [p for p in dict.fromkeys(frame["provider"]) if str(p).startswith(prefix)]
+    scored = [(mean, prov) for prov, mean, _ in scores(frame, named, timing=timing)]
+    if not scored:
+        raise ValueError(f"no provider starting with {prefix!r} has every benchmark shape")
+    return min(scored)[1]
