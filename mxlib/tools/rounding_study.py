@@ -1,0 +1,106 @@
+"""Why the wrong rounding rule fails most outputs of the checker although it changes ~1% of A's bytes.
+
+Notebook 01's study: A quantized with `"ties_away"` while the checker's reference quantizes it with
+`"rne"`. Where the two rules part (a tie: an element scaled exactly onto an E2M1 midpoint), one element
+of A moves by one grid step times its block scale, and every output of its row moves by that amount
+times a B value. The checker's tolerance is ATOL + RTOL * |ref| (`mxlib.spec.reference`). Two numbers
+explain the failure rate: how many ties a row of A holds, and how often one tie's move alone exceeds
+the tolerance. `wrong_rule_study` computes both for one shape, with the checker's verdicts and the
+per-output error ratio; `wrong_rule_histogram` draws the ratios of several studies.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+import mxlib
+from ..spec.reference import ATOL, RTOL
+
+
+def tie_moves(a: torch.Tensor) -> torch.Tensor:
+    """How far each element of `a` moves, dequantized, when quantized with "ties_away" instead of "rne"
+    (float32, shape of `a`): zero except at ties, where it is one E2M1 step times the block scale."""
+    return (mxlib.dequantize_mxfp4(*mxlib.quantize_mxfp4(a, "ties_away"))
+            - mxlib.dequantize_mxfp4(*mxlib.quantize_mxfp4(a, "rne")))
+
+
+def tolerance(ref: torch.Tensor) -> torch.Tensor:
+    """The checker's allowed |out - ref| per output: ATOL + RTOL * |ref|."""
+    return ATOL + RTOL * ref.float().abs()
+
+
+def single_tie_ratios(moves: torch.Tensor, b_q: torch.Tensor, tol: torch.Tensor) -> torch.Tensor:
+    """For every tie of A (a nonzero of `moves`, (M, K)) and every output of its row, |move * B value| over
+    that output's tolerance (`tol`, (M, N)), with `b_q` (N, K) the dequantized B: what one tie does alone,
+    the other ties left out. A 1-D tensor, one entry per (tie, output) pair; above 1 means that tie alone
+    fails the output."""
+    ties = moves != 0
+    ratio = (moves[:, None, :] * b_q[None, :, :]).abs() / tol[:, :, None]
+    return ratio[ties[:, None, :].expand(-1, b_q.shape[0], -1)]
+
+
+@dataclass(frozen=True)
+class WrongRuleStudy:
+    """One shape's numbers (see `wrong_rule_study`)."""
+
+    k: int
+    ties_per_row: float  # mean count of A elements per row where the two rules differ
+    single_tie_fail_share: float  # share of (tie, output) pairs where that move alone exceeds the tolerance
+    wrong_rule_verdict: str  # the checker's verdict on A quantized with the wrong rule (first clause)
+    unquantized_verdict: str  # the checker's verdict on the exact bf16 product (first clause)
+    ratios: torch.Tensor  # |wrong - ref| / tolerance per output, (M, N)
+
+    @property
+    def fail_share(self) -> float:
+        """Share of outputs the checker fails with A quantized by the wrong rule."""
+        return (self.ratios > 1).float().mean().item()
+
+    def lines(self) -> str:
+        """The study as printed in notebook 01: ties, one tie alone, then the two verdicts."""
+        return (f"K={self.k:5d}  ties per row of A: {self.ties_per_row:4.1f}; one tie alone exceeds the tolerance "
+                f"in {100 * self.single_tie_fail_share:.0f}% of cases\n"
+                f"         wrong rule: {self.wrong_rule_verdict}\n"
+                f"         no quantization: {self.unquantized_verdict}")
+
+
+def wrong_rule_study(m: int, n: int, k: int, seed: int) -> WrongRuleStudy:
+    """Quantize A with "ties_away" and check the result against the "rne" reference on
+    `generate_input(m, n, k, seed)`; also check the unquantized bf16 product, and measure each tie's
+    move alone against the tolerance (`single_tie_ratios`). Deterministic for a given seed."""
+    data = mxlib.generate_input(m, n, k, seed=seed)
+    a, b = data[0], data[1]
+    ref = mxlib.ref_kernel(data, "rne").float()
+    wrong = mxlib.ref_kernel(data, "ties_away")  # A quantized with the other rule
+    _, msg = mxlib.check_implementation(data, wrong, "rne")
+    exact = (a.float() @ b.float().T).to(torch.bfloat16)
+    _, exact_msg = mxlib.check_implementation(data, exact, "rne")
+    moves = tie_moves(a)
+    b_q = mxlib.dequantize_mxfp4(*mxlib.quantize_mxfp4(b, "rne"))
+    tol = tolerance(ref)
+    alone = single_tie_ratios(moves, b_q, tol)
+    return WrongRuleStudy(
+        k=k,
+        ties_per_row=(moves != 0).sum(1).float().mean().item(),
+        single_tie_fail_share=(alone > 1).float().mean().item(),
+        wrong_rule_verdict=msg.split(";")[0],
+        unquantized_verdict=exact_msg.split(";")[0],
+        ratios=(wrong.float() - ref).abs() / tol,
+    )
+
+
+def wrong_rule_histogram(studies, m: int, n: int):
+    """Histogram of log10(|out - ref| / tolerance) per study (equal outputs clamped to -3), one step line
+    per K, with the tolerance line at 0. Returns the figure."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for s in studies:
+        ax.hist(s.ratios.flatten().clamp_min(1e-3).log10().numpy(), bins=60, histtype="step", lw=1.5,
+                label=f"K={s.k}: {100 * s.fail_share:.0f}% fail")
+    ax.axvline(0, color="black", lw=1)
+    ax.text(0.05, ax.get_ylim()[1] * 0.9, "tolerance", fontsize=8)
+    ax.set(xlabel=f"log10(|out - ref| / tolerance), equal outputs at -3   (M={m}, N={n})", ylabel="outputs (count)",
+           title='A quantized with "ties_away", checked against "rne"')
+    ax.legend(loc="upper left")
+    return fig
