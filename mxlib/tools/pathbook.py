@@ -1,8 +1,9 @@
 """The sections notebooks 03 to 06 share, and a few longer cells of 05 and 08, one function each: the seed's launches for a path (from
 `mxlib.spec.seed.seed_plan`), the source of a kernel, a path's compiled facts for gfx950 and sm_90 side
-by side, its occupancy on each device, its H200 config and its measured speed; for 06, the GEMM launches
-per shape with their residency (CTAs one CU or SM holds at once, from compiled resources) and their bytes
-in flight; for 05, the recorded split-K sweep; for 08, the recorded harness runs. Each returns text (and, for figures, the figure), so a notebook cell is one call and a print;
+by side, its occupancy on each device, its H200 config and its measured speed; for 06, the seed's split-K
+launch at each split (text, and where its CTAs land), the GEMM launches per shape with their residency (CTAs
+one CU or SM holds at once, from compiled resources) and their bytes in flight, the H200 sweep at the seed's
+tile beside that residency, and the model's utilization against split-K; for 05, the recorded split-K sweep; for 08, the recorded harness runs. Each returns text (and, for figures, the figure), so a notebook cell is one call and a print;
 nothing here measures.
 
 Where the numbers come from: `seed_plan` and `mxlib.spec.aiter_rules` (what the seed launches, per aiter
@@ -370,6 +371,148 @@ def littles_law_table(shapes=None) -> str:
             lines.append(f"{'x'.join(map(str, s)):>14}  {ln.device:6} {ln.what:34} {read / 1e3:8.0f} "
                          f"{read / bw * 1e6:7.2f} {cells[0]:>7} {cells[1]:>9} {cells[2]:>7}")
     return "\n".join(lines)
+
+
+def seed_splitk_h200_resident(res) -> int | None:
+    """CTAs one H200 SM holds at once of mxlib's split-K kernel with the seed's tile on the seed's split-K
+    shape: the fewest over the configs of a splitk_sweep_residency.csv frame (None: no frame)."""
+    m = seed_mod.SEED_SPLITK_SHAPE[0]
+    tm, tn = seed_mod.seed_plan(*seed_mod.SEED_SPLITK_SHAPE)["tile"]
+    return None if res is None else int(res[(res.m == m) & (res.tile_m == tm) & (res.tile_n == tn)].resident.min())
+
+
+def _seed_splits() -> tuple[int, int, int]:
+    """Unsplit, the seed's config's NUM_KSPLIT, and its header comment's."""
+    plan = seed_mod.seed_plan(*seed_mod.SEED_SPLITK_SHAPE)
+    return 1, plan["config"]["NUM_KSPLIT"], seed_mod.SEED_HEADER_NUM_KSPLIT
+
+
+def _rounds(ctas: int, resident, device) -> str:
+    return "?" if resident is None else str(occ.rounds(ctas, resident, device))
+
+
+def seed_splits(res) -> str:
+    """The seed's split-K shape: its tile and tiles, the slices aiter runs for the config's NUM_KSPLIT and for
+    the header comment's, the CTAs one unit holds at once (MI355X: the seed's GEMM compiled for gfx950;
+    H200: mxlib's split-K kernel, `seed_splitk_h200_resident` of `res`), and per split the units with work,
+    one-CTA waves and rounds at that residency. Counts, nothing measured."""
+    from ..spec.aiter_rules import triton_splitk
+
+    m, n, k = seed_mod.SEED_SPLITK_SHAPE
+    plan = seed_mod.seed_plan(m, n, k)
+    tm, tn = plan["tile"]
+    cfg = plan["config"]
+    lines = [f"seed_plan{(m, n, k)}: {plan['path']} path, {tm}x{tn} output tiles: {occ.cta_count(m, n, k, tm, tn)} tiles; "
+             f"config NUM_KSPLIT={cfg['NUM_KSPLIT']} -> {plan['ctas']} GEMM CTAs"]
+    for asked in (cfg["NUM_KSPLIT"], seed_mod.SEED_HEADER_NUM_KSPLIT):
+        s = triton_splitk(k, cfg["BLOCK_SIZE_K"], asked)
+        lines.append(f"  NUM_KSPLIT={asked:2d}: aiter runs {s.num_ksplit} slices of {s.splitk_block_size} K values "
+                     f"(BLOCK_SIZE_K={s.block_k}), {occ.cta_count(m, n, k, tm, tn, s.num_ksplit)} CTAs"
+                     + ("  <- what the seed runs" if asked == cfg["NUM_KSPLIT"] else "  <- the header's number, not run"))
+    mi_res = gemm_launches((m, n, k))[0].resident
+    h200_res = seed_splitk_h200_resident(res)
+    lines += ["", f"CTAs one unit holds at once: MI355X {mi_res} (the seed's split-K GEMM compiled for gfx950), "
+                  f"H200 {h200_res} (mxlib's split-K kernel, {tm}x{tn} tiles, compiled for sm_90)",
+              f"{'split_k':>7} {'CTAs':>5} | {'MI355X CUs with work':>20} {'rounds':>6} | {'H200 SMs with work':>18} "
+              f"{'one per SM: waves':>17} {'rounds':>6}"]
+    for split in _seed_splits():
+        ctas = occ.cta_count(m, n, k, tm, tn, split)
+        lines.append(f"{split:7d} {ctas:5d} | {occ.cu_utilization(ctas, 'MI355X'):20.1%} {_rounds(ctas, mi_res, 'MI355X'):>6} | "
+                     f"{min(ctas, 132) / 132:18.1%} {occ.waves(ctas, 'H200'):17d} {_rounds(ctas, h200_res, 'H200'):>6}")
+    return "\n".join(lines)
+
+
+def unit_loads(ctas: int, device):
+    """CTAs per unit when `ctas` CTAs are dealt out, as an image: MI355X, one row per XCD (CTAs round-robin
+    over the 8 XCDs, CTA j of an XCD to CU j % 32); H200, CTA i to SM i % 132, drawn as 4 rows of 33."""
+    import numpy as np
+
+    if occ.get_device(device).name == "MI355X":
+        return np.array([np.bincount(np.arange(load) % 32, minlength=32) for load in occ.group_loads(ctas, "MI355X")])
+    return np.bincount(np.arange(ctas) % 132, minlength=132).reshape(4, 33)
+
+
+def cu_map(res):
+    """Figure: where the seed's split-K shape's CTAs land, one panel per device (`unit_loads`) and one row per
+    split of `_seed_splits`, each titled with its CTAs, share of units with work and rounds at the compiled
+    residency (H200: `seed_splitk_h200_resident` of `res`)."""
+    import matplotlib.pyplot as plt
+
+    m, n, k = seed_mod.SEED_SPLITK_SHAPE
+    tm, tn = seed_mod.seed_plan(m, n, k)["tile"]
+    resident = {"MI355X": gemm_launches((m, n, k))[0].resident, "H200": seed_splitk_h200_resident(res)}
+    fig, axes = plt.subplots(3, 2, figsize=(11, 4.6), gridspec_kw={"width_ratios": [32, 33]}, layout="constrained")
+    for row, split in enumerate(_seed_splits()):
+        ctas = occ.cta_count(m, n, k, tm, tn, split)
+        for ax, dev in ((axes[row, 0], "MI355X"), (axes[row, 1], "H200")):
+            ax.imshow(unit_loads(ctas, dev), cmap="Blues", vmin=0, vmax=2, aspect="auto", interpolation="nearest")
+            ax.set_xticks([]); ax.set_yticks([]); ax.grid(False)
+            busy = min(ctas, occ.DEVICES[dev].units) / occ.DEVICES[dev].units
+            ax.set_title(f"{dev}, split_k={split}: {ctas} CTAs, {busy:.0%} of units with work, "
+                         f"{_rounds(ctas, resident[dev], dev)} round", fontsize=9)
+    for row in range(3):
+        axes[row, 0].set_ylabel("XCD (8)")
+        axes[row, 1].set_ylabel("SM row")
+    axes[2, 0].set_xlabel("CU within its XCD (32 each)")
+    axes[2, 1].set_xlabel("SM (132, drawn as 4 rows of 33)")
+    fig.suptitle(f"CTAs per unit for ({m}, {n}, {k}) with the seed's {tm}x{tn} tiles "
+                 "(white: idle, light: one CTA, dark: two CTAs resident at once); counts, nothing measured")
+    return fig
+
+
+def seed_tile_sweep(sweep, res) -> str:
+    """The recorded H200 split-K sweep (splitk_sweep.csv) at the seed's split-K shape and tile, each split
+    with its compiled residency (splitk_sweep_residency.csv `res`): CTAs, per SM, rounds at that residency,
+    one-CTA waves, the K steps one CTA makes in series, and the measured median."""
+    m, n, k = seed_mod.SEED_SPLITK_SHAPE
+    tm, tn = seed_mod.seed_plan(m, n, k)["tile"]
+    keys = ["m", "n", "k", "tile_m", "tile_n", "block_k", "split_k"]
+    t = sweep.merge(res[keys + ["resident"]], on=keys)
+    t = t[(t.m == m) & (t.tile_m == tm) & (t.tile_n == tn)].sort_values("split_k")
+    lines = [f"H200, ({m}, {n}, {k}), {tm}x{tn} tiles, block_k {int(t.block_k.iloc[0])}: "
+             "measured median us per call (data/results/h200/splitk_sweep.csv)",
+             f"{'split_k':>7} {'CTAs':>5} {'per SM':>6} {'rounds':>6} {'waves, one per SM':>17} {'K steps per CTA':>15} {'measured':>9}"]
+    for r in t.itertuples():
+        steps = _cdiv(k // r.split_k, r.block_k)
+        lines.append(f"{r.split_k:7d} {r.ctas:5d} {r.resident:6d} {occ.rounds(r.ctas, r.resident, 'H200'):6d} "
+                     f"{occ.waves(r.ctas, 'H200'):17d} {steps:15d} {r.measured_us:9.1f}")
+    return "\n".join(lines)
+
+
+def utilization_grid(model, device, tile=(32, 128)):
+    """From the occupancy model's table (occupancy_model.csv), one row per distinct tile grid over the test
+    and benchmark shapes of `device` with `tile`: (split_k values, image rows of utilization in % per split,
+    NaN where K is too short for it, row labels naming the shapes that share the row)."""
+    import numpy as np
+
+    t = model[(model.tile_m == tile[0]) & (model.tile_n == tile[1])]
+    grid = {}  # shapes with the same tile grid share one row
+    for s in shapes_mod.load("test") + shapes_mod.load("benchmark"):
+        g = t[(t.device == device) & (t.m == s.m) & (t.n == s.n) & (t.k == s.k)].sort_values("split_k")
+        row = dict(zip(g.split_k, 100 * g.utilization))
+        grid.setdefault(tuple(sorted(row.items())), [row, []])[1].append(str(s))
+    splits = sorted(set(t.split_k))
+    image = np.array([[row.get(sk, np.nan) for sk in splits] for row, _ in grid.values()])
+    return splits, image, [" = ".join(names) for _, names in grid.values()]
+
+
+def utilization_vs_splitk(model):
+    """Figure: `utilization_grid` of the MI355X and of the H200 side by side (32x128 tiles, one CTA per unit
+    at a time), counted from the model's table, nothing measured."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
+    for ax, dev in zip(axes, ("MI355X", "H200")):
+        splits, image, labels = utilization_grid(model, dev)
+        im = ax.imshow(image, aspect="auto", cmap="viridis", vmin=0, vmax=100, interpolation="nearest",
+                       extent=(splits[0] - 0.5, splits[-1] + 0.5, len(labels) - 0.5, -0.5))
+        ax.set_yticks(range(len(labels)), labels, fontsize=8)
+        ax.grid(False)
+        d = occ.DEVICES[dev]
+        ax.set(title=f"{dev} ({d.units} {d.unit_name}s), 32x128 tiles", xlabel="split_k (K slices per output tile)")
+    fig.colorbar(im, ax=axes, label="utilization (%) = CTAs / (waves x units),\none CTA per unit at a time", shrink=0.9)
+    fig.suptitle("Counted, not measured: utilization against split_k, every test and benchmark shape (blank: K too short to split)")
+    return fig
 
 
 # ---------------------------------------------------------------------------------------------------------
