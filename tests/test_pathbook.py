@@ -8,6 +8,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from mxlib.kernels import gemm_splitk, gemm_tiled  # noqa: E402
+from mxlib.spec import shapes  # noqa: E402
 from mxlib.tools import pathbook as pb  # noqa: E402
 from mxlib.tools.repo import RESULTS_DIR  # noqa: E402
 
@@ -172,3 +173,57 @@ def test_utilization_grid_and_figure():
     assert row[0] == pytest.approx(100 * 17 / 256, abs=0.1)  # unsplit: 17 CTAs of 32x128 tiles on 256 CUs
     fig = pb.utilization_vs_splitk(model)
     assert [ax.get_title() for ax in fig.axes[:2]] == ["MI355X (256 CUs), 32x128 tiles", "H200 (132 SMs), 32x128 tiles"]
+
+
+def test_bench_and_tuning_medians_filter_their_rows():
+    bench = pd.DataFrame({"timing": ["contest", "contest", "graph", "contest"], "provider": ["mxlib", "cublas_bf16", "mxlib", "mxlib"],
+                          "kind": ["benchmark", "benchmark", "benchmark", "test"], "m": [4] * 4, "n": [64] * 4, "k": [128] * 4,
+                          "median_us": [1.0, 2.0, 3.0, 4.0]})
+    assert pb.bench_medians(bench) == {(4, 64, 128): 1.0}
+    tuning = pd.DataFrame({"kind": ["benchmark"] * 4 + ["test"], "m": [4] * 5, "n": [64] * 5, "k": [128] * 5,
+                           "median_us": [5.0, None, 2.0, 3.0, 1.0], "a_e4m3": [0, 0, 1, 0, 0], "b_decode": [0, 0, 0, 1, 0]})
+    assert pb.tuning_medians(tuning) == {(4, 64, 128): 5.0}  # the variants and the test shape are not version 1
+
+
+def _versions():
+    return {name: pd.read_csv(RESULTS_DIR / "h200" / path) for name, path, _ in pb.FUSED_VERSIONS}
+
+
+def test_fused_versions_rows_scores_and_missing_runs():
+    frames = _versions()
+    text, fig = pb.fused_versions(frames)
+    lines = text.splitlines()
+    rows = {ln[:38].strip(): [float(x) for x in ln[38:].split()] for ln in lines[1:5]}
+    assert list(rows) == [name for name, _, _ in pb.FUSED_VERSIONS] and all(len(r) == 7 for r in rows.values())
+    v2, v3 = rows["version 2: scales loaded a step ahead"], rows["version 3: A quantized once per launch"]
+    assert v3[5] < 0.8 * v2[5]  # 256x3072x1536: A quantized once per launch cuts it by about a third
+    assert sum(" us (" in ln for ln in lines) == 3  # a score per bench run; version 1 recorded medians only
+    assert len(fig.axes[0].patches) == 4 * 6
+    frames["version 1: one launch"] = None
+    text, fig = pb.fused_versions(frames)
+    assert "version 1" not in text and len(fig.axes[0].patches) == 3 * 6
+
+
+def test_fused_timeline_cold_rows_and_both_states():
+    from mxlib.tools import probe
+
+    summary = probe.timelines(probe.read_rows(RESULTS_DIR / "h200" / "probe" / "timeline.csv"))
+    text, fig = pb.fused_timeline(summary, pd.read_csv(RESULTS_DIR / "h200" / "probe" / "probe.csv"))
+    row = next(ln for ln in text.splitlines() if ln.strip().startswith("16x2112x7168")).split()
+    s = summary[(16, 2112, 7168, "cold")]
+    assert (int(row[1]), int(row[2]), int(row[-1])) == (s["programs"], s["iters"], s["max_resident"])
+    assert float(row[3]) >= float(row[4])  # the launch's span is at least its median program
+    assert [ax.get_title().split(":")[0] for ax in fig.axes] == ["cold", "warm"]
+    assert all(len(ax.patches) == 2 * 6 for ax in fig.axes)  # loop and tail bar per benchmark shape
+
+
+def test_a_quantization_cost_table_and_bars():
+    keys = [s.mnk for s in shapes.load("benchmark")] + [s.mnk for s in shapes.load("test")]
+    best = {key: {v: {"contest_us": str(i + j)} for j, (v, _) in enumerate(pb.A_VARIANTS)} for i, key in enumerate(keys)}
+    frame = pd.DataFrame({"device": ["NVIDIA H200"], "date": ["2026-12-03"]})
+    text, fig = pb.a_quantization_cost(best, frame)
+    lines = text.splitlines()
+    assert len(lines) == 2 + len(keys)
+    assert lines[2].split() == ["4x2880x512", "0.00", "1.00", "2.00"]
+    heights = [p.get_height() for p in fig.axes[0].patches]
+    assert heights[:len(keys)] == [float(i) for i in range(len(keys))]  # first variant, every shape in order

@@ -1,9 +1,11 @@
-"""The sections notebooks 03 to 06 share, and a few longer cells of 05 and 08, one function each: the seed's launches for a path (from
+"""The sections notebooks 03 to 06 share, and a few longer cells of 05 to 08, one function each: the seed's launches for a path (from
 `mxlib.spec.seed.seed_plan`), the source of a kernel, a path's compiled facts for gfx950 and sm_90 side
 by side, its occupancy on each device, its H200 config and its measured speed; for 06, the seed's split-K
 launch at each split (text, and where its CTAs land), the GEMM launches per shape with their residency (CTAs
 one CU or SM holds at once, from compiled resources) and their bytes in flight, the H200 sweep at the seed's
-tile beside that residency, and the model's utilization against split-K; for 05, the recorded split-K sweep; for 08, the recorded harness runs. Each returns text (and, for figures, the figure), so a notebook cell is one call and a print;
+tile beside that residency, and the model's utilization against split-K; for 07, the fused kernel's
+versions, one program's time from inside and what quantizing A costs (recorded diagnostic runs, read with
+`mxlib.tools.probe`); for 05, the recorded split-K sweep; for 08, the recorded harness runs. Each returns text (and, for figures, the figure), so a notebook cell is one call and a print;
 nothing here measures.
 
 Where the numbers come from: `seed_plan` and `mxlib.spec.aiter_rules` (what the seed launches, per aiter
@@ -581,3 +583,139 @@ def harness_summary(directory: Path) -> str:
     if not lines:
         raise FileNotFoundError(f"no harness_*.txt with a verdict in {directory}")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Notebook 07: the fused kernel's versions, one program's time from inside, and the cost of quantizing A
+
+FUSED_VERSIONS = (  # (name, recorded CSV under data/results/h200/, "tuning" or "bench")
+    ("version 1: one launch", "fused_tuning.csv", "tuning"),
+    ("version 2: scales loaded a step ahead", "bench_standalone.csv", "bench"),
+    ("version 3: A quantized once per launch", "bench.csv", "bench"),
+    ("version 4: neighbours of version 3", "rung4/bench.csv", "bench"),
+)
+
+
+def bench_medians(frame) -> dict:
+    """(m, n, k) -> median us per call of the dispatcher (`mxlib` provider) on the benchmark shapes of a
+    bench.csv frame, contest timing."""
+    f = frame[(frame.timing == "contest") & (frame.provider == "mxlib") & (frame.kind == "benchmark")]
+    return {(r.m, r.n, r.k): r.median_us for r in f.itertuples()}
+
+
+def tuning_medians(frame) -> dict:
+    """(m, n, k) -> the fastest median of version 1 proper (A's scales e8m0, B decoded the plain way:
+    a_e4m3 == 0, b_decode == 0) over the configs a fused_tuning.csv frame timed on the benchmark shapes.
+    The tuning run recorded medians only."""
+    f = frame[(frame.kind == "benchmark") & frame.median_us.notna() & (frame.a_e4m3 == 0) & (frame.b_decode == 0)]
+    return {key: g.median_us.min() for key, g in f.groupby(["m", "n", "k"])}
+
+
+def fused_versions(frames: dict):
+    """(text, figure) of the fused kernel's four versions (`FUSED_VERSIONS`; `frames` maps each name to its
+    recorded frame, None where not recorded, which is left out): per benchmark shape the median us per call
+    and their geometric mean, then each bench run's score the contest's way (geometric mean of the means,
+    of the medians beside); the figure compares the medians, since version 1's run has no means."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from . import figures, ranking
+    from .stats import geomean
+
+    kinds = {name: kind for name, _, kind in FUSED_VERSIONS}
+    ladder = {name: (tuning_medians if kinds[name] == "tuning" else bench_medians)(f)
+              for name, f in frames.items() if f is not None}
+    keys = [s.mnk for s in shapes_mod.load("benchmark")]
+    lines = [f"{'median us per call':38s}" + "".join(f"{'x'.join(map(str, key)):>15}" for key in keys) + f"{'geomean':>9}"]
+    for name, t in ladder.items():
+        lines.append(f"{name:38s}" + "".join(f"{t[key]:15.2f}" for key in keys) + f"{geomean([t[key] for key in keys]):9.2f}")
+    lines += ["", "score as the contest computes it, geometric mean of the per-shape means (of the medians):"]
+    for name in ladder:
+        if kinds[name] == "bench":
+            (_, mean, median), = ranking.scores(frames[name], ["mxlib"])
+            lines.append(f"   {name:38s} {mean:6.2f} us ({median:.2f})")
+    fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
+    width = 0.8 / len(ladder)
+    for i, (name, t) in enumerate(ladder.items()):
+        ax.bar(np.arange(len(keys)) - 0.4 + width * (i + 0.5), [t[key] for key in keys], width, label=name)
+    ax.set_xticks(range(len(keys)), ["x".join(map(str, key)) for key in keys], rotation=30, ha="right")
+    ax.set(ylabel="contest time per call (us, median)")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.set_title("H200: the fused kernel, version by version (benchmark shapes)")
+    latest = frames.get(FUSED_VERSIONS[2][0])
+    if latest is None:
+        latest = next(frames[name] for name in ladder if kinds[name] == "bench")
+    figures.stamp(fig, latest, "data/results/h200/bench.csv and earlier runs")
+    return "\n".join(lines), fig
+
+
+def fused_timeline(summary: dict, stamp_frame):
+    """(text, figure) of one program of the fused kernel timed from inside, per benchmark shape: `summary` is
+    `probe.timelines` of a timeline.csv ({(m, n, k, state): timeline_summary}). The text gives the cold
+    launches (after the cache flush): programs, K iterations, span, median program, loop, tail, the last
+    arrivals' tail and programs per SM; the figure stacks median loop and tail with the span, cold beside
+    warm. `stamp_frame` (the run's probe.csv, which has device and date) stamps the figure."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from . import figures
+
+    keys = [s.mnk for s in shapes_mod.load("benchmark")]
+    lines = [f"{'shape':>14} {'programs':>8} {'iters':>5} {'span':>6} {'program':>7} {'loop':>6} {'tail':>5} "
+             f"{'last tail':>9} {'per SM':>6}  (us, cold: after the cache flush; medians over programs)"]
+    for key in keys:
+        s = summary[(*key, "cold")]
+        lines.append(f"{'x'.join(map(str, key)):>14} {s['programs']:8d} {s['iters']:5d} {s['span_ns'] / 1e3:6.2f} "
+                     f"{s['prog_ns'] / 1e3:7.2f} {s['loop_ns'] / 1e3:6.2f} {s['tail_ns'] / 1e3:5.2f} "
+                     f"{s['tail_last_ns'] / 1e3:9.2f} {s['max_resident']:6d}")
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True, layout="constrained")
+    x = np.arange(len(keys))
+    for ax, state, what in zip(axes, ("cold", "warm"), ("after the cache flush, as the contest times it",
+                                                          "right after a call on the same inputs")):
+        loop = [summary[(*key, state)]["loop_ns"] / 1e3 for key in keys]
+        tail = [summary[(*key, state)]["tail_ns"] / 1e3 for key in keys]
+        span = [summary[(*key, state)]["span_ns"] / 1e3 for key in keys]
+        ax.bar(x, loop, 0.6, color="#0072B2" if state == "cold" else "#56B4E9", label="K loop",
+               hatch=None if state == "cold" else "//")
+        ax.bar(x, tail, 0.6, bottom=loop, color="#E69F00" if state == "cold" else "#F0E442",
+               label="tail (part stored, counter, last: sum)", hatch=None if state == "cold" else "//")
+        ax.plot(x, span, "k_", ms=16, mew=2, label="launch span (first start to last end)")
+        ax.set_xticks(x, ["x".join(map(str, key)) for key in keys], rotation=30, ha="right")
+        ax.set_title(f"{state}: {what}", fontsize=9.5)
+        ax.legend(fontsize=7, loc="upper left")
+    axes[0].set_ylabel("time (us), median program")
+    fig.suptitle("H200: one program of the fused kernel, timed from inside (version 2 configs)")
+    figures.stamp(fig, stamp_frame, "data/results/h200/probe/timeline.csv")
+    return "\n".join(lines), fig
+
+
+A_VARIANTS = (("fused", "A quantized by every program"), ("a_once", "A quantized once per launch"),
+              ("a_quantized", "A handed over quantized (not a GEMM call)"))
+
+
+def a_quantization_cost(best: dict, stamp_frame):
+    """(text, figure): per benchmark and test shape, the best checked config's median us per call of each
+    variant of `A_VARIANTS` (`best` is `probe.best_by_variant` of the version-3 diagnostic run's probe.csv,
+    `stamp_frame` that CSV as a frame): A quantized by every program, once per launch, or handed over
+    already quantized (not a GEMM call: what quantizing A costs)."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from . import figures
+
+    keys = [s.mnk for s in shapes_mod.load("benchmark")] + [s.mnk for s in shapes_mod.load("test")]
+    lines = [f"{'shape':>14}{'per program':>14}{'once':>14}{'given':>14}   median us per call, best checked config each;",
+             f"{'':14}  (A quantized by every program / once per launch / handed over quantized)"]
+    for key in keys:
+        lines.append(f"{'x'.join(map(str, key)):>14}" + "".join(f"{float(best[key][v]['contest_us']):14.2f}" for v, _ in A_VARIANTS))
+    fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
+    width = 0.8 / len(A_VARIANTS)
+    for i, (v, label) in enumerate(A_VARIANTS):
+        ax.bar(np.arange(len(keys)) - 0.4 + width * (i + 0.5), [float(best[key][v]["contest_us"]) for key in keys],
+               width, label=label, color=figures.COLORS.get(v, "#D55E00"))
+    ax.set_xticks(range(len(keys)), ["x".join(map(str, key)) for key in keys], rotation=30, ha="right")
+    ax.set(ylabel="contest time per call (us, median)")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.set_title("H200: quantizing A once per launch recovers most of its cost at M >= 64")
+    figures.stamp(fig, stamp_frame, "data/results/h200/rung3/probe.csv")
+    return "\n".join(lines), fig
