@@ -391,3 +391,24 @@ def test_recorded_triton_versions_come_from_the_isa_records():
     versions = workbook.recorded_triton_versions()
     with open(workbook.RESULTS_DIR / "mi355x" / "isa_all_paths.csv", newline="") as f:
         assert {row["triton"] for row in csv.DictReader(f)} <= versions
+
+
+def test_write_back_and_check_on_a_folder(tmp_path):
+    """write_back stores the executed outputs in committed form and names the notebooks whose outputs
+    changed; check then finds them current, and reports a notebook whose committed outputs differ."""
+    import io
+
+    committed_dir, ran_dir = tmp_path / "notebooks", tmp_path / "ran"
+    committed_dir.mkdir()
+    ran_dir.mkdir()
+    src = _notebook("print(1)")
+    nbformat.write(workbook.committed_form(src, _ran(src, [[], [], [_stream("1\n")]])), committed_dir / "01_t.ipynb")
+    nbformat.write(_ran(src, [[], [], [_stream("2\n")]]), ran_dir / "01_t.ipynb")
+    log = io.StringIO()
+    assert workbook.check([ran_dir / "01_t.ipynb"], committed_dir, log=log) != []
+    assert "STALE" in log.getvalue()
+    log = io.StringIO()
+    assert workbook.write_back([ran_dir / "01_t.ipynb"], committed_dir, log=log) == ["01_t.ipynb"]
+    assert "01_t.ipynb changed" in log.getvalue()
+    assert workbook.check([ran_dir / "01_t.ipynb"], committed_dir, log=io.StringIO()) == []
+    assert workbook.write_back([ran_dir / "01_t.ipynb"], committed_dir, log=io.StringIO()) == []

@@ -386,35 +386,41 @@ def differences(committed, fresh, name: str = "", context: int = 2) -> list[str]
     return report
 
 
+def _notebooks_dir(notebooks_dir: Path | None) -> Path:
+    return Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
+
+
+def _committed_and_fresh(executed_paths, notebooks_dir: Path | None):
+    """Per executed notebook: (its committed file under `notebooks_dir` (default notebooks/), the committed
+    notebook, the executed one in committed form)."""
+    import nbformat
+
+    notebooks_dir = _notebooks_dir(notebooks_dir)
+    for executed_path in executed_paths:
+        target = notebooks_dir / Path(executed_path).name
+        committed = nbformat.read(target, as_version=4)
+        yield target, committed, committed_form(committed, nbformat.read(executed_path, as_version=4))
+
+
 def write_back(executed_paths, notebooks_dir: Path | None = None, log=sys.stderr) -> list[str]:
     """Write each executed notebook into `notebooks_dir` (default notebooks/) in committed form; returns
     the names of those whose compared outputs changed."""
     import nbformat
 
-    notebooks_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
     changed = []
-    for executed_path in executed_paths:
-        target = notebooks_dir / Path(executed_path).name
-        source = nbformat.read(target, as_version=4)
-        fresh = committed_form(source, nbformat.read(executed_path, as_version=4))
+    for target, source, fresh in _committed_and_fresh(executed_paths, notebooks_dir):
         if differences(source, fresh):
             changed.append(target.name)
         nbformat.write(fresh, target)
-    print(f"workbook: wrote the outputs back into {_shown(notebooks_dir)}/ "
+    print(f"workbook: wrote the outputs back into {_shown(_notebooks_dir(notebooks_dir))}/ "
           f"({', '.join(changed) + ' changed' if changed else 'no output changed'})", file=log, flush=True)
     return changed
 
 
 def check(executed_paths, notebooks_dir: Path | None = None, log=sys.stderr) -> list[str]:
     """Compare the committed notebooks with the executed ones; print and return the differences."""
-    import nbformat
-
-    notebooks_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
     report = []
-    for executed_path in executed_paths:
-        target = notebooks_dir / Path(executed_path).name
-        committed = nbformat.read(target, as_version=4)
-        fresh = committed_form(committed, nbformat.read(executed_path, as_version=4))
+    for target, committed, fresh in _committed_and_fresh(executed_paths, notebooks_dir):
         report += differences(committed, fresh, target.name)
     if report:
         print("workbook: STALE: the committed notebooks' outputs differ from this run:", file=log)
