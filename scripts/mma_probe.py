@@ -100,6 +100,13 @@ def diagnose(cfg, m=8, n=64, k=384) -> str:
     return "\n    ".join(lines)
 
 
+def pipelined_config(m: int, n: int, k: int):
+    """A family "pipelined" config for the value checks (which otherwise run each shape's default config)."""
+    bm = 16 if m <= 16 else 64
+    return G.Config(block_m=bm, block_n=64, block_k=128, split_k=max(1, min(4, k // 256)), num_warps=4,
+                    warps_k=0, num_stages=3)
+
+
 def checks(out_dir: Path) -> list[dict]:
     rows = []
     rng = random.Random(int(time.time()))
@@ -128,20 +135,23 @@ def checks(out_dir: Path) -> list[dict]:
                                    (1, bn, 64, 1, 128), (bm, 2 * bn, 4096, 8, 384), (bm + 5, bn + 16, 1536, 2, 1024)):
             while G.mma_smem_bytes(tiling, bk // 128) > G.MMA_MAX_SMEM:
                 bk //= 2
-            cfg = dataclasses.replace(tiling, block_k=bk, split_k=split)
+            if tiling.num_stages > 1:  # pipelined: the ring's depth instead of a round's
+                cfg = dataclasses.replace(tiling, split_k=split, num_stages=2 + (bk // 128) % 3)
+            else:
+                cfg = dataclasses.replace(tiling, block_k=bk, split_k=split)
             data = generate_input(max(1, m), n, k, rng.randrange(2**31), device="cuda")
             record("tiling", cfg, data, run_cfg(data, cfg))
     # random shapes with their default config
     for _ in range(40):
         m, n, k = rng.randrange(1, 300), 16 * rng.randrange(1, 260), 64 * rng.randrange(1, 80)
         data = generate_input(m, n, k, rng.randrange(2**31), device="cuda")
-        cfg = G.default_config(m, n, k)
-        record("random", cfg, data, run_cfg(data, cfg))
+        for cfg in (G.default_config(m, n, k), pipelined_config(m, n, k)):
+            record("random", cfg, data, run_cfg(data, cfg))
     # ties_away
     for m, n, k in ((5, 48, 192), (37, 320, 1088), (16, 2112, 7168)):
         data = generate_input(m, n, k, rng.randrange(2**31), device="cuda", rounding="ties_away")
-        cfg = G.default_config(m, n, k)
-        record("ties_away", cfg, data, run_cfg(data, cfg, "ties_away"), "ties_away")
+        for cfg in (G.default_config(m, n, k), pipelined_config(m, n, k)):
+            record("ties_away", cfg, data, run_cfg(data, cfg, "ties_away"), "ties_away")
     # scales far from 1: A and B multiplied by powers of two (relative error against fp64)
     for a_exp, b_exp in ((-100, 0), (100, 0), (0, -100), (0, 100), (-60, -60), (50, 50), (-126, 0), (0, -126),
                          (-128, 0), (120, -120)):
@@ -150,8 +160,8 @@ def checks(out_dir: Path) -> list[dict]:
         b = (torch.randn((n, k), device="cuda") * 2.0 ** b_exp).to(torch.bfloat16)
         b_q, b_s = quantize_mxfp4(b)
         data = make_data(a, b_q, b_s)
-        cfg = G.default_config(m, n, k)
-        record(f"scale A*2^{a_exp} B*2^{b_exp}", cfg, data, run_cfg(data, cfg), rel=1e-3)
+        for cfg in (G.default_config(m, n, k), pipelined_config(m, n, k)):
+            record(f"scale A*2^{a_exp} B*2^{b_exp}", cfg, data, run_cfg(data, cfg), rel=1e-3)
     # NaN / Inf blocks in A (row NaN) and B scale byte 255 (column NaN)
     m, n, k = 16, 128, 512
     a = torch.randn((m, k), device="cuda").to(torch.bfloat16)
@@ -160,23 +170,22 @@ def checks(out_dir: Path) -> list[dict]:
     b_q, b_s = quantize_mxfp4(torch.randn((n, k), device="cuda").to(torch.bfloat16))
     b_s[21, 2] = 255
     data = make_data(a, b_q, b_s)
-    cfg = G.default_config(m, n, k)
-    out = run_cfg(data, cfg)
     want = torch.zeros((m, n), dtype=torch.bool, device="cuda")
     want[[3, 7], :] = True
     want[:, 21] = True
-    ok = torch.equal(out.isnan(), want)
-    rows.append({"what": "nan/inf blocks", "shape": f"{m}x{n}x{k}", "config": config_text(cfg),
-                 "rounding": "rne", "ok": int(ok), "message": f"NaN exactly in rows 3, 7 and column 21: {ok}"})
+    for cfg in (G.default_config(m, n, k), pipelined_config(m, n, k)):
+        ok = torch.equal(run_cfg(data, cfg).isnan(), want)
+        rows.append({"what": "nan/inf blocks", "shape": f"{m}x{n}x{k}", "config": config_text(cfg),
+                     "rounding": "rne", "ok": int(ok), "message": f"NaN exactly in rows 3, 7 and column 21: {ok}"})
     # determinism: the same call twice, bit for bit, with other calls between
     for m, n, k in ((16, 2112, 7168), (256, 3072, 1536)):
         data = generate_input(m, n, k, rng.randrange(2**31), device="cuda")
-        cfg = G.default_config(m, n, k)
-        first = run_cfg(data, cfg)
-        run_cfg(generate_input(7, 64, 128, 1, device="cuda"), G.default_config(7, 64, 128))
-        ok = torch.equal(first, run_cfg(data, cfg))
-        rows.append({"what": "bitwise repeat", "shape": f"{m}x{n}x{k}", "config": config_text(cfg),
-                     "rounding": "rne", "ok": int(ok), "message": f"identical: {ok}"})
+        for cfg in (G.default_config(m, n, k), pipelined_config(m, n, k)):
+            first = run_cfg(data, cfg)
+            run_cfg(generate_input(7, 64, 128, 1, device="cuda"), G.default_config(7, 64, 128))
+            ok = torch.equal(first, run_cfg(data, cfg))
+            rows.append({"what": "bitwise repeat", "shape": f"{m}x{n}x{k}", "config": config_text(cfg),
+                         "rounding": "rne", "ok": int(ok), "message": f"identical: {ok}"})
     with open(out_dir / "checks.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
@@ -186,20 +195,34 @@ def checks(out_dir: Path) -> list[dict]:
     return rows
 
 
-def candidates(m: int, n: int, k: int, staged: bool = False) -> list:
-    """mma_sm90 configs worth timing for a shape: every "direct" tiling (and with `staged` the "staged"
-    ones) whose block_m suits M, splits 1..8 that launch 40 CTAs to two waves, block_k covering a
-    CTA's range in one round unless that leaves an SM under half its warps."""
+def candidates(m: int, n: int, k: int, families=("direct",)) -> list:
+    """mma_sm90 configs worth timing for a shape, of the kernel `families` ("direct", "staged",
+    "pipelined"): every tiling whose block_m suits M, splits 1..8 that launch 40 CTAs to two waves;
+    direct and staged with block_k covering a CTA's range in one round unless that leaves an SM under
+    half its warps; pipelined with 2, 3 and 4 stages where they fit."""
     chunks = -(-k // 128)
+    out = []
+    if "pipelined" in families:
+        for tiling in G.mma_tilings():
+            if tiling.num_stages == 1 or not (tiling.block_m >= min(m, 64) and tiling.block_m <= max(16, 2 * m)):
+                continue
+            for split in (1, 2, 3, 4, 6, 8):
+                for stages in (2, 3, 4):
+                    cfg = dataclasses.replace(tiling, split_k=split, num_stages=stages)
+                    if split > chunks or G.mma_smem_bytes(cfg, -(-chunks // split)) > G.MMA_MAX_SMEM:
+                        continue
+                    ctas = G.grid(m, n, k, cfg)
+                    if 40 <= ctas <= 2 * SMS * max(1, G.mma_ctas_per_sm(cfg, -(-chunks // split))):
+                        out.append(cfg)
     bms = sorted({c.block_m for c in G.mma_tilings()})
     if m > 64:
         allowed = {64}
     else:
         up = min(b for b in bms if b >= m)
         allowed = {up} | ({bms[bms.index(up) - 1]} if up > 8 and m > 8 else set())
-    out = []
     for tiling in G.mma_tilings():
-        if tiling.block_m not in allowed or (not tiling.warps_k and not staged):
+        family = "direct" if tiling.warps_k else "staged" if tiling.num_stages == 1 else "pipelined"
+        if tiling.block_m not in allowed or family == "pipelined" or family not in families:
             continue
         for split in (1, 2, 3, 4, 6, 8):
             if split > chunks:
@@ -218,7 +241,7 @@ def candidates(m: int, n: int, k: int, staged: bool = False) -> list:
     return out
 
 
-def speed(out_dir: Path, kinds: list[str], iters: int, write_table: bool, args_staged: bool) -> None:
+def speed(out_dir: Path, kinds: list[str], iters: int, write_table: bool, families) -> None:
     flush = L2Flush()
     ceil = measure_ceilings(flush=flush, iters=iters)
     print(ceilings_text(ceil))
@@ -252,7 +275,7 @@ def speed(out_dir: Path, kinds: list[str], iters: int, write_table: bool, args_s
 
         _, fcfg = select(m, n, k, "cuda", path="fused")
         timed("fused", fcfg, lambda: fused.gemm(a, bs, ss, config=fcfg))
-        cands = candidates(m, n, k, staged=args_staged)
+        cands = candidates(m, n, k, families)
         table = [G.Config(**f) for p_, f in load_table("h200").get((m, n, k), []) if p_ == "mma_sm90"]
         for cfg in table + [c for c in cands if c not in table]:
             timed("mma_sm90", cfg, lambda cfg=cfg: G.gemm(a, bs, ss, config=cfg))
@@ -311,7 +334,8 @@ def main() -> int:
     p.add_argument("--kinds", default="test,benchmark,extra")
     p.add_argument("--table", action="store_true")
     p.add_argument("--skip-checks", action="store_true")
-    p.add_argument("--staged", action="store_true", help="also sweep the \"staged\" family (else its table rows only)")
+    p.add_argument("--families", default="direct,pipelined",
+                   help="kernel families to sweep (direct, staged, pipelined); the table's rows are always timed")
     args = p.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     print("torch", torch.__version__, torch.cuda.get_device_name(), "cc", torch.cuda.get_device_capability())
@@ -322,7 +346,7 @@ def main() -> int:
         return 1
     if not args.skip_checks:
         checks(args.out)
-    speed(args.out, args.kinds.split(","), args.iters, args.table, args.staged)
+    speed(args.out, args.kinds.split(","), args.iters, args.table, args.families.split(","))
     if proc is not None:
         proc.wait(timeout=300)
         log = Path(proc.args.split(" -o ")[1].split("/k.cubin")[0]) / "nvcc_build.txt"

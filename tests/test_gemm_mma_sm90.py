@@ -29,7 +29,7 @@ def test_kernels_compile_for_sm90a_without_local_memory(tmp_path):
     report = G.mma_compile(G.mma_source(), nvcc, tmp_path / "k.cubin")
     assert (tmp_path / "k.cubin").stat().st_size > 0
     entries = re.findall(r"Compiling entry function '(\w+)' for 'sm_90a'", report)
-    assert sorted(entries) == sorted(G.mma_kernel_name(c) for c in G.mma_tilings())
+    assert sorted(entries) == sorted([G.mma_kernel_name(c) for c in G.mma_tilings()] + [G.MMA_QUANT_KERNEL])
     frames = re.findall(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", report)
     assert len(frames) == len(entries) and all(f == ("0", "0", "0") for f in frames), report
 
@@ -126,7 +126,8 @@ def test_every_tiling_split_and_round():
     seed = random.SystemRandom().randrange(2**31)
     for tiling in G.mma_tilings():
         for split, bk in ((1, 128), (3, 256), (8, 384)):
-            cfg = dataclasses.replace(tiling, block_k=bk, split_k=split)
+            depth = {"num_stages": 2 + bk // 128 % 3} if tiling.num_stages > 1 else {"block_k": bk}
+            cfg = dataclasses.replace(tiling, split_k=split, **depth)
             data = generate_input(cfg.block_m + 3, 2 * cfg.block_n + 16, 1088, seed, device="cuda")
             ok, msg = check_implementation(data, _run(data, cfg))
             assert ok, f"{cfg} seed {seed}: {msg}"

@@ -7,10 +7,13 @@ and byte permutes, and the fused Triton path stayed 1.3-2x slower than cuBLAS on
 (KERNEL_NOTES.md). Here B is decoded in registers by bit placement straight into the MMA's operand
 layout, A is quantized once per CTA (bit-exact with `mxlib.spec.quant`, both rounding rules), and the
 split-K partials of one output tile are summed inside a thread block cluster through distributed
-shared memory: one launch, no workspace, no counters, nothing kept between calls. Two kernel
-families (`Config.warps_k`): "direct" (B read straight into registers, each warp one 16-row tile of
-B and a share of the K chunks) and "staged" (B staged in shared memory by cp.async, each warp several
-tiles and all chunks); the H200 table picks per shape. The kernels, with the reasons for their
+shared memory: no counters, nothing kept between calls. Three kernel families: "direct"
+(`Config.warps_k` >= 1: B read straight into registers, each warp one 16-row tile of B and a share of
+the K chunks), "staged" (warps_k = 0, num_stages = 1: B staged in shared memory by cp.async, each warp
+several tiles and all chunks, A quantized by every CTA) and "pipelined" (warps_k = 0, num_stages >= 2:
+A quantized once per launch by a small kernel into a per-call buffer, then a ring of `num_stages`
+one-chunk cp.async stages, launched as that kernel's programmatic dependent so that B's first loads
+overlap A's quantization); the H200 table picks per shape. The kernels, with the reasons for their
 layout, are `csrc/mxfp4_mma_sm90.cu`.
 
 Building: the source is compiled once with nvcc (``-gencode arch=compute_90a,code=sm_90a``) to a cubin,
@@ -48,6 +51,11 @@ from .common import mx_check_gemm_args, mx_output, mx_resolve_config
 MMA_DIRECT = ((8, 4, 4), (8, 2, 4), (16, 4, 4), (16, 2, 4), (16, 4, 2), (32, 4, 4), (32, 4, 2), (32, 8, 1),
               (64, 4, 2), (64, 8, 1), (64, 4, 1))
 MMA_STAGED = ((8, 1, 4), (16, 1, 4), (16, 2, 4), (32, 1, 4), (32, 2, 4), (64, 2, 4), (64, 2, 8), (128, 1, 8))
+# Family "pipelined" (warps_k = 0, num_stages >= 2): (block_m, 16-row B tiles per warp, warps).
+MMA_PIPELINED = ((16, 1, 4), (16, 2, 4), (32, 1, 4), (32, 2, 4), (64, 1, 4), (64, 2, 4), (64, 1, 8), (64, 2, 8),
+                 (128, 1, 4), (128, 1, 8))
+MMA_MAX_STAGES = 5  # the ring depths the pipelined kernels wait on (cp.async.wait_group takes an immediate)
+MMA_QUANT_KERNEL = "mxfp4_quant_a_sm90"  # A quantized once per launch for the pipelined family
 MMA_CHUNK_K = 128  # K values per chunk: one 32-value scale block for each thread of a quad
 MMA_MAX_SPLIT = 8  # the largest portable thread block cluster
 MMA_MAX_SMEM = 227 * 1024  # dynamic shared memory one sm_90 CTA may have
@@ -62,8 +70,10 @@ class MmaConfig:
     values a CTA holds in shared memory at once (a round; a multiple of 128: a CTA's K range takes
     ceil(range / block_k) rounds); split_k: CTAs of one cluster that split K (1..8); num_warps: warps
     per CTA; warps_k: family "direct" with num_warps = (block_n / 16) x warps_k (each warp one 16-row
-    tile of B and 1/warps_k of the K chunks), or 0 for family "staged" (each warp block_n / 16 /
-    num_warps tiles and all chunks); num_stages: 1 (rounds are not overlapped)."""
+    tile of B and 1/warps_k of the K chunks), or 0 for the families "staged" and "pipelined" (each
+    warp block_n / 16 / num_warps tiles and all chunks); num_stages: 1 for "direct" and "staged"
+    (rounds are not overlapped), 2..MMA_MAX_STAGES for "pipelined" (the depth of its ring of one-chunk
+    stages; block_k is then one chunk, 128)."""
     block_m: int = 16
     block_n: int = 64
     block_k: int = 1024
@@ -79,29 +89,35 @@ class MmaConfig:
                 raise ValueError(f"mma_sm90 Config.{name} must be a positive integer, got {v!r}")
         if not isinstance(self.warps_k, int) or isinstance(self.warps_k, bool) or self.warps_k < 0:
             raise ValueError(f"mma_sm90 Config.warps_k must be an integer >= 0, got {self.warps_k!r}")
+        if self.num_stages > 1 and (self.warps_k or self.num_stages > MMA_MAX_STAGES):
+            raise ValueError(f"mma_sm90 Config.num_stages must be 1, or 2..{MMA_MAX_STAGES} with warps_k=0 "
+                             f"(family pipelined), got num_stages={self.num_stages} warps_k={self.warps_k}")
         if mma_kernel_name(self) is None:
             known = [f"block_m={bm} block_n={16 * p} num_warps={p * kw} warps_k={kw}" for bm, p, kw in MMA_DIRECT]
             known += [f"block_m={bm} block_n={16 * wn * nw} num_warps={nw} warps_k=0" for bm, wn, nw in MMA_STAGED]
+            known += [f"block_m={bm} block_n={16 * wn * nw} num_warps={nw} warps_k=0 num_stages>=2"
+                      for bm, wn, nw in MMA_PIPELINED]
             raise ValueError(f"mma_sm90 Config {self} is not a compiled tiling; known: {'; '.join(known)}")
-        if self.block_k % MMA_CHUNK_K:
-            raise ValueError(f"mma_sm90 Config.block_k must be a multiple of {MMA_CHUNK_K}, got {self.block_k}")
+        if self.block_k % MMA_CHUNK_K or (self.num_stages > 1 and self.block_k != MMA_CHUNK_K):
+            raise ValueError(f"mma_sm90 Config.block_k must be a multiple of {MMA_CHUNK_K} ({MMA_CHUNK_K} itself "
+                             f"with num_stages >= 2), got {self.block_k}")
         if self.split_k > MMA_MAX_SPLIT:
             raise ValueError(f"mma_sm90 Config.split_k must be 1..{MMA_MAX_SPLIT} (a portable cluster), "
                              f"got {self.split_k}")
-        if self.num_stages != 1:
-            raise ValueError(f"mma_sm90 Config.num_stages must be 1, got {self.num_stages}")
         smem = mma_smem_bytes(self, self.block_k // MMA_CHUNK_K)
         if smem > MMA_MAX_SMEM:
             raise ValueError(f"mma_sm90 Config needs {smem} bytes of shared memory (> {MMA_MAX_SMEM}); "
-                             "lower block_k")
+                             f"lower {'num_stages' if self.num_stages > 1 else 'block_k'}")
 
 
 def mma_tilings() -> list[MmaConfig]:
     """One config per compiled kernel (block_k = one chunk, split_k = 1)."""
     out = [MmaConfig(block_m=bm, block_n=16 * p, block_k=MMA_CHUNK_K, num_warps=p * kw, warps_k=kw)
            for bm, p, kw in MMA_DIRECT]
-    return out + [MmaConfig(block_m=bm, block_n=16 * wn * nw, block_k=MMA_CHUNK_K, num_warps=nw, warps_k=0)
-                  for bm, wn, nw in MMA_STAGED]
+    out += [MmaConfig(block_m=bm, block_n=16 * wn * nw, block_k=MMA_CHUNK_K, num_warps=nw, warps_k=0)
+            for bm, wn, nw in MMA_STAGED]
+    return out + [MmaConfig(block_m=bm, block_n=16 * wn * nw, block_k=MMA_CHUNK_K, num_warps=nw, warps_k=0,
+                            num_stages=3) for bm, wn, nw in MMA_PIPELINED]
 
 
 def mma_kernel_name(cfg: MmaConfig) -> str | None:
@@ -110,16 +126,22 @@ def mma_kernel_name(cfg: MmaConfig) -> str | None:
     if kw:
         if bn % 16 == 0 and nw == bn // 16 * kw and (bm, bn // 16, kw) in MMA_DIRECT:
             return f"mxfp4_mma_sm90_d{bm}_p{bn // 16}_k{kw}"
-    elif bn % (16 * nw) == 0 and (bm, bn // (16 * nw), nw) in MMA_STAGED:
-        return f"mxfp4_mma_sm90_s{bm}_w{bn // (16 * nw)}_x{nw}"
+    elif bn % (16 * nw) == 0:
+        family, letter = (MMA_PIPELINED, "p") if cfg.num_stages > 1 else (MMA_STAGED, "s")
+        if (bm, bn // (16 * nw), nw) in family:
+            return f"mxfp4_mma_sm90_{letter}{bm}_w{bn // (16 * nw)}_x{nw}"
     return None
 
 
 def mma_smem_bytes(cfg: MmaConfig, round_chunks: int) -> int:
     """Dynamic shared memory of one CTA running rounds of `round_chunks` chunks (the kernel's layout):
-    a round's A (bf16) and, for family "staged", B's runs and scale tiles; or the fp32 output tiles
-    (one per warp along K), whichever is larger."""
+    a round's A (bf16) and, for family "staged", B's runs and scale tiles; for family "pipelined"
+    (`round_chunks`: the CTA's K range in chunks) its ring of stages and the scales of its range; or
+    the fp32 output tiles (one per warp along K), whichever is larger."""
     bm, bn = cfg.block_m, cfg.block_n
+    if cfg.num_stages > 1:
+        ring = cfg.num_stages * (bm * 256 + (bn // 16) * 1024) + (bn // 32) * (round_chunks // 2 + 2) * 256
+        return max(ring, bm * (bn + 4) * 4)
     staged = bm * round_chunks * 256
     if not cfg.warps_k:
         staged += round_chunks * (bn // 16) * 1024 + (bn // 32) * (round_chunks // 2 + 2) * 256
@@ -127,9 +149,10 @@ def mma_smem_bytes(cfg: MmaConfig, round_chunks: int) -> int:
 
 
 def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
-    """CTAs of `cfg` an SM holds at once (registers: MMA_SM_WARPS warps; shared memory)."""
-    return max(0, min(MMA_SM_WARPS // cfg.num_warps if cfg.warps_k else 1,
-                      MMA_MAX_SMEM // mma_smem_bytes(cfg, round_chunks)))
+    """CTAs of `cfg` an SM holds at once (registers: MMA_SM_WARPS warps for "direct", one CTA for
+    "staged", 8 warps for "pipelined" by its launch bounds; shared memory)."""
+    regs = MMA_SM_WARPS // cfg.num_warps if cfg.warps_k else 8 // cfg.num_warps if cfg.num_stages > 1 else 1
+    return max(0, min(regs, MMA_MAX_SMEM // mma_smem_bytes(cfg, round_chunks)))
 
 
 def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
@@ -245,6 +268,7 @@ class _MmaLaunchConfig(ctypes.Structure):
 
 
 _MMA_CLUSTER_DIMENSION = 4  # CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+_MMA_PROGRAMMATIC = 6  # CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION: start before the previous launch ends
 _MMA_MAX_DYNAMIC_SMEM = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 _MMA_STATE: dict = {}  # "cuda": the libcuda handle; (device index): (context, module, {name: (function, smem)})
 
@@ -302,34 +326,67 @@ def _mma_queue(device: torch.device) -> int:
     return torch.cuda.current_stream(device).cuda_stream
 
 
+def _mma_function(lib, mod, functions: dict, name: str, smem: int):
+    """The module's kernel `name`, allowed `smem` bytes of dynamic shared memory (cached per name)."""
+    fn, granted = functions.get(name, (None, 0))
+    if fn is None:
+        fn = ctypes.c_void_p()
+        _mma_check(lib, lib.cuModuleGetFunction(ctypes.byref(fn), mod, name.encode()), f"loading {name}")
+    if smem > granted:
+        _mma_check(lib, lib.cuFuncSetAttribute(fn, _MMA_MAX_DYNAMIC_SMEM, smem), f"{name} shared memory")
+        granted = smem
+    functions[name] = (fn, granted)
+    return fn
+
+
+def _mma_start(lib, fn, name: str, values: list, grid: list, threads: int, smem: int, queue: int,
+               attrs: list) -> None:
+    """cuLaunchKernelEx of `fn` with the kernel arguments `values` (ctypes scalars) and launch `attrs`."""
+    params = (ctypes.c_void_p * len(values))(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
+    array = (_MmaLaunchAttr * max(1, len(attrs)))(*attrs)
+    launch = _MmaLaunchConfig(smem=smem, queue=queue, attrs=array, num_attrs=len(attrs))
+    launch.grid[:] = grid
+    launch.block[:] = [threads, 1, 1]
+    _mma_check(lib, lib.cuLaunchKernelEx(ctypes.byref(launch), fn, params, None), f"launching {name}")
+
+
 def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tensor, cfg: MmaConfig,
                ties_away: bool) -> None:
-    """One launch of the kernel for `cfg` writing C into `c` (all tensors checked by the caller)."""
+    """The launches for `cfg` writing C into `c` (all tensors checked by the caller): one kernel, or for
+    family "pipelined" A's quantizer into a fresh per-call buffer and the GEMM as its programmatic
+    dependent (nothing of the buffer outlives the call: it is freed in stream order)."""
     m, k = a.shape
     n = b.shape[0]
     lib = _mma_cuda()
     ctx, mod, functions = _mma_module(a.device.index)
     chunks = -(-k // MMA_CHUNK_K)
-    rounds = max(1, min(cfg.block_k // MMA_CHUNK_K, -(-chunks // cfg.split_k)))  # no larger than a CTA's range
+    span = -(-chunks // cfg.split_k)  # chunks of the CTA with the longest K range
+    rounds = span if cfg.num_stages > 1 else max(1, min(cfg.block_k // MMA_CHUNK_K, span))
     smem = mma_smem_bytes(cfg, rounds)
+    if smem > MMA_MAX_SMEM:
+        raise ValueError(f"mma_sm90 Config {cfg} needs {smem} bytes of shared memory for K={k} (> {MMA_MAX_SMEM}): "
+                         "raise split_k or lower num_stages")
     name = mma_kernel_name(cfg)
+    queue = _mma_queue(a.device)
+    grid = [-(-n // cfg.block_n), -(-m // cfg.block_m), cfg.split_k]
+    cluster = _MmaLaunchAttr(id=_MMA_CLUSTER_DIMENSION, x=1, y=1, z=cfg.split_k)
     with _MmaContext(lib, ctx):
-        fn, granted = functions.get(name, (None, 0))
-        if fn is None:
-            fn = ctypes.c_void_p()
-            _mma_check(lib, lib.cuModuleGetFunction(ctypes.byref(fn), mod, name.encode()), f"loading {name}")
-        if smem > granted:
-            _mma_check(lib, lib.cuFuncSetAttribute(fn, _MMA_MAX_DYNAMIC_SMEM, smem), f"{name} shared memory")
-            granted = smem
-        functions[name] = (fn, granted)
-        values = [ctypes.c_uint64(t.data_ptr()) for t in (a, b, bs, c)]
-        values += [ctypes.c_int32(v) for v in (m, n, k, a.stride(0), bs.shape[1], rounds, int(ties_away))]
-        params = (ctypes.c_void_p * len(values))(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
-        attr = _MmaLaunchAttr(id=_MMA_CLUSTER_DIMENSION, x=1, y=1, z=cfg.split_k)
-        launch = _MmaLaunchConfig(smem=smem, queue=_mma_queue(a.device), attrs=ctypes.pointer(attr), num_attrs=1)
-        launch.grid[:] = [-(-n // cfg.block_n), -(-m // cfg.block_m), cfg.split_k]
-        launch.block[:] = [32 * cfg.num_warps, 1, 1]
-        _mma_check(lib, lib.cuLaunchKernelEx(ctypes.byref(launch), fn, params, None), f"launching {name}")
+        fn = _mma_function(lib, mod, functions, name, smem)
+        if cfg.num_stages == 1:
+            values = [ctypes.c_uint64(t.data_ptr()) for t in (a, b, bs, c)]
+            values += [ctypes.c_int32(v) for v in (m, n, k, a.stride(0), bs.shape[1], rounds, int(ties_away))]
+            _mma_start(lib, fn, name, values, grid, 32 * cfg.num_warps, smem, queue, [cluster])
+            return
+        kb_pad = 4 * chunks
+        a_q = torch.empty(m * kb_pad * 64, dtype=torch.uint8, device=a.device)
+        quant = _mma_function(lib, mod, functions, MMA_QUANT_KERNEL, 0)
+        values = [ctypes.c_uint64(a.data_ptr()), ctypes.c_uint64(a_q.data_ptr())]
+        values += [ctypes.c_int32(v) for v in (m, k, a.stride(0), kb_pad, int(ties_away))]
+        _mma_start(lib, quant, MMA_QUANT_KERNEL, values, [-(-m * kb_pad // 256), 1, 1], 256, 0, queue, [])
+        values = [ctypes.c_uint64(t.data_ptr()) for t in (a_q, b, bs, c)]
+        values += [ctypes.c_int32(v) for v in (m, n, k, kb_pad, bs.shape[1], cfg.num_stages)]
+        _mma_start(lib, fn, name, values, grid, 32 * cfg.num_warps, smem, queue,
+                   [cluster, _MmaLaunchAttr(id=_MMA_PROGRAMMATIC, x=1)])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -554,7 +554,220 @@ __device__ __forceinline__ void mma_gemm_direct(const uint16_t* __restrict__ A, 
   reduce_store<BM, NR, NT, KW>(ct, C, tid, m0, n0, M, N, split, rank);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Family "pipelined": A quantized once per launch by mxfp4_quant_a_sm90 into a_q (bf16 values in the
+// MMA loop's K order, 64 bytes a 32-value block, each row padded to whole chunks with zeros); the GEMM
+// runs a ring of S shared-memory stages of one chunk each (A's quantized slice and B's runs, by
+// cp.async), S - 1 chunks in flight while the MMAs of one run. NW warps each own WN 16-row tiles of B
+// and share each A fragment between them. The GEMM is launched as the quantizer's programmatic
+// dependent: it loads B's scales and first S - 1 chunks of B before `griddepcontrol.wait`, so B's
+// loads overlap A's quantization, and A's values are read only after the quantizer's writes are visible.
+
+__device__ __forceinline__ void grid_dependency_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
+
+__device__ __forceinline__ void cp_async_wait_pending(int pending) {
+  // cp.async.wait_group takes an immediate: the ring depths the launcher allows (2..5 stages).
+  switch (pending) {
+    case 0: cp_async_wait<0>(); break;
+    case 1: cp_async_wait<1>(); break;
+    case 2: cp_async_wait<2>(); break;
+    default: cp_async_wait<3>(); break;
+  }
+}
+
+// The MMAs of WN 16-row tiles of B and one chunk, for all MT 8-row tiles of A: each A fragment is read
+// from shared memory once and used by every tile; the two MMAs of one accumulator in a k16 step are
+// WN * MT MMAs apart. bg / bh / sg / sh as in mma_tile_chunk, one per tile; a_blk: row g, block t.
+template <int MT, int WN>
+__device__ __forceinline__ void mma_tiles_chunk(float (&acc)[WN][1][MT][4], const uint4 (&bg)[WN],
+                                                const uint4 (&bh)[WN], const uint32_t (&sg)[WN],
+                                                const uint32_t (&sh)[WN], const uint8_t* a_blk, int g, int t) {
+  uint32_t f1g[WN], f2g[WN], f1h[WN], f2h[WN];
+  bool wide = false;
+#pragma unroll
+  for (int w = 0; w < WN; ++w) {
+    scale_factors(sg[w], f1g[w], f2g[w]);
+    scale_factors(sh[w], f1h[w], f2h[w]);
+    wide = wide || sg[w] > 128u || sh[w] > 128u;
+  }
+  wide = __any_sync(0xFFFFFFFFu, wide);
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    uint32_t dg[WN][4], dh[WN][4];
+#pragma unroll
+    for (int w = 0; w < WN; ++w) {
+      const uint32_t wg = q == 0 ? bg[w].x : q == 1 ? bg[w].y : q == 2 ? bg[w].z : bg[w].w;
+      const uint32_t wh = q == 0 ? bh[w].x : q == 1 ? bh[w].y : q == 2 ? bh[w].z : bh[w].w;
+      decode_word(wg, dg[w]);
+      decode_word(wh, dh[w]);
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        dg[w][i] = bf16x2_mul(dg[w][i], f1g[w]);
+        dh[w][i] = bf16x2_mul(dh[w][i], f1h[w]);
+      }
+      if (wide) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          dg[w][i] = bf16x2_mul(dg[w][i], f2g[w]);
+          dh[w][i] = bf16x2_mul(dh[w][i], f2h[w]);
+        }
+      }
+    }
+    uint4 af[MT];
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt)
+      af[mt] = *reinterpret_cast<const uint4*>(a_blk + mt * 2048 + ((q + t / 2 + 2 * (g % 2)) % 4) * 16);
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+      for (int w = 0; w < WN; ++w) mma_bf16(acc[w][0][mt], dg[w][0], dh[w][0], dg[w][1], dh[w][1], af[mt].x, af[mt].y);
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+      for (int w = 0; w < WN; ++w) mma_bf16(acc[w][0][mt], dg[w][2], dh[w][2], dg[w][3], dh[w][3], af[mt].z, af[mt].w);
+  }
+}
+
+template <int BM, int WN, int NW>
+__device__ __forceinline__ void mma_gemm_pipelined(const uint8_t* __restrict__ AQ, const uint8_t* __restrict__ B,
+                                                   const uint8_t* __restrict__ BS, uint16_t* __restrict__ C, int M,
+                                                   int N, int K, int kb_pad, int sn, int stages) {
+  constexpr int NT = NW * 32, MT = BM / 8, P16 = NW * WN, NR = P16 * 16, G32 = NR / 32, CP = NR + 4;
+  constexpr int A_STAGE = BM * 256, B_STAGE = P16 * 1024;
+  extern __shared__ __align__(16) uint8_t smem[];
+
+  const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
+  const int n0 = blockIdx.x * NR, m0 = blockIdx.y * BM;
+  const int split = gridDim.z, rank = blockIdx.z;
+  const int kb32 = K / 32, kbytes = K / 2;
+  const int chunks = (kb32 + 3) / 4;
+  const int c_begin = int((long long)rank * chunks / split), c_end = int((long long)(rank + 1) * chunks / split);
+  const int pair0 = c_begin / 2, SP = (c_end - 1) / 2 - pair0 + 1;  // chunk pairs of this CTA's scales
+  const int S = stages;
+
+  uint8_t* a_sm = smem;                          // [S][BM][4 blocks][4 pieces of 16 B]
+  uint8_t* b_sm = a_sm + S * A_STAGE;            // [S][P16][64 runs of 16 B], swizzled
+  uint8_t* s_sm = b_sm + S * B_STAGE;            // [G32][SP][256 B]
+
+  auto load_b = [&](int c, int slot) {
+    for (int i = tid; i < P16 * 64; i += NT) {
+      const int p = i / 64, u = i % 64, run_t = u / 16, row = u % 16;
+      const int n16 = n0 / 16 + p;
+      const bool valid = n16 < N / 16 && 4 * c + run_t < kb32;
+      const uint8_t* src = B + (valid ? (size_t)n16 * 16 * kbytes + (size_t)c * 1024 + u * 16 : 0);
+      cp_async16(smem_addr(b_sm + slot * B_STAGE + (p * 64 + run_t * 16 + (row ^ (2 * run_t))) * 16), src, valid);
+    }
+  };
+  auto load_a = [&](int c, int slot) {
+    for (int i = tid; i < BM * 16; i += NT) {
+      const int m = i / 16, j = i % 16;
+      const bool valid = m0 + m < M;
+      const uint8_t* src = AQ + (valid ? ((size_t)(m0 + m) * kb_pad + 4 * c) * 64 + j * 16 : 0);
+      cp_async16(smem_addr(a_sm + slot * A_STAGE + m * 256 + j * 16), src, valid);
+    }
+  };
+
+  // Prologue: B's scales and first S - 1 chunks (one group), then, once the quantizer is done, A's
+  // first S - 1 chunks (a group each). Every loop iteration commits one group, so "chunk c landed"
+  // is always "at most S - 2 groups pending".
+  for (int i = tid; i < G32 * SP * 16; i += NT) {
+    const int gl = i / (SP * 16), pl = (i / 16) % SP, v = i % 16;
+    const bool valid = n0 + gl * 32 < N && (pair0 + pl) * 8 < sn;
+    const uint8_t* src = BS + (valid ? (size_t)(n0 / 32 + gl) * 32 * sn + (size_t)(pair0 + pl) * 256 + v * 16 : 0);
+    cp_async16(smem_addr(s_sm + (gl * SP + pl) * 256 + v * 16), src, valid);
+  }
+  for (int s = 0; s < S - 1; ++s)
+    if (c_begin + s < c_end) load_b(c_begin + s, s);
+  cp_async_commit();
+  grid_dependency_wait();
+  for (int s = 0; s < S - 1; ++s) {
+    if (c_begin + s < c_end) load_a(c_begin + s, s);
+    cp_async_commit();
+  }
+
+  float acc[WN][1][MT][4];
+#pragma unroll
+  for (int w = 0; w < WN; ++w)
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) acc[w][0][mt][i] = 0.0f;
+
+  for (int c = c_begin; c < c_end; ++c) {
+    const int slot = (c - c_begin) % S;
+    cp_async_wait_pending(S - 2);
+    __syncthreads();  // chunk c is in shared memory for everyone, and chunk c - 1's slot is free
+    const int next = c + S - 1;
+    if (next < c_end) {
+      load_b(next, (next - c_begin) % S);
+      load_a(next, (next - c_begin) % S);
+    }
+    cp_async_commit();
+
+    const bool live = 4 * c + t < kb32;
+    uint4 bg[WN], bh[WN];
+    uint32_t sg[WN], sh[WN];
+#pragma unroll
+    for (int w = 0; w < WN; ++w) {
+      const int p = warp * WN + w;
+      const uint8_t* run = b_sm + slot * B_STAGE + p * 1024 + t * 256;
+      const uint8_t* sc = s_sm + ((p / 2) * SP + (c / 2 - pair0)) * 256 + t * 64 + (c % 2) * 2 + (p % 2);
+      bg[w] = *reinterpret_cast<const uint4*>(run + (g ^ (2 * t)) * 16);
+      bh[w] = *reinterpret_cast<const uint4*>(run + ((g + 8) ^ (2 * t)) * 16);
+      sg[w] = live ? sc[g * 4] : 127u;
+      sh[w] = live ? sc[(g + 8) * 4] : 127u;
+    }
+    mma_tiles_chunk<MT, WN>(acc, bg, bh, sg, sh, a_sm + slot * A_STAGE + (g * 4 + t) * 64, g, t);
+  }
+
+  cp_async_wait<0>();
+  __syncthreads();
+  float* ct = reinterpret_cast<float*>(smem);  // [BM][CP]
+#pragma unroll
+  for (int w = 0; w < WN; ++w) store_partial<MT, 1, CP>(ct, acc[w], (warp * WN + w) * 16, g, t);
+  reduce_store<BM, NR, NT, 1>(ct, C, tid, m0, n0, M, N, split, rank);
+}
+
 }  // namespace
+
+// A quantized for family "pipelined": thread i takes 32-value block (m, bl) = (i / kb_pad, i % kb_pad)
+// of A and writes its quantized bf16 values to a_q + i * 64 in the MMA loop's K order and rotation (as
+// a_round_quantize does in shared memory); blocks past K are zeros. It lets its dependent GEMM launch at
+// once (the GEMM waits for this grid's writes before it reads them).
+extern "C" __global__ void __launch_bounds__(256) mxfp4_quant_a_sm90(const uint16_t* __restrict__ a,
+                                                                     uint8_t* __restrict__ a_q, int m, int k,
+                                                                     int lda, int kb_pad, int ties_away) {
+  asm volatile("griddepcontrol.launch_dependents;");
+  const int i = blockIdx.x * 256 + threadIdx.x;
+  if (i >= m * kb_pad) return;
+  const int row = i / kb_pad, bl = i % kb_pad;
+  uint32_t x[16], o[16];
+  if (bl < k / 32) {
+    const uint4* src = reinterpret_cast<const uint4*>(a + (size_t)row * lda + (size_t)bl * 32);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const uint4 v = __ldg(src + j);
+      x[4 * j] = v.x;
+      x[4 * j + 1] = v.y;
+      x[4 * j + 2] = v.z;
+      x[4 * j + 3] = v.w;
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < 16; ++j) x[j] = 0u;
+  }
+  quantize_block(x, o, ties_away != 0);
+  uint8_t* dst = a_q + (size_t)i * 64;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    uint4 piece;
+    piece.x = prmt(o[4 * j], o[4 * j + 2], 0x5410);
+    piece.y = prmt(o[4 * j], o[4 * j + 2], 0x7632);
+    piece.z = prmt(o[4 * j + 1], o[4 * j + 3], 0x5410);
+    piece.w = prmt(o[4 * j + 1], o[4 * j + 3], 0x7632);
+    *reinterpret_cast<uint4*>(dst + ((j + (bl % 4) / 2 + 2 * (row % 2)) % 4) * 16) = piece;
+  }
+}
 
 // One kernel per tiling and family. Arguments: A (bf16, row pitch lda elements), B_shuffle, B_scale_sh
 // (sn columns), C (bf16, M x N), M, N, K, lda, sn, chunks per round, ties_away (0: rne).
@@ -596,3 +809,23 @@ MXFP4_MMA_SM90_DIRECT(32, 8, 1)
 MXFP4_MMA_SM90_DIRECT(64, 4, 2)
 MXFP4_MMA_SM90_DIRECT(64, 8, 1)
 MXFP4_MMA_SM90_DIRECT(64, 4, 1)
+
+// mxfp4_mma_sm90_p<BM>_w<WN>_x<NW>: pipelined, A quantized beforehand (a_q, kb_pad blocks a row), BM
+// rows of A, NW warps of WN 16-row tiles of B, `stages` shared-memory stages of one chunk.
+#define MXFP4_MMA_SM90_PIPELINED(BM, WN, NW)                                                                \
+  extern "C" __global__ void __launch_bounds__(NW * 32, 8 / NW) mxfp4_mma_sm90_p##BM##_w##WN##_x##NW(              \
+      const uint8_t *__restrict__ a_q, const uint8_t *__restrict__ b, const uint8_t *__restrict__ bs,         \
+      uint16_t *__restrict__ c, int m, int n, int k, int kb_pad, int sn, int stages) {                        \
+    mma_gemm_pipelined<BM, WN, NW>(a_q, b, bs, c, m, n, k, kb_pad, sn, stages);                               \
+  }
+
+MXFP4_MMA_SM90_PIPELINED(16, 1, 4)
+MXFP4_MMA_SM90_PIPELINED(16, 2, 4)
+MXFP4_MMA_SM90_PIPELINED(32, 1, 4)
+MXFP4_MMA_SM90_PIPELINED(32, 2, 4)
+MXFP4_MMA_SM90_PIPELINED(64, 1, 4)
+MXFP4_MMA_SM90_PIPELINED(64, 2, 4)
+MXFP4_MMA_SM90_PIPELINED(64, 1, 8)
+MXFP4_MMA_SM90_PIPELINED(64, 2, 8)
+MXFP4_MMA_SM90_PIPELINED(128, 1, 4)
+MXFP4_MMA_SM90_PIPELINED(128, 1, 8)
