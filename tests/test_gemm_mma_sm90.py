@@ -52,8 +52,12 @@ def test_config_validation():
 def test_default_configs_fit_and_cover_every_contest_shape():
     for s in shapes.load():
         cfg = G.default_config(*s.mnk)
-        rounds = min(cfg.block_k // 128, -(-(-(-s.k // 128)) // cfg.split_k))
-        assert G.mma_ctas_per_sm(cfg, rounds) * cfg.num_warps >= G.MMA_SM_WARPS, (s.mnk, cfg)
+        span = -(-(-(-s.k // 128)) // cfg.split_k)  # chunks of the longest CTA range
+        if cfg.num_stages > 1:  # pipelined: its ring and scales fit, and it fills the GPU
+            assert G.mma_smem_bytes(cfg, span) <= G.MMA_MAX_SMEM and G.grid(*s.mnk, cfg) >= 132, (s.mnk, cfg)
+        else:
+            rounds = min(cfg.block_k // 128, span)
+            assert G.mma_ctas_per_sm(cfg, rounds) * cfg.num_warps >= G.MMA_SM_WARPS, (s.mnk, cfg)
         assert cfg.block_m >= min(s.m, 64) and G.grid(*s.mnk, cfg) >= 1
 
 

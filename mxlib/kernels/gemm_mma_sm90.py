@@ -156,18 +156,28 @@ def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
 
 
 def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
-    """A heuristic for shapes without a tuned row (family "direct"), fitted to the H200 sweep of v3
-    (KERNEL_NOTES.md): block_m the smallest tile that holds M (64 above); 32-row B tiles with 4 warps
-    along K at block_m = 8, 64-row tiles with 2 at 16 and 32, 128-row tiles with 1 at 64; no split
-    up to 4 chunks of K (every K = 512 winner), else split_k aiming at about 1.5 CTAs per SM (the
-    long-K winners had 192-198 CTAs on the H200's 132 SMs; `spec.devices.compute_units()`: the
-    current GPU's SMs, the H200's without a GPU); block_k the CTA's whole K range where shared memory
-    allows a full SM of warps, else halved until it does."""
+    """A heuristic for shapes without a tuned row, fitted to the H200 sweeps (KERNEL_NOTES.md).
+    Up to 4 chunks of K (every K = 512 winner of v3 and v4): family "direct", block_m the smallest
+    tile that holds M (64 above); 32-row B tiles with 4 warps along K at block_m = 8, 64-row tiles
+    with 2 at 16 and 32, 128-row tiles with 1 at 64; no split. Longer K (v4's winners on the long
+    shapes): family "pipelined", block_m 16, 32 or 64 (the smallest that holds M, 64 above), 64-row B
+    tiles, 4 warps, 3 stages, split_k aiming at about 2.5 CTAs per SM (`spec.devices.compute_units()`:
+    the current GPU's SMs, the H200's without a GPU), fewer stages where the scales of a long K range
+    need the shared memory."""
+    chunks = -(-k // MMA_CHUNK_K)
+    if chunks > 4:
+        block_m = next(b for b in (16, 32, 64) if m <= b or b == 64)
+        tiles = -(-m // block_m) * -(-n // 64)
+        split = max(1, min(MMA_MAX_SPLIT, chunks, round(2.5 * compute_units() / tiles)))
+        for stages in (3, 2):
+            cfg = MmaConfig(block_m=block_m, block_n=64, block_k=MMA_CHUNK_K, split_k=split, num_warps=4,
+                            num_stages=stages, warps_k=0)
+            if mma_smem_bytes(cfg, -(-chunks // split)) <= MMA_MAX_SMEM:
+                return cfg
     block_m = next(b for b in (8, 16, 32, 64) if m <= b or b == 64)
     p16, kw = {8: (2, 4), 16: (4, 2), 32: (4, 2), 64: (8, 1)}[block_m]
     cfg = MmaConfig(block_m=block_m, block_n=16 * p16, block_k=MMA_CHUNK_K, num_warps=p16 * kw, warps_k=kw)
     tiles = -(-m // block_m) * -(-n // cfg.block_n)
-    chunks = -(-k // MMA_CHUNK_K)
     split = 1 if chunks <= 4 else max(1, min(MMA_MAX_SPLIT, chunks, round(1.5 * compute_units() / tiles)))
     rounds = -(-chunks // split)
     while rounds > 1 and mma_ctas_per_sm(cfg, rounds) * cfg.num_warps < MMA_SM_WARPS:
@@ -268,7 +278,7 @@ class _MmaLaunchConfig(ctypes.Structure):
 
 
 _MMA_CLUSTER_DIMENSION = 4  # CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-_MMA_PROGRAMMATIC = 6  # CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION: start before the previous launch ends
+_MMA_PROGRAMMATIC = 6  # CUlaunchAttributeID 6, programmatic serialization: start before the previous launch ends
 _MMA_MAX_DYNAMIC_SMEM = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 _MMA_STATE: dict = {}  # "cuda": the libcuda handle; (device index): (context, module, {name: (function, smem)})
 
@@ -354,7 +364,7 @@ def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tens
                ties_away: bool) -> None:
     """The launches for `cfg` writing C into `c` (all tensors checked by the caller): one kernel, or for
     family "pipelined" A's quantizer into a fresh per-call buffer and the GEMM as its programmatic
-    dependent (nothing of the buffer outlives the call: it is freed in stream order)."""
+    dependent (nothing of the buffer outlives the call: it is freed in queue order)."""
     m, k = a.shape
     n = b.shape[0]
     lib = _mma_cuda()

@@ -634,6 +634,11 @@ __device__ __forceinline__ void mma_gemm_pipelined(const uint8_t* __restrict__ A
                                                    int N, int K, int kb_pad, int sn, int stages) {
   constexpr int NT = NW * 32, MT = BM / 8, P16 = NW * WN, NR = P16 * 16, G32 = NR / 32, CP = NR + 4;
   constexpr int A_STAGE = BM * 256, B_STAGE = P16 * 1024;
+  // Each thread copies the same pieces of every chunk: RA 16-byte pieces of A (rows A_ROWS apart, piece
+  // tid % 16) and RB runs of B (16-row tiles B_TILES apart, run tid % 64), so the addresses are computed
+  // once and a chunk only adds its offset.
+  constexpr int RA = BM * 16 / NT, A_ROWS = NT / 16, RB = P16 * 64 / NT, B_TILES = NT / 64;
+  static_assert(RA >= 1 && RA <= 32 && RB >= 1 && NT % 64 == 0, "tiling");
   extern __shared__ __align__(16) uint8_t smem[];
 
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
@@ -649,21 +654,32 @@ __device__ __forceinline__ void mma_gemm_pipelined(const uint8_t* __restrict__ A
   uint8_t* b_sm = a_sm + S * A_STAGE;            // [S][P16][64 runs of 16 B], swizzled
   uint8_t* s_sm = b_sm + S * B_STAGE;            // [G32][SP][256 B]
 
+  const int a_row = tid / 16, b_u = tid % 64, b_run_t = b_u / 16;
+  const uint8_t* a_src = AQ + (size_t)(m0 + a_row) * kb_pad * 64 + (tid % 16) * 16;
+  const size_t a_step = (size_t)A_ROWS * kb_pad * 64;
+  const uint32_t a_dst = smem_addr(a_sm) + a_row * 256 + (tid % 16) * 16;
+  const uint8_t* b_src = B + (size_t)(n0 / 16 + tid / 64) * 16 * kbytes + b_u * 16;
+  const size_t b_step = (size_t)B_TILES * 16 * kbytes;
+  const uint32_t b_dst = smem_addr(b_sm) + ((tid / 64) * 64 + b_run_t * 16 + ((b_u % 16) ^ (2 * b_run_t))) * 16;
+  uint32_t a_live = 0, b_live = 0;
+#pragma unroll
+  for (int r = 0; r < RA; ++r) a_live |= uint32_t(m0 + a_row + r * A_ROWS < M) << r;
+#pragma unroll
+  for (int r = 0; r < RB; ++r) b_live |= uint32_t(n0 / 16 + tid / 64 + r * B_TILES < N / 16) << r;
+
   auto load_b = [&](int c, int slot) {
-    for (int i = tid; i < P16 * 64; i += NT) {
-      const int p = i / 64, u = i % 64, run_t = u / 16, row = u % 16;
-      const int n16 = n0 / 16 + p;
-      const bool valid = n16 < N / 16 && 4 * c + run_t < kb32;
-      const uint8_t* src = B + (valid ? (size_t)n16 * 16 * kbytes + (size_t)c * 1024 + u * 16 : 0);
-      cp_async16(smem_addr(b_sm + slot * B_STAGE + (p * 64 + run_t * 16 + (row ^ (2 * run_t))) * 16), src, valid);
+    const bool k_live = 4 * c + b_run_t < kb32;
+#pragma unroll
+    for (int r = 0; r < RB; ++r) {
+      const bool v = k_live && ((b_live >> r) & 1u);
+      cp_async16(b_dst + r * B_TILES * 1024 + slot * B_STAGE, v ? b_src + r * b_step + (size_t)c * 1024 : B, v);
     }
   };
   auto load_a = [&](int c, int slot) {
-    for (int i = tid; i < BM * 16; i += NT) {
-      const int m = i / 16, j = i % 16;
-      const bool valid = m0 + m < M;
-      const uint8_t* src = AQ + (valid ? ((size_t)(m0 + m) * kb_pad + 4 * c) * 64 + j * 16 : 0);
-      cp_async16(smem_addr(a_sm + slot * A_STAGE + m * 256 + j * 16), src, valid);
+#pragma unroll
+    for (int r = 0; r < RA; ++r) {
+      const bool v = (a_live >> r) & 1u;
+      cp_async16(a_dst + r * A_ROWS * 256 + slot * A_STAGE, v ? a_src + r * a_step + (size_t)c * 256 : AQ, v);
     }
   };
 
@@ -693,31 +709,39 @@ __device__ __forceinline__ void mma_gemm_pipelined(const uint8_t* __restrict__ A
 #pragma unroll
       for (int i = 0; i < 4; ++i) acc[w][0][mt][i] = 0.0f;
 
+  // This thread's fragments inside a stage: B's runs (rows g and g+8 of each tile, block t), its scale
+  // bytes (per tile; + the chunk's pair and half), A's block (row g, block t).
+  const uint8_t* s_thr = s_sm + t * 64 + g * 4;
+  const int b_g = t * 256 + (g ^ (2 * t)) * 16, b_h = t * 256 + ((g + 8) ^ (2 * t)) * 16;
+  const int a_thr = (g * 4 + t) * 64;
+
+  int slot = 0, fill = S - 1;  // the slot chunk c is in; the slot chunk c + S - 1 goes to
   for (int c = c_begin; c < c_end; ++c) {
-    const int slot = (c - c_begin) % S;
     cp_async_wait_pending(S - 2);
     __syncthreads();  // chunk c is in shared memory for everyone, and chunk c - 1's slot is free
-    const int next = c + S - 1;
-    if (next < c_end) {
-      load_b(next, (next - c_begin) % S);
-      load_a(next, (next - c_begin) % S);
+    if (c + S - 1 < c_end) {
+      load_b(c + S - 1, fill);
+      load_a(c + S - 1, fill);
     }
     cp_async_commit();
 
     const bool live = 4 * c + t < kb32;
+    const int s_off = (c / 2 - pair0) * 256 + (c % 2) * 2;
     uint4 bg[WN], bh[WN];
     uint32_t sg[WN], sh[WN];
 #pragma unroll
     for (int w = 0; w < WN; ++w) {
       const int p = warp * WN + w;
-      const uint8_t* run = b_sm + slot * B_STAGE + p * 1024 + t * 256;
-      const uint8_t* sc = s_sm + ((p / 2) * SP + (c / 2 - pair0)) * 256 + t * 64 + (c % 2) * 2 + (p % 2);
-      bg[w] = *reinterpret_cast<const uint4*>(run + (g ^ (2 * t)) * 16);
-      bh[w] = *reinterpret_cast<const uint4*>(run + ((g + 8) ^ (2 * t)) * 16);
-      sg[w] = live ? sc[g * 4] : 127u;
-      sh[w] = live ? sc[(g + 8) * 4] : 127u;
+      const uint8_t* run = b_sm + slot * B_STAGE + p * 1024;
+      const uint8_t* sc = s_thr + (p / 2) * SP * 256 + (p % 2) + s_off;
+      bg[w] = *reinterpret_cast<const uint4*>(run + b_g);
+      bh[w] = *reinterpret_cast<const uint4*>(run + b_h);
+      sg[w] = live ? sc[0] : 127u;
+      sh[w] = live ? sc[32] : 127u;
     }
-    mma_tiles_chunk<MT, WN>(acc, bg, bh, sg, sh, a_sm + slot * A_STAGE + (g * 4 + t) * 64, g, t);
+    mma_tiles_chunk<MT, WN>(acc, bg, bh, sg, sh, a_sm + slot * A_STAGE + a_thr, g, t);
+    slot = slot + 1 == S ? 0 : slot + 1;
+    fill = fill + 1 == S ? 0 : fill + 1;
   }
 
   cp_async_wait<0>();
