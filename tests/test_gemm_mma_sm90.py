@@ -49,6 +49,21 @@ def test_config_validation():
             G.Config(**bad)
 
 
+def test_pipelined_family_configs():
+    """Family "pipelined" is warps_k=0 with 2..MMA_MAX_STAGES stages of one chunk; its shared memory is
+    the ring plus the scales of the CTA's K range, and a range too long for it is refused at launch size."""
+    cfg = G.Config(block_m=64, block_n=64, block_k=128, num_warps=4, warps_k=0, num_stages=3)
+    assert G.mma_kernel_name(cfg) == "mxfp4_mma_sm90_p64_w1_x4"
+    with pytest.raises(ValueError, match="not a compiled tiling"):
+        dataclasses.replace(cfg, num_stages=1)  # the same tiling as "staged" is not compiled
+    ring = 3 * (64 * 256 + 4 * 1024)
+    assert G.mma_smem_bytes(cfg, 1) == ring + 2 * 2 * 256 and G.mma_smem_bytes(cfg, 40) == ring + 2 * 22 * 256
+    for bad in (dict(block_k=256), dict(num_stages=G.MMA_MAX_STAGES + 1), dict(warps_k=1), dict(block_n=48)):
+        with pytest.raises(ValueError):
+            dataclasses.replace(cfg, **bad)
+    assert {c.num_stages > 1 for c in G.mma_tilings()} == {True, False}
+
+
 def test_default_configs_fit_and_cover_every_contest_shape():
     for s in shapes.load():
         cfg = G.default_config(*s.mnk)

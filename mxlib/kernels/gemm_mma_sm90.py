@@ -1,11 +1,12 @@
-"""Path "mma_sm90": the MXFP4 GEMM as one CUDA C++ kernel for Hopper (sm_90a), on mma.sync.
+"""Path "mma_sm90": the MXFP4 GEMM as CUDA C++ kernels for Hopper (sm_90a), on mma.sync.
 
 ``C = dequant(quantize_mxfp4(A, rounding)) @ dequant(B_shuffle, B_scale_sh)^T`` as bf16 (M, N).
 
 Why a CUDA kernel beside the Triton ones: on sm_90 `tl.dot_scaled` decodes B through shared memory
 and byte permutes, and the fused Triton path stayed 1.3-2x slower than cuBLAS on bf16
 (KERNEL_NOTES.md). Here B is decoded in registers by bit placement straight into the MMA's operand
-layout, A is quantized once per CTA (bit-exact with `mxlib.spec.quant`, both rounding rules), and the
+layout, A is quantized on the GPU (once per CTA, or once per call for the pipelined family; bit-exact
+with `mxlib.spec.quant`, both rounding rules), and the
 split-K partials of one output tile are summed inside a thread block cluster through distributed
 shared memory: no counters, nothing kept between calls. Three kernel families: "direct"
 (`Config.warps_k` >= 1: B read straight into registers, each warp one 16-row tile of B and a share of
