@@ -199,20 +199,21 @@ def candidates(m: int, n: int, k: int, families=("direct",)) -> list:
     """mma_sm90 configs worth timing for a shape, of the kernel `families` ("direct", "staged",
     "pipelined"): every tiling whose block_m suits M, splits 1..8 that launch 40 CTAs to two waves;
     direct and staged with block_k covering a CTA's range in one round unless that leaves an SM under
-    half its warps; pipelined with 2, 3 and 4 stages where they fit."""
+    half its warps; pipelined with 2, 3 and 4 stages where they fit, block_m from half of M (at least
+    32 rows for M >= 64: more CTAs without splitting K) and grids up to 4.5 CTAs per SM."""
     chunks = -(-k // 128)
     out = []
     if "pipelined" in families:
         for tiling in G.mma_tilings():
-            if tiling.num_stages == 1 or not (tiling.block_m >= min(m, 64) and tiling.block_m <= max(16, 2 * m)):
+            low = min(m, 64) if m < 64 else 32
+            if tiling.num_stages == 1 or not (low <= tiling.block_m <= max(16, 2 * m)):
                 continue
             for split in (1, 2, 3, 4, 6, 8):
                 for stages in (2, 3, 4):
                     cfg = dataclasses.replace(tiling, split_k=split, num_stages=stages)
                     if split > chunks or G.mma_smem_bytes(cfg, -(-chunks // split)) > G.MMA_MAX_SMEM:
                         continue
-                    ctas = G.grid(m, n, k, cfg)
-                    if 40 <= ctas <= 2 * SMS * max(1, G.mma_ctas_per_sm(cfg, -(-chunks // split))):
+                    if 40 <= G.grid(m, n, k, cfg) <= 4.5 * SMS:
                         out.append(cfg)
     bms = sorted({c.block_m for c in G.mma_tilings()})
     if m > 64:
