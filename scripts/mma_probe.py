@@ -296,11 +296,13 @@ def speed(out_dir: Path, kinds: list[str], iters: int, write_table: bool, famili
 
 
 def write_h200_table(rows: list[dict]) -> None:
-    """The fastest checked mma_sm90 config of each shape (by contest mean) into h200.csv: the shape's
-    first row where it beat the fused row of the same run, else right after the fused row."""
+    """The fastest checked mma_sm90 config of each swept shape (by contest mean) into h200.csv: the
+    shape's first row where it beat the fused row of the same run, else right after the fused row.
+    Shapes this run did not sweep keep their rows."""
     path = Path(str(CONFIG_DIR)) / "h200.csv"
     lines = path.read_text().splitlines()
-    header, body = lines[0], [ln for ln in lines[1:] if ",mma_sm90," not in ln]
+    swept = {f"{r['m']},{r['n']},{r['k']}," for r in rows}  # other shapes keep their rows
+    header, body = lines[0], [ln for ln in lines[1:] if ",mma_sm90," not in ln or ln[:ln.index(",mma_sm90,") + 1] not in swept]
     for (m, n, k) in sorted({(r["m"], r["n"], r["k"]) for r in rows}):
         mine = [r for r in rows if (r["m"], r["n"], r["k"]) == (m, n, k) and r.get("mean_us")]
         mma = min((r for r in mine if r["variant"] == "mma_sm90"), key=lambda r: r["mean_us"], default=None)

@@ -187,3 +187,23 @@ def test_no_state_between_calls():
     for m, n, k in ((7, 64, 128), (256, 3072, 1536)):
         _run(generate_input(m, n, k, 1, device="cuda"))
     assert torch.equal(first, _run(data))
+
+
+def test_probe_table_writer_keeps_the_rows_of_shapes_it_did_not_sweep(tmp_path, monkeypatch):
+    """scripts/mma_probe.py --table on a subset of shapes rewrites only those shapes' mma_sm90 rows."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("mma_probe", Path(__file__).parents[1] / "scripts" / "mma_probe.py")
+    probe = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(probe)
+    (tmp_path / "h200.csv").write_text("m,n,k,path,config\n4,64,512,mma_sm90,old4\n4,64,512,fused,f4\n"
+                                       "8,64,512,mma_sm90,old8\n8,64,512,fused,f8\n")
+    monkeypatch.setattr(probe, "CONFIG_DIR", tmp_path)
+    monkeypatch.setattr(probe.load_table, "cache_clear", lambda: None)
+    rows = [{"m": 4, "n": 64, "k": 512, "variant": "fused", "config": "f4", "mean_us": 9.0},
+            {"m": 4, "n": 64, "k": 512, "variant": "mma_sm90", "config": "new4", "mean_us": 5.0},
+            {"m": 4, "n": 64, "k": 512, "variant": "mma_sm90", "config": "slow4", "mean_us": 7.0}]
+    probe.write_h200_table(rows)
+    assert (tmp_path / "h200.csv").read_text().splitlines()[1:] == [
+        "4,64,512,mma_sm90,new4", "4,64,512,fused,f4", "8,64,512,mma_sm90,old8", "8,64,512,fused,f8"]
