@@ -207,3 +207,19 @@ def test_probe_table_writer_keeps_the_rows_of_shapes_it_did_not_sweep(tmp_path, 
     probe.write_h200_table(rows)
     assert (tmp_path / "h200.csv").read_text().splitlines()[1:] == [
         "4,64,512,mma_sm90,new4", "4,64,512,fused,f4", "8,64,512,mma_sm90,old8", "8,64,512,fused,f8"]
+
+
+def test_timeline_script_finds_its_anchors_in_the_kernel_source(tmp_path):
+    """scripts/mma_timeline.py stamps the pipelined kernel at six places found by text; a kernel edit that
+    moves one must fail here, not on the GPU. Where nvcc exists the stamped source must also compile."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("mma_timeline", Path(__file__).parents[1] / "scripts" / "mma_timeline.py")
+    timeline = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(timeline)
+    src = timeline.stamped_source()
+    assert sum(f"TL({i})" in src for i in range(6)) == 6
+    nvcc = G.mma_find_nvcc()
+    if nvcc is not None:
+        G.mma_compile(src, nvcc, tmp_path / "stamped.cubin")

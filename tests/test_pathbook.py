@@ -204,6 +204,28 @@ def test_fused_versions_rows_scores_and_missing_runs():
     assert "version 1" not in text and len(fig.axes[0].patches) == 3 * 6
 
 
+def test_mma_versions_rows_and_missing_runs():
+    frames = {name: pd.read_csv(RESULTS_DIR / "h200" / path) for name, path, _ in pb.MMA_VERSIONS}
+    text, fig = pb.mma_versions(frames)
+    rows = {ln[:40].strip(): [float(x) for x in ln[40:].split()] for ln in text.splitlines()[1:]}
+    assert list(rows) == [name for name, _, _ in pb.MMA_VERSIONS] and all(len(r) == 7 for r in rows.values())
+    assert rows["v4: the shipped table"][6] < rows["v3: + family direct (B to registers)"][6] < rows[
+        "v1: a round's loads, then A, then MMAs"][6]  # the geomean fell at each shipped version
+    assert len(fig.axes[0].patches) == 6 * 6
+    frames["v4a: + family pipelined"] = None
+    text, fig = pb.mma_versions(frames)
+    assert "v4a" not in text and len(fig.axes[0].patches) == 5 * 6
+
+
+def test_mma_means_of_a_bench_and_a_probe():
+    bench = pd.DataFrame({"timing": ["contest", "graph", "contest"], "provider": ["mxlib:mma_sm90"] * 2 + ["mxlib"],
+                          "kind": ["benchmark"] * 3, "m": [4] * 3, "n": [64] * 3, "k": [128] * 3, "mean_us": [1.0, 2.0, 3.0]})
+    assert pb.mma_means(bench, "bench") == {(4, 64, 128): 1.0}
+    probe_rows = pd.DataFrame({"kind": ["benchmark"] * 3 + ["test"], "variant": ["mma_sm90", "mma_sm90", "fused", "mma_sm90"],
+                               "m": [4] * 4, "n": [64] * 4, "k": [128] * 4, "mean_us": [5.0, 4.0, 1.0, 0.5]})
+    assert pb.mma_means(probe_rows, "probe") == {(4, 64, 128): 4.0}  # fused rows and test shapes left out
+
+
 def test_fused_timeline_cold_rows_and_both_states():
     from mxlib.tools import probe
 

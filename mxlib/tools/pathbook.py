@@ -649,6 +649,58 @@ def fused_versions(frames: dict):
     return "\n".join(lines), fig
 
 
+MMA_VERSIONS = (  # (name, recorded CSV under data/results/h200/, "bench" or "probe"); KERNEL_NOTES.md has each
+    ("v1: a round's loads, then A, then MMAs", "mma_v1/bench.csv", "bench"),
+    ("v2: one cp.async burst a round", "mma_v2/bench.csv", "bench"),
+    ("v3: + family direct (B to registers)", "mma_v3/bench.csv", "bench"),
+    ("v4a: + family pipelined", "mma_v4a/probe.csv", "probe"),
+    ("v4b: copy addresses computed once", "mma_v4b/probe.csv", "probe"),
+    ("v4: the shipped table", "final/bench.csv", "bench"),
+)
+
+
+def mma_means(frame, kind: str) -> dict:
+    """(m, n, k) -> contest mean us of path mma_sm90 on the benchmark shapes: in a bench run ("bench") the
+    forced provider `mxlib:mma_sm90` (the H200 table's config of that time; v1 ran its default configs),
+    in a probe sweep ("probe") the fastest checked mma_sm90 config (a minimum over many configs, so a
+    little optimistic)."""
+    if kind == "bench":
+        f = frame[(frame.timing == "contest") & (frame.provider == "mxlib:mma_sm90") & (frame.kind == "benchmark")]
+        return {(r.m, r.n, r.k): r.mean_us for r in f.itertuples()}
+    f = frame[(frame.kind == "benchmark") & (frame.variant == "mma_sm90") & frame.mean_us.notna()]
+    return {key: g.mean_us.min() for key, g in f.groupby(["m", "n", "k"])}
+
+
+def mma_versions(frames: dict):
+    """(text, figure) of the CUDA path (`mma_sm90`) version by version (`MMA_VERSIONS`; `frames` maps each
+    name to its recorded frame, None where not recorded, which is left out): per benchmark shape the
+    contest mean us per call (`mma_means`) and their geometric mean, the contest's score for the path."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from . import figures
+    from .stats import geomean
+
+    kinds = {name: kind for name, _, kind in MMA_VERSIONS}
+    ladder = {name: mma_means(f, kinds[name]) for name, f in frames.items() if f is not None}
+    keys = [s.mnk for s in shapes_mod.load("benchmark")]
+    lines = [f"{'mean us per call':40s}" + "".join(f"{'x'.join(map(str, key)):>15}" for key in keys) + f"{'geomean':>9}"]
+    for name, t in ladder.items():
+        lines.append(f"{name:40s}" + "".join(f"{t[key]:15.2f}" for key in keys) + f"{geomean([t[key] for key in keys]):9.2f}")
+    fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
+    width = 0.8 / len(ladder)
+    for i, (name, t) in enumerate(ladder.items()):
+        ax.bar(np.arange(len(keys)) - 0.4 + width * (i + 0.5), [t[key] for key in keys], width, label=name)
+    ax.set_xticks(range(len(keys)), ["x".join(map(str, key)) for key in keys], rotation=30, ha="right")
+    ax.set(ylabel="contest time per call (us, mean)")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.set_title("H200: the CUDA path mma_sm90, version by version (benchmark shapes)")
+    latest = next((frames[name] for name in reversed(list(ladder)) if kinds[name] == "bench"), None)
+    if latest is not None:
+        figures.stamp(fig, latest, "data/results/h200/final/bench.csv and earlier runs (mma_v*/)")
+    return "\n".join(lines), fig
+
+
 def fused_timeline(summary: dict, stamp_frame):
     """(text, figure) of one program of the fused kernel timed from inside, per benchmark shape: `summary` is
     `probe.timelines` of a timeline.csv ({(m, n, k, state): timeline_summary}). The text gives the cold
