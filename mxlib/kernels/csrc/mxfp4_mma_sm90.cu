@@ -23,10 +23,12 @@
 // Work split: grid (N tiles, M tiles, split). The `split` CTAs of an output tile form a thread block
 // cluster and split its K chunks; their fp32 partials are summed through distributed shared memory in
 // rank order (deterministic) before one bf16 store. Nothing is kept between launches and nothing
-// outside C is written: an interrupted or failed launch cannot leave state that a later one reads.
-// Two families share everything but how B reaches the MMAs: "staged" (B's runs copied to shared memory
-// with A's, warps owning several 16-row tiles) and "direct" (B loaded straight into registers, each
-// warp one 16-row tile and a share of the chunks, partials summed in shared memory).
+// outside C is written but the pipelined family's per-call A buffer (allocated by the caller for one
+// call): an interrupted or failed launch cannot leave state that a later one reads.
+// Three families share the decode, the MMA and the reduction: "staged" (B's runs copied to shared memory
+// with A's, warps owning several 16-row tiles), "direct" (B loaded straight into registers, each warp
+// one 16-row tile and a share of the chunks, partials summed in shared memory) and "pipelined" (A
+// quantized once per call by mxfp4_quant_a_sm90, then a ring of one-chunk cp.async stages).
 #include <cstdint>
 
 namespace {
