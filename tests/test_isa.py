@@ -2,8 +2,10 @@
 every path), the facts a regression would break, the seed's launches captured through the stand-in aiter,
 residency arithmetic, and the one-line errors. Capture needs a process whose Triton is not in interpreter
 mode, so each run is a subprocess without TRITON_INTERPRET."""
+import collections
 import csv
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -242,3 +244,124 @@ def test_k_loop_sources_reads_the_listing_header():
         ("s_add_i32", "standard.py:43", ""),
         ("v_mfma_scale_f32_16x16x128_f8f6f4", "k.py:9", "acc = tl.dot_scaled(a, sa, 'e2m1', b, sb, 'e2m1', acc)"),
         ("s_cbranch_scc1", "k.py:9", "acc = tl.dot_scaled(a, sa, 'e2m1', b, sb, 'e2m1', acc)")]
+
+
+# ---- notebook 02's readings of the recorded fused_fp4 listings (data/results/*/listings/) ----
+
+GFX950_LISTING = ROOT / "data" / "results" / "mi355x" / "listings" / "fused_fp4_fp4_gemm_kernel_16x2112x7168_gfx950.s"
+SM90_LISTING = ROOT / "data" / "results" / "h200" / "listings" / "fused_fp4_fp4_gemm_kernel_16x2112x7168_sm_90.ptx"
+SHOWN = ("buffer_load", "ds_write", "ds_read", "v_perm", "v_mfma")
+
+
+def _config(listing: str) -> dict:
+    """The constexprs and options on a listing's second header line (`isa.listings` writes them)."""
+    return dict(word.split("=", 1) for word in listing.splitlines()[1].split()[1:])
+
+
+def _header_sources(listing: str) -> dict[int, str]:
+    """{line number: source text} from a listing's header of K-loop source lines."""
+    found = (re.match(r"^(?:;|//)\s{3}gemm_fused_fp4\.py:(\d+): (.*)$", line) for line in listing.splitlines()[:400])
+    return {int(m.group(1)): m.group(2) for m in found if m}
+
+
+def test_opcode_skips_a_guard_predicate():
+    from mxlib.tools import isa
+
+    assert isa.opcode("@%p1 bra $L__BB0_1;") == "bra"
+    assert isa.opcode("@!%p2 ld.global.v4.b32 {%r1, %r2, %r3, %r4}, [%rd1];") == "ld.global.v4.b32"
+    assert isa.opcode("v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:7], v[8:11], v[0:3], v9, v8") == \
+        "v_mfma_scale_f32_16x16x128_f8f6f4"
+
+
+def test_amdgcn_loop_excerpt_counts_the_recorded_loop():
+    from mxlib.tools import isa
+
+    listing = GFX950_LISTING.read_text()
+    text = isa.amdgcn_loop_excerpt(listing, SHOWN)
+    lines = text.split("\n")
+    assert lines[:3] == [line[2:] for line in listing.splitlines()[:3]]
+    assert lines[0].startswith("mxlib fused_fp4 path, 16x2112x7168, kernel _fp4_gemm_kernel")
+
+    body = isa.k_loop_lines(listing)  # the loop counted straight from its instructions, no source lines
+    summary = re.fullmatch(r"one iteration of one wave: (\d+) instructions, (\d+) barriers, (\d+) MFMAs", lines[-1])
+    assert summary, lines[-1]
+    n, barriers, mfmas = map(int, summary.groups())
+    assert n == len(body)
+    assert barriers == sum(ins.split()[0] == "s_barrier" for ins in body) > 0
+    assert mfmas == sum(ins.startswith("v_mfma") for ins in body)
+    # each wave's share of the BLOCK_M x BLOCK_N tile in 16x16 MFMA tiles, times BLOCK_K / 128 (K per MFMA)
+    cfg = _config(listing)
+    assert mfmas == (int(cfg["BLOCK_M"]) * int(cfg["BLOCK_N"]) // (int(cfg["num_warps"]) * 16 * 16)
+                     * int(cfg["BLOCK_K"]) // 128)
+
+    split = lines.index("source lines:")
+    shown = [line for line in lines[3:split] if line]
+    assert len(shown) == sum(ins.startswith(SHOWN) for ins in body)
+    assert all(line[2:].startswith(SHOWN) and re.search(r" gemm_fused_fp4\.py:\d+$", line) for line in shown)
+    sources = [line for line in lines[split + 1:-1] if line]
+    assert {line.rsplit(" ", 1)[1] for line in shown} == {line.split(": ", 1)[0].strip() for line in sources}
+    numbers = [int(line.split(":")[1]) for line in sources]
+    assert numbers == sorted(numbers)
+    header = _header_sources(listing)
+    for line, number in zip(sources, numbers):
+        assert header[number].startswith(line.split(": ", 1)[1]), line  # the header's text, cut at 100 characters
+
+    only_mfma = isa.amdgcn_loop_excerpt(listing, ("v_mfma",)).split("\n")
+    assert len([x for x in only_mfma[3:only_mfma.index("source lines:")] if x]) == mfmas
+
+
+def test_ptx_loop_mix_groups_the_recorded_loop():
+    from mxlib.tools import isa
+
+    ptx = SM90_LISTING.read_text()
+    loop = isa.k_loop_sources(ptx)
+    body = [ins for ins in isa.k_loop_lines(ptx) if ins not in ("{", "}")]  # inline blocks' braces are no instructions
+    assert len(loop) == len(isa.k_loop_lines(ptx))
+
+    groups = isa.loop_groups(loop, isa.FUSED_FP4_SM90_GROUPS)
+    assert all(sum(mix.values()) > 0 for mix in groups.values())
+    assert sum(sum(mix.values()) for mix in groups.values()) <= len(body)
+    # inline PTX or not is a partition of the loop, and "any line, either" is the whole loop
+    halves = isa.loop_groups(loop, {"inline": (None, True), "not inline": (None, False)})
+    assert sum(halves["inline"].values()) + sum(halves["not inline"].values()) == len(body)
+    assert isa.loop_groups(loop, {"all": (None, None)})["all"] == collections.Counter(isa.opcode(x) for x in body)
+    assert halves["inline"]["mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"] == \
+        sum(x.startswith("mma.sync") for x in body)  # the bf16 MMA is Triton's own inline PTX
+
+    text = isa.ptx_loop_mix(ptx, {**isa.FUSED_FP4_SM90_GROUPS, "nowhere": ((1,), None)})
+    lines = text.split("\n")
+    assert lines[:2] == [line[3:] for line in ptx.splitlines()[:2]]
+    for name, mix in groups.items():
+        row = next(line for line in lines if line.startswith(f"  {name} "))
+        assert int(re.search(r" (\d+) instructions: ", row).group(1)) == sum(mix.values()), row
+        assert row.split(" instructions: ")[1].startswith(f"{mix.most_common(1)[0][0]} "), row
+    assert f"  {'nowhere':<44}    0 instructions: " in lines
+
+    summary = re.fullmatch(r"one iteration of one warp, all told: (\d+) instructions; "
+                           r"(\d+) x mma\.sync\.m16n8k16 bf16, (\d+) byte permutes, (\d+) bf16 multiplies", lines[-1])
+    assert summary, lines[-1]
+    n, mma, prmt, mul = map(int, summary.groups())
+    assert n == len(isa.k_loop_lines(ptx))
+    ops = collections.Counter(isa.opcode(x) for x in body)
+    assert (mma, prmt, mul) == (sum(n for op, n in ops.items() if op.startswith("mma.sync")), ops["prmt.b32"],
+                                ops["mul.bf16"])
+    # a warp's share of the BLOCK_M x BLOCK_N tile in m16n8 tiles, times BLOCK_K / 16 (K per mma.sync)
+    cfg = _config(ptx)
+    assert mma == (int(cfg["BLOCK_M"]) * int(cfg["BLOCK_N"]) // (16 * 8) * int(cfg["BLOCK_K"]) // 16
+                   // int(cfg["num_warps"]))
+
+
+def test_fused_fp4_sm90_groups_name_the_listings_source_lines():
+    """The groups' line numbers are facts of the recorded listing: they must be the lines its header quotes."""
+    from mxlib.tools import isa
+
+    header = _header_sources(SM90_LISTING.read_text())
+    b_lines, a_lines, dot_lines = (isa.FUSED_FP4_SM90_GROUPS[name][0] for name in (
+        "B tile and scales (lines 210, 233)", "A loaded and quantized (135-194, 296)",
+        "dot_scaled's scaling and MMA (300)"))
+    assert "tl.load(b_ptr" in header[210] and "tl.load(s_ptr" in header[233] and set(b_lines) <= set(header)
+    assert "tl.load(a_base" in header[296] and 296 in a_lines
+    # 135-194 spans A's conversion and quantizer, from the first line the header quotes to the packed return
+    assert min(header) == 135 and header[194].startswith("return packed") and not any(194 < n < 210 for n in header)
+    assert set(range(135, 195)) <= set(a_lines)
+    assert dot_lines == (300,) and "tl.dot_scaled(" in header[300]

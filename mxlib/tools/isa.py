@@ -440,6 +440,102 @@ def k_loop_lines(asm: str) -> list[str]:
     return []
 
 
+# ---------------------------------------------------------------------------------------------------------
+# Reading a recorded listing's K loop (notebook 02)
+
+
+def opcode(ins: str) -> str:
+    """An instruction's opcode, past a PTX guard predicate (`@%p1 bra $L__BB0_1;` -> `bra`)."""
+    words = ins.split()
+    return words[1] if words[0].startswith("@") else words[0]
+
+
+def _header(listing: str, lines: int) -> list[str]:
+    """The first `lines` lines of a listing (`listings` writes kernel, config and how it was made there),
+    without their comment marker."""
+    return [re.sub(r"^(?:;|//) ", "", line) for line in listing.splitlines()[:lines]]
+
+
+def _line_number(loc: str) -> int:
+    """The line number of a location ("file.py:300", "inline asm in file.py:300"); 0 when there is none."""
+    number = loc.rpartition(":")[2]
+    return int(number) if number.isdigit() else 0
+
+
+def amdgcn_loop_excerpt(listing: str, shown: tuple[str, ...], header: int = 3) -> str:
+    """The K loop of an AMDGCN listing (`listings`) as text to read: the listing's first `header` lines,
+    every loop instruction whose opcode starts with one of `shown` (e.g. "buffer_load", "v_mfma") with its
+    source line, those source lines' text (from the listing's header, so the source it was compiled from),
+    and the loop's size, barriers and MFMAs: what one iteration of one wave issues."""
+    loop = k_loop_sources(listing)
+    out, sources = _header(listing, header), {}
+    for ins, loc, text in loop:
+        if ins.startswith(shown):
+            out.append(f"  {ins[:96]:<96} {loc}")
+            sources[loc] = text
+    out += ["", "source lines:"]
+    out += [f"  {loc}: {text[:100]}" for loc, text in sorted(sources.items(), key=lambda kv: _line_number(kv[0]))]
+    mix = collections.Counter(opcode(ins) for ins, _, _ in loop)
+    mfma = sum(n for op, n in mix.items() if op.startswith("v_mfma"))
+    out += ["", f"one iteration of one wave: {len(loop)} instructions, {mix['s_barrier']} barriers, {mfma} MFMAs"]
+    return "\n".join(out)
+
+
+# The K loop of fused_fp4 compiled for sm_90 (data/results/h200/listings/), grouped by where its instructions
+# come from: name -> (line numbers of gemm_fused_fp4.py or None for any, inside Triton's inline PTX or not or
+# None for either). The numbers are those of the source that listing was compiled from (its header quotes
+# them; today's file may have moved on), so they are facts about the listing: they live here beside the
+# function, where a test holds them against the recorded listing's header, and a listing recompiled from
+# moved lines fails that test instead of printing wrong groups. The first group takes inline PTX too, so it
+# shares with the third the six loads of lines 210 and 233 that Triton emits as inline PTX (cp.async,
+# ld.global.b8).
+FUSED_FP4_SM90_GROUPS = {
+    "B tile and scales (lines 210, 233)": ((210, 221, 233), None),
+    "A loaded and quantized (135-194, 296)": ((*range(135, 195), 296), False),
+    "Triton's inline PTX: fp4 -> bf16, mma.sync": (None, True),
+    "dot_scaled's scaling and MMA (300)": ((300,), False),
+}
+
+
+def loop_groups(loop: list[tuple[str, str, str]], groups: dict) -> dict[str, collections.Counter]:
+    """Opcode counts per group of a K loop (`k_loop_sources`), `groups` being name -> (line numbers or None
+    for any, inline-PTX flag or None for either): an instruction is in a group when its location's line
+    number is one of the group's and it is (True) or is not (False) inside Triton's inline PTX. The braces
+    that open and close an inline block are not instructions and count in no group."""
+    out = {}
+    for name, (lines, inline) in groups.items():
+        wanted = None if lines is None else {int(n) for n in lines}
+        out[name] = collections.Counter(
+            opcode(ins) for ins, loc, _ in loop if ins not in ("{", "}")
+            and (wanted is None or _line_number(loc) in wanted)
+            and (inline is None or loc.startswith("inline") == inline))
+    return out
+
+
+def _mma_name(op: str) -> str:
+    """`mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32` -> `mma.sync.m16n8k16 bf16` (shape, A's type)."""
+    parts = op.split(".")
+    shape = [p for p in parts if re.fullmatch(r"m\d+n\d+k\d+", p)]
+    return f"mma.sync.{shape[0]} {parts[-3]}" if shape and len(parts) >= 7 else op
+
+
+def ptx_loop_mix(ptx: str, groups: dict, header: int = 2) -> str:
+    """The K loop of a PTX listing (`listings`) by where its instructions come from: the listing's first
+    `header` lines, per group of `groups` (`loop_groups`) its instruction count and five most frequent
+    opcodes, and the whole loop's size, `mma.sync` instructions, byte permutes and bf16 multiplies: on
+    sm_90 the FP4 emulation's signature, one iteration of one warp."""
+    loop = k_loop_sources(ptx)
+    out = _header(ptx, header)
+    for name, mix in loop_groups(loop, groups).items():
+        top = ", ".join(f"{op} {n}" for op, n in mix.most_common(5))
+        out.append(f"  {name:<44} {sum(mix.values()):4d} instructions: {top}")
+    mix = collections.Counter(opcode(ins) for ins, _, _ in loop)
+    mma = [f"{n} x {_mma_name(op)}" for op, n in mix.items() if op.startswith("mma.sync")] or ["0 x mma.sync"]
+    out.append(f"one iteration of one warp, all told: {len(loop)} instructions; {', '.join(mma)}, "
+               f"{mix['prmt.b32']} byte permutes, {mix['mul.bf16']} bf16 multiplies")
+    return "\n".join(out)
+
+
 def _config_text(values: dict) -> str:
     return " ".join(f"{k}={v}" for k, v in values.items() if not k.startswith("_"))
 
