@@ -611,37 +611,48 @@ def tuning_medians(frame) -> dict:
     return {key: g.median_us.min() for key, g in f.groupby(["m", "n", "k"])}
 
 
-def fused_versions(frames: dict):
-    """(text, figure) of the fused kernel's four versions (`FUSED_VERSIONS`; `frames` maps each name to its
-    recorded frame, None where not recorded, which is left out): per benchmark shape the median us per call
-    and their geometric mean, then each bench run's score the contest's way (geometric mean of the means,
-    of the medians beside); the figure compares the medians, since version 1's run has no means."""
+def _version_ladder(ladder: dict, heading: str, name_width: int, ylabel: str, title: str):
+    """(text lines, figure) of a kernel's versions side by side, shared by `fused_versions` and
+    `mma_versions`: `ladder` is {version: {(m, n, k): us}}; a row per version with its time on each
+    benchmark shape and their geometric mean, and grouped bars, one colour per version."""
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from . import figures, ranking
     from .stats import geomean
 
-    kinds = {name: kind for name, _, kind in FUSED_VERSIONS}
-    ladder = {name: (tuning_medians if kinds[name] == "tuning" else bench_medians)(f)
-              for name, f in frames.items() if f is not None}
     keys = [s.mnk for s in shapes_mod.load("benchmark")]
-    lines = [f"{'median us per call':38s}" + "".join(f"{'x'.join(map(str, key)):>15}" for key in keys) + f"{'geomean':>9}"]
+    lines = [f"{heading:{name_width}s}" + "".join(f"{'x'.join(map(str, key)):>15}" for key in keys) + f"{'geomean':>9}"]
     for name, t in ladder.items():
-        lines.append(f"{name:38s}" + "".join(f"{t[key]:15.2f}" for key in keys) + f"{geomean([t[key] for key in keys]):9.2f}")
-    lines += ["", "score as the contest computes it, geometric mean of the per-shape means (of the medians):"]
-    for name in ladder:
-        if kinds[name] == "bench":
-            (_, mean, median), = ranking.scores(frames[name], ["mxlib"])
-            lines.append(f"   {name:38s} {mean:6.2f} us ({median:.2f})")
+        lines.append(f"{name:{name_width}s}" + "".join(f"{t[key]:15.2f}" for key in keys)
+                     + f"{geomean([t[key] for key in keys]):9.2f}")
     fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
     width = 0.8 / len(ladder)
     for i, (name, t) in enumerate(ladder.items()):
         ax.bar(np.arange(len(keys)) - 0.4 + width * (i + 0.5), [t[key] for key in keys], width, label=name)
     ax.set_xticks(range(len(keys)), ["x".join(map(str, key)) for key in keys], rotation=30, ha="right")
-    ax.set(ylabel="contest time per call (us, median)")
+    ax.set(ylabel=ylabel)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    ax.set_title("H200: the fused kernel, version by version (benchmark shapes)")
+    ax.set_title(title)
+    return lines, fig
+
+
+def fused_versions(frames: dict):
+    """(text, figure) of the fused kernel's four versions (`FUSED_VERSIONS`; `frames` maps each name to its
+    recorded frame, None where not recorded, which is left out): per benchmark shape the median us per call
+    and their geometric mean, then each bench run's score the contest's way (geometric mean of the means,
+    of the medians beside); the figure compares the medians, since version 1's run has no means."""
+    from . import figures, ranking
+
+    kinds = {name: kind for name, _, kind in FUSED_VERSIONS}
+    ladder = {name: (tuning_medians if kinds[name] == "tuning" else bench_medians)(f)
+              for name, f in frames.items() if f is not None}
+    lines, fig = _version_ladder(ladder, "median us per call", 38, "contest time per call (us, median)",
+                                 "H200: the fused kernel, version by version (benchmark shapes)")
+    lines += ["", "score as the contest computes it, geometric mean of the per-shape means (of the medians):"]
+    for name in ladder:
+        if kinds[name] == "bench":
+            (_, mean, median), = ranking.scores(frames[name], ["mxlib"])
+            lines.append(f"   {name:38s} {mean:6.2f} us ({median:.2f})")
     latest = frames.get(FUSED_VERSIONS[2][0])
     if latest is None:
         latest = next(frames[name] for name in ladder if kinds[name] == "bench")
@@ -675,26 +686,12 @@ def mma_versions(frames: dict):
     """(text, figure) of the CUDA path (`mma_sm90`) version by version (`MMA_VERSIONS`; `frames` maps each
     name to its recorded frame, None where not recorded, which is left out): per benchmark shape the
     contest mean us per call (`mma_means`) and their geometric mean, the contest's score for the path."""
-    import matplotlib.pyplot as plt
-    import numpy as np
-
     from . import figures
-    from .stats import geomean
 
     kinds = {name: kind for name, _, kind in MMA_VERSIONS}
     ladder = {name: mma_means(f, kinds[name]) for name, f in frames.items() if f is not None}
-    keys = [s.mnk for s in shapes_mod.load("benchmark")]
-    lines = [f"{'mean us per call':40s}" + "".join(f"{'x'.join(map(str, key)):>15}" for key in keys) + f"{'geomean':>9}"]
-    for name, t in ladder.items():
-        lines.append(f"{name:40s}" + "".join(f"{t[key]:15.2f}" for key in keys) + f"{geomean([t[key] for key in keys]):9.2f}")
-    fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
-    width = 0.8 / len(ladder)
-    for i, (name, t) in enumerate(ladder.items()):
-        ax.bar(np.arange(len(keys)) - 0.4 + width * (i + 0.5), [t[key] for key in keys], width, label=name)
-    ax.set_xticks(range(len(keys)), ["x".join(map(str, key)) for key in keys], rotation=30, ha="right")
-    ax.set(ylabel="contest time per call (us, mean)")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    ax.set_title("H200: the CUDA path mma_sm90, version by version (benchmark shapes)")
+    lines, fig = _version_ladder(ladder, "mean us per call", 40, "contest time per call (us, mean)",
+                                 "H200: the CUDA path mma_sm90, version by version (benchmark shapes)")
     latest = next((frames[name] for name in reversed(list(ladder)) if kinds[name] == "bench"), None)
     if latest is not None:
         figures.stamp(fig, latest, "data/results/h200/final/bench.csv and earlier runs (mma_v*/)")
