@@ -187,7 +187,26 @@ __device__ __forceinline__ void scale_factors(uint32_t s, uint32_t& f1, uint32_t
 }
 
 // ---------------------------------------------------------------------------------------------
-// Pieces both kernel families share.
+// Pieces the kernel families share.
+
+// The first chunk of rank r's share when `split` CTAs split `chunks` chunks (rank split is the end).
+__device__ __forceinline__ int chunk_bound(int r, int chunks, int split) {
+  return int((long long)r * chunks / split);
+}
+
+// B's scale tiles for the chunk pairs pair0 .. pair0+SP-1 of the CTA's G32 32-row groups into s_sm by
+// cp.async: [G32][SP][256 B], as the shuffled scale layout stores a pair of chunks of 32 rows. Groups
+// past N and pairs past the scales' columns (sn) are zero-filled.
+template <int G32, int NT>
+__device__ __forceinline__ void scales_load(uint8_t* s_sm, const uint8_t* __restrict__ BS, int tid, int n0, int N,
+                                            int sn, int pair0, int SP) {
+  for (int i = tid; i < G32 * SP * 16; i += NT) {
+    const int gl = i / (SP * 16), pl = (i / 16) % SP, v = i % 16;
+    const bool valid = n0 + gl * 32 < N && (pair0 + pl) * 8 < sn;
+    const uint8_t* src = BS + (valid ? (size_t)(n0 / 32 + gl) * 32 * sn + (size_t)(pair0 + pl) * 256 + v * 16 : 0);
+    cp_async16(smem_addr(s_sm + (gl * SP + pl) * 256 + v * 16), src, valid);
+  }
+}
 
 // A's rows of one round (chunks cr0 .. cr0+rc-1) into a_sm by cp.async, natural order: block bl of row
 // m at (m * 4R + bl) * 64. Rows past M and blocks past K are zero-filled (they quantize to zeros).
@@ -392,7 +411,7 @@ __device__ __forceinline__ void mma_gemm_staged(const uint16_t* __restrict__ A, 
   const int split = gridDim.z, rank = blockIdx.z;
   const int kb32 = K / 32, kbytes = K / 2;
   const int chunks = (kb32 + 3) / 4;
-  const int c_begin = int((long long)rank * chunks / split), c_end = int((long long)(rank + 1) * chunks / split);
+  const int c_begin = chunk_bound(rank, chunks, split), c_end = chunk_bound(rank + 1, chunks, split);
   const int R = round_chunks;
   const int SP = R / 2 + 2;  // chunk pairs a round's scales can span
 
@@ -427,12 +446,7 @@ __device__ __forceinline__ void mma_gemm_staged(const uint16_t* __restrict__ A, 
       cp_async16(smem_addr(b_sm + ((r * P16 + p) * 64 + run_t * 16 + (row ^ (2 * run_t))) * 16), src, valid);
     }
     const int pair0 = cr0 / 2;
-    for (int i = tid; i < G32 * SP * 16; i += NT) {
-      const int gl = i / (SP * 16), pl = (i / 16) % SP, v = i % 16;
-      const bool valid = n0 + gl * 32 < N && (pair0 + pl) * 8 < sn;
-      const uint8_t* src = BS + (valid ? (size_t)(n0 / 32 + gl) * 32 * sn + (size_t)(pair0 + pl) * 256 + v * 16 : 0);
-      cp_async16(smem_addr(s_sm + (gl * SP + pl) * 256 + v * 16), src, valid);
-    }
+    scales_load<G32, NT>(s_sm, BS, tid, n0, N, sn, pair0, SP);
     cp_async_commit();
     cp_async_wait<1>();
     __syncthreads();
@@ -484,7 +498,7 @@ __device__ __forceinline__ void mma_gemm_direct(const uint16_t* __restrict__ A, 
   const int split = gridDim.z, rank = blockIdx.z;
   const int kb32 = K / 32, kbytes = K / 2;
   const int chunks = (kb32 + 3) / 4;
-  const int c_begin = int((long long)rank * chunks / split), c_end = int((long long)(rank + 1) * chunks / split);
+  const int c_begin = chunk_bound(rank, chunks, split), c_end = chunk_bound(rank + 1, chunks, split);
   const int R = round_chunks;
   uint8_t* a_sm = smem;  // [BM][4R blocks][4 pieces of 16 B]
 
@@ -648,7 +662,7 @@ __device__ __forceinline__ void mma_gemm_pipelined(const uint8_t* __restrict__ A
   const int split = gridDim.z, rank = blockIdx.z;
   const int kb32 = K / 32, kbytes = K / 2;
   const int chunks = (kb32 + 3) / 4;
-  const int c_begin = int((long long)rank * chunks / split), c_end = int((long long)(rank + 1) * chunks / split);
+  const int c_begin = chunk_bound(rank, chunks, split), c_end = chunk_bound(rank + 1, chunks, split);
   const int pair0 = c_begin / 2, SP = (c_end - 1) / 2 - pair0 + 1;  // chunk pairs of this CTA's scales
   const int S = stages;
 
@@ -688,12 +702,7 @@ __device__ __forceinline__ void mma_gemm_pipelined(const uint8_t* __restrict__ A
   // Prologue: B's scales and first S - 1 chunks (one group), then, once the quantizer is done, A's
   // first S - 1 chunks (a group each). Every loop iteration commits one group, so "chunk c landed"
   // is always "at most S - 2 groups pending".
-  for (int i = tid; i < G32 * SP * 16; i += NT) {
-    const int gl = i / (SP * 16), pl = (i / 16) % SP, v = i % 16;
-    const bool valid = n0 + gl * 32 < N && (pair0 + pl) * 8 < sn;
-    const uint8_t* src = BS + (valid ? (size_t)(n0 / 32 + gl) * 32 * sn + (size_t)(pair0 + pl) * 256 + v * 16 : 0);
-    cp_async16(smem_addr(s_sm + (gl * SP + pl) * 256 + v * 16), src, valid);
-  }
+  scales_load<G32, NT>(s_sm, BS, tid, n0, N, sn, pair0, SP);
   for (int s = 0; s < S - 1; ++s)
     if (c_begin + s < c_end) load_b(c_begin + s, s);
   cp_async_commit();
