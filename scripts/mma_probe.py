@@ -199,8 +199,8 @@ def candidates(m: int, n: int, k: int, families=("direct",)) -> list:
     """mma_sm90 configs worth timing for a shape, of the kernel `families` ("direct", "staged",
     "pipelined"): every tiling whose block_m suits M, splits 1..8 that launch 40 CTAs to two waves;
     direct and staged with block_k covering a CTA's range in one round unless that leaves an SM under
-    half its warps; pipelined with 2, 3 and 4 stages where they fit, block_m from half of M (at least
-    32 rows for M >= 64: more CTAs without splitting K) and grids up to 4.5 CTAs per SM."""
+    half its warps; pipelined with 2, 3 and 4 stages where they fit, block_m from M (from 32 rows
+    at M >= 64: more CTAs without splitting K) up to twice M, and grids up to 4.5 CTAs per SM."""
     chunks = -(-k // 128)
     out = []
     if "pipelined" in families:
