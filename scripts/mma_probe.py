@@ -100,11 +100,17 @@ def diagnose(cfg, m=8, n=64, k=384) -> str:
     return "\n    ".join(lines)
 
 
-def pipelined_config(m: int, n: int, k: int):
-    """A family "pipelined" config for the value checks (which otherwise run each shape's default config)."""
+def pipelined_config(m: int, n: int, k: int, wgmma: int = 0):
+    """A family "pipelined" (or "wgmma") config for the value checks (which otherwise run each shape's
+    default config)."""
     bm = 16 if m <= 16 else 64
     return G.Config(block_m=bm, block_n=64, block_k=128, split_k=max(1, min(4, k // 256)), num_warps=4,
-                    warps_k=0, num_stages=3)
+                    warps_k=0, num_stages=3, wgmma=wgmma)
+
+
+def check_configs(m: int, n: int, k: int) -> list:
+    """The configs each value check runs: the shape's default, a pipelined and a wgmma one."""
+    return [G.default_config(m, n, k), pipelined_config(m, n, k), pipelined_config(m, n, k, wgmma=1)]
 
 
 def checks(out_dir: Path) -> list[dict]:
@@ -135,8 +141,8 @@ def checks(out_dir: Path) -> list[dict]:
                                    (1, bn, 64, 1, 128), (bm, 2 * bn, 4096, 8, 384), (bm + 5, bn + 16, 1536, 2, 1024)):
             while G.mma_smem_bytes(tiling, bk // 128) > G.MMA_MAX_SMEM:
                 bk //= 2
-            if tiling.num_stages > 1:  # pipelined: the ring's depth instead of a round's
-                cfg = dataclasses.replace(tiling, split_k=split, num_stages=2 + (bk // 128) % 3)
+            if tiling.num_stages > 1:  # pipelined, wgmma: the ring's depth instead of a round's
+                cfg = dataclasses.replace(tiling, split_k=split, num_stages=max(2 + tiling.wgmma, 2 + (bk // 128) % 3))
             else:
                 cfg = dataclasses.replace(tiling, block_k=bk, split_k=split)
             data = generate_input(max(1, m), n, k, rng.randrange(2**31), device="cuda")
@@ -145,12 +151,12 @@ def checks(out_dir: Path) -> list[dict]:
     for _ in range(40):
         m, n, k = rng.randrange(1, 300), 16 * rng.randrange(1, 260), 64 * rng.randrange(1, 80)
         data = generate_input(m, n, k, rng.randrange(2**31), device="cuda")
-        for cfg in (G.default_config(m, n, k), pipelined_config(m, n, k)):
+        for cfg in check_configs(m, n, k):
             record("random", cfg, data, run_cfg(data, cfg))
     # ties_away
     for m, n, k in ((5, 48, 192), (37, 320, 1088), (16, 2112, 7168)):
         data = generate_input(m, n, k, rng.randrange(2**31), device="cuda", rounding="ties_away")
-        for cfg in (G.default_config(m, n, k), pipelined_config(m, n, k)):
+        for cfg in check_configs(m, n, k):
             record("ties_away", cfg, data, run_cfg(data, cfg, "ties_away"), "ties_away")
     # scales far from 1: A and B multiplied by powers of two (relative error against fp64)
     for a_exp, b_exp in ((-100, 0), (100, 0), (0, -100), (0, 100), (-60, -60), (50, 50), (-126, 0), (0, -126),
@@ -160,7 +166,7 @@ def checks(out_dir: Path) -> list[dict]:
         b = (torch.randn((n, k), device="cuda") * 2.0 ** b_exp).to(torch.bfloat16)
         b_q, b_s = quantize_mxfp4(b)
         data = make_data(a, b_q, b_s)
-        for cfg in (G.default_config(m, n, k), pipelined_config(m, n, k)):
+        for cfg in check_configs(m, n, k):
             record(f"scale A*2^{a_exp} B*2^{b_exp}", cfg, data, run_cfg(data, cfg), rel=1e-3)
     # NaN / Inf blocks in A (row NaN) and B scale byte 255 (column NaN)
     m, n, k = 16, 128, 512
@@ -173,14 +179,14 @@ def checks(out_dir: Path) -> list[dict]:
     want = torch.zeros((m, n), dtype=torch.bool, device="cuda")
     want[[3, 7], :] = True
     want[:, 21] = True
-    for cfg in (G.default_config(m, n, k), pipelined_config(m, n, k)):
+    for cfg in check_configs(m, n, k):
         ok = torch.equal(run_cfg(data, cfg).isnan(), want)
         rows.append({"what": "nan/inf blocks", "shape": f"{m}x{n}x{k}", "config": config_text(cfg),
                      "rounding": "rne", "ok": int(ok), "message": f"NaN exactly in rows 3, 7 and column 21: {ok}"})
     # determinism: the same call twice, bit for bit, with other calls between
     for m, n, k in ((16, 2112, 7168), (256, 3072, 1536)):
         data = generate_input(m, n, k, rng.randrange(2**31), device="cuda")
-        for cfg in (G.default_config(m, n, k), pipelined_config(m, n, k)):
+        for cfg in check_configs(m, n, k):
             first = run_cfg(data, cfg)
             run_cfg(generate_input(7, 64, 128, 1, device="cuda"), G.default_config(7, 64, 128))
             ok = torch.equal(first, run_cfg(data, cfg))
@@ -206,11 +212,26 @@ def candidates(m: int, n: int, k: int, families=("direct",)) -> list:
     if "pipelined" in families:
         for tiling in G.mma_tilings():
             low = min(m, 64) if m < 64 else 32
-            if tiling.num_stages == 1 or not (low <= tiling.block_m <= max(16, 2 * m)):
+            if tiling.num_stages == 1 or tiling.wgmma or not (low <= tiling.block_m <= max(16, 2 * m)):
                 continue
             for split in (1, 2, 3, 4, 6, 8):
                 for stages in (2, 3, 4):
                     cfg = dataclasses.replace(tiling, split_k=split, num_stages=stages)
+                    if split > chunks or G.mma_smem_bytes(cfg, -(-chunks // split)) > G.MMA_MAX_SMEM:
+                        continue
+                    if 40 <= G.grid(m, n, k, cfg) <= 4.5 * SMS:
+                        out.append(cfg)
+    if "wgmma" in families:
+        for tiling in G.mma_tilings():
+            low = min(m, 64) if m < 64 else 32
+            if not tiling.wgmma or not (low <= tiling.block_m <= max(16, 2 * m)):
+                continue
+            for split in (1, 2, 3, 4, 6, 8):
+                for stages in (3, 4, 6):
+                    try:  # a ring too deep for shared memory is refused by Config itself
+                        cfg = dataclasses.replace(tiling, split_k=split, num_stages=stages)
+                    except ValueError:
+                        continue
                     if split > chunks or G.mma_smem_bytes(cfg, -(-chunks // split)) > G.MMA_MAX_SMEM:
                         continue
                     if 40 <= G.grid(m, n, k, cfg) <= 4.5 * SMS:
@@ -222,8 +243,8 @@ def candidates(m: int, n: int, k: int, families=("direct",)) -> list:
         up = min(b for b in bms if b >= m)
         allowed = {up} | ({bms[bms.index(up) - 1]} if up > 8 and m > 8 else set())
     for tiling in G.mma_tilings():
-        family = "direct" if tiling.warps_k else "staged" if tiling.num_stages == 1 else "pipelined"
-        if tiling.block_m not in allowed or family == "pipelined" or family not in families:
+        family = G.mma_family(tiling)
+        if tiling.block_m not in allowed or family in ("pipelined", "wgmma") or family not in families:
             continue
         for split in (1, 2, 3, 4, 6, 8):
             if split > chunks:
@@ -338,7 +359,7 @@ def main() -> int:
     p.add_argument("--table", action="store_true")
     p.add_argument("--skip-checks", action="store_true")
     p.add_argument("--families", default="direct,pipelined",
-                   help="kernel families to sweep (direct, staged, pipelined); the table's rows are always timed")
+                   help="kernel families to sweep (direct, staged, pipelined, wgmma); the table's rows are always timed")
     args = p.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     print("torch", torch.__version__, torch.cuda.get_device_name(), "cc", torch.cuda.get_device_capability())

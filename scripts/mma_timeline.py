@@ -27,7 +27,8 @@ STAMPS = ("start", "before wait", "after wait", "chunk0 done", "loop done", "sto
 
 
 def stamped_source() -> str:
-    """The kernels' source with the six stamps in mma_gemm_pipelined (fails loudly if an anchor moved)."""
+    """The kernels' source with the six stamps: around the wait in the ring's prologue (RingCopies, shared
+    with the wgmma family), the rest in mma_gemm_pipelined (fails loudly if an anchor moved)."""
     src = G.mma_source()
     header = ("namespace {\n__device__ unsigned long long g_tl[8192 * 8];\n"
               "__device__ __forceinline__ unsigned long long gtime() {\n"
@@ -35,7 +36,7 @@ def stamped_source() -> str:
               "#define TL(i) if (threadIdx.x == 0) "
               "g_tl[(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)) * 8 + (i)] = gtime();\n")
     src = src.replace("namespace {\n", header, 1)
-    at = src.index("mma_gemm_pipelined(const uint8_t")
+    at = src.index("struct RingCopies")  # its prologue holds the wait; mma_gemm_pipelined follows it
     pre, body = src[:at], src[at:]
     for anchor, stamp, before in (("const int S = stages;", "TL(0)", False),
                                   ("  grid_dependency_wait();", "TL(1)", True),

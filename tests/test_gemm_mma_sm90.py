@@ -64,6 +64,22 @@ def test_pipelined_family_configs():
     assert {c.num_stages > 1 for c in G.mma_tilings()} == {True, False}
 
 
+def test_wgmma_family_configs():
+    """Family "wgmma" is wgmma=1: warpgroups of 64 B rows (num_warps = block_n / 16), warps_k=0, 3..MMA_MAX_STAGES
+    stages (one wgmma group in flight while the next chunk is awaited); the pipelined ring plus the alignment."""
+    cfg = G.Config(block_m=64, block_n=128, block_k=128, num_warps=8, warps_k=0, num_stages=4, wgmma=1)
+    assert G.mma_kernel_name(cfg) == "mxfp4_mma_sm90_g64_x2" and G.mma_family(cfg) == "wgmma"
+    same_ring = dataclasses.replace(cfg, block_n=64, num_warps=4)
+    pipelined = G.Config(block_m=64, block_n=64, block_k=128, num_warps=4, warps_k=0, num_stages=4)
+    assert G.mma_smem_bytes(same_ring, 12) == G.mma_smem_bytes(pipelined, 12) + G.MMA_SMEM_ALIGN
+    assert G.mma_family(pipelined) == "pipelined" and G.mma_ctas_per_sm(cfg, 12) == 1
+    for bad in (dict(num_stages=2), dict(warps_k=2, num_warps=16), dict(wgmma=2), dict(block_n=96, num_warps=6),
+                dict(block_m=8), dict(num_stages=G.MMA_MAX_STAGES + 1)):
+        with pytest.raises(ValueError):
+            dataclasses.replace(cfg, **bad)
+    assert {G.mma_family(c) for c in G.mma_tilings()} == {"direct", "staged", "pipelined", "wgmma"}
+
+
 def test_default_configs_fit_and_cover_every_contest_shape():
     for s in shapes.load():
         cfg = G.default_config(*s.mnk)
@@ -145,7 +161,7 @@ def test_every_tiling_split_and_round():
     seed = random.SystemRandom().randrange(2**31)
     for tiling in G.mma_tilings():
         for split, bk in ((1, 128), (3, 256), (8, 384)):
-            depth = {"num_stages": 2 + bk // 128 % 3} if tiling.num_stages > 1 else {"block_k": bk}
+            depth = {"num_stages": max(2 + tiling.wgmma, 2 + bk // 128 % 3)} if tiling.num_stages > 1 else {"block_k": bk}
             cfg = dataclasses.replace(tiling, split_k=split, **depth)
             data = generate_input(cfg.block_m + 3, 2 * cfg.block_n + 16, 1088, seed, device="cuda")
             ok, msg = check_implementation(data, _run(data, cfg))

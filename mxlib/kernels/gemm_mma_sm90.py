@@ -8,13 +8,15 @@ and byte permutes, and the fused Triton path stayed 1.3-2x slower than cuBLAS on
 layout, A is quantized on the GPU (once per CTA, or once per call for the pipelined family; bit-exact
 with `mxlib.spec.quant`, both rounding rules), and the
 split-K partials of one output tile are summed inside a thread block cluster through distributed
-shared memory: no counters, nothing kept between calls. Three kernel families: "direct"
+shared memory: no counters, nothing kept between calls. Four kernel families: "direct"
 (`Config.warps_k` >= 1: B read straight into registers, each warp one 16-row tile of B and a share of
 the K chunks), "staged" (warps_k = 0, num_stages = 1: B staged in shared memory by cp.async, each warp
 several tiles and all chunks, A quantized by every CTA) and "pipelined" (warps_k = 0, num_stages >= 2:
 A quantized once per launch by a small kernel into a per-call buffer, then a ring of `num_stages`
 one-chunk cp.async stages, launched as that kernel's programmatic dependent so that B's first loads
-overlap A's quantization); the H200 table picks per shape. The kernels, with the reasons for their
+overlap A's quantization) and "wgmma" (`Config.wgmma` = 1: the pipelined family's ring feeding Hopper's
+warpgroup MMA, A's quantized chunk read by the tensor cores from shared memory, B decoded into the
+register operand); the H200 table picks per shape. The kernels, with the reasons for their
 layout, are `csrc/mxfp4_mma_sm90.cu`.
 
 Building: the source is compiled once with nvcc (``-gencode arch=compute_90a,code=sm_90a``) to a cubin,
@@ -55,8 +57,13 @@ MMA_STAGED = ((8, 1, 4), (16, 1, 4), (16, 2, 4), (32, 1, 4), (32, 2, 4), (64, 2,
 # Family "pipelined" (warps_k = 0, num_stages >= 2): (block_m, 16-row B tiles per warp, warps).
 MMA_PIPELINED = ((16, 1, 4), (16, 2, 4), (32, 1, 4), (32, 2, 4), (64, 1, 4), (64, 2, 4), (64, 1, 8), (64, 2, 8),
                  (128, 1, 4), (128, 1, 8))
-MMA_MAX_STAGES = 5  # the ring depths the pipelined kernels wait on (cp.async.wait_group takes an immediate)
-MMA_QUANT_KERNEL = "mxfp4_quant_a_sm90"  # A quantized once per launch for the pipelined family
+# Family "wgmma" (wgmma=1, warps_k = 0, num_stages >= 3): (block_m, warpgroups of 64 B rows each).
+MMA_WGMMA = ((16, 1), (32, 1), (64, 1), (128, 1), (16, 2), (32, 2), (64, 2), (128, 2))
+MMA_MAX_STAGES = 6  # the ring depths the pipelined kernels wait on (cp.async.wait_group takes an immediate)
+MMA_QUANT_KERNEL = "mxfp4_quant_a_sm90"  # A quantized once per launch for the pipelined and wgmma families
+# Registers a thread of the wgmma family uses, by block_m (ptxas of nvcc 13.0, rounded up to 8).
+MMA_WGMMA_REGS = {16: 128, 32: 128, 64: 168, 128: 200}
+MMA_SMEM_ALIGN = 1024  # the wgmma family aligns its stages to the 128-byte swizzle's 1024-byte period
 MMA_CHUNK_K = 128  # K values per chunk: one 32-value scale block for each thread of a quad
 MMA_MAX_SPLIT = 8  # the largest portable thread block cluster
 MMA_MAX_SMEM = 227 * 1024  # dynamic shared memory one sm_90 CTA may have
@@ -74,7 +81,8 @@ class MmaConfig:
     tile of B and 1/warps_k of the K chunks), or 0 for the families "staged" and "pipelined" (each
     warp block_n / 16 / num_warps tiles and all chunks); num_stages: 1 for "direct" and "staged"
     (rounds are not overlapped), 2..MMA_MAX_STAGES for "pipelined" (the depth of its ring of one-chunk
-    stages; block_k is then one chunk, 128)."""
+    stages; block_k is then one chunk, 128); wgmma: 1 for family "wgmma" (the pipelined family's ring
+    with warpgroup MMAs: num_warps = 4 per 64 rows of block_n, warps_k = 0, num_stages >= 3), else 0."""
     block_m: int = 16
     block_n: int = 64
     block_k: int = 1024
@@ -82,6 +90,7 @@ class MmaConfig:
     num_warps: int = 16
     num_stages: int = 1
     warps_k: int = 4
+    wgmma: int = 0
 
     def __post_init__(self):
         for name in ("block_m", "block_n", "block_k", "split_k", "num_warps", "num_stages"):
@@ -90,6 +99,11 @@ class MmaConfig:
                 raise ValueError(f"mma_sm90 Config.{name} must be a positive integer, got {v!r}")
         if not isinstance(self.warps_k, int) or isinstance(self.warps_k, bool) or self.warps_k < 0:
             raise ValueError(f"mma_sm90 Config.warps_k must be an integer >= 0, got {self.warps_k!r}")
+        if self.wgmma not in (0, 1) or isinstance(self.wgmma, bool):
+            raise ValueError(f"mma_sm90 Config.wgmma must be 0 or 1, got {self.wgmma!r}")
+        if self.wgmma and (self.warps_k or self.num_stages < 3):
+            raise ValueError(f"mma_sm90 Config.wgmma=1 needs warps_k=0 and num_stages >= 3, got "
+                             f"warps_k={self.warps_k} num_stages={self.num_stages}")
         if self.num_stages > 1 and (self.warps_k or self.num_stages > MMA_MAX_STAGES):
             raise ValueError(f"mma_sm90 Config.num_stages must be 1, or 2..{MMA_MAX_STAGES} with warps_k=0 "
                              f"(family pipelined), got num_stages={self.num_stages} warps_k={self.warps_k}")
@@ -98,6 +112,8 @@ class MmaConfig:
             known += [f"block_m={bm} block_n={16 * wn * nw} num_warps={nw} warps_k=0" for bm, wn, nw in MMA_STAGED]
             known += [f"block_m={bm} block_n={16 * wn * nw} num_warps={nw} warps_k=0 num_stages>=2"
                       for bm, wn, nw in MMA_PIPELINED]
+            known += [f"block_m={bm} block_n={64 * g} num_warps={4 * g} warps_k=0 num_stages>=3 wgmma=1"
+                      for bm, g in MMA_WGMMA]
             raise ValueError(f"mma_sm90 Config {self} is not a compiled tiling; known: {'; '.join(known)}")
         if self.block_k % MMA_CHUNK_K or (self.num_stages > 1 and self.block_k != MMA_CHUNK_K):
             raise ValueError(f"mma_sm90 Config.block_k must be a multiple of {MMA_CHUNK_K} ({MMA_CHUNK_K} itself "
@@ -117,14 +133,26 @@ def mma_tilings() -> list[MmaConfig]:
            for bm, p, kw in MMA_DIRECT]
     out += [MmaConfig(block_m=bm, block_n=16 * wn * nw, block_k=MMA_CHUNK_K, num_warps=nw, warps_k=0)
             for bm, wn, nw in MMA_STAGED]
-    return out + [MmaConfig(block_m=bm, block_n=16 * wn * nw, block_k=MMA_CHUNK_K, num_warps=nw, warps_k=0,
-                            num_stages=3) for bm, wn, nw in MMA_PIPELINED]
+    out += [MmaConfig(block_m=bm, block_n=16 * wn * nw, block_k=MMA_CHUNK_K, num_warps=nw, warps_k=0, num_stages=3)
+            for bm, wn, nw in MMA_PIPELINED]
+    return out + [MmaConfig(block_m=bm, block_n=64 * g, block_k=MMA_CHUNK_K, num_warps=4 * g, warps_k=0,
+                            num_stages=3, wgmma=1) for bm, g in MMA_WGMMA]
+
+
+def mma_family(cfg: MmaConfig) -> str:
+    """The kernel family that runs `cfg`: "direct", "staged", "pipelined" or "wgmma"."""
+    if cfg.wgmma:
+        return "wgmma"
+    return "direct" if cfg.warps_k else "staged" if cfg.num_stages == 1 else "pipelined"
 
 
 def mma_kernel_name(cfg: MmaConfig) -> str | None:
     """The cubin's kernel that runs `cfg`, or None if that tiling is not compiled."""
     bm, bn, nw, kw = cfg.block_m, cfg.block_n, cfg.num_warps, cfg.warps_k
-    if kw:
+    if cfg.wgmma:
+        if bn == 16 * nw and nw % 4 == 0 and (bm, nw // 4) in MMA_WGMMA:
+            return f"mxfp4_mma_sm90_g{bm}_x{nw // 4}"
+    elif kw:
         if bn % 16 == 0 and nw == bn // 16 * kw and (bm, bn // 16, kw) in MMA_DIRECT:
             return f"mxfp4_mma_sm90_d{bm}_p{bn // 16}_k{kw}"
     elif bn % (16 * nw) == 0:
@@ -138,11 +166,12 @@ def mma_smem_bytes(cfg: MmaConfig, round_chunks: int) -> int:
     """Dynamic shared memory of one CTA running rounds of `round_chunks` chunks (the kernel's layout):
     a round's A (bf16) and, for family "staged", B's runs and scale tiles; for family "pipelined"
     (`round_chunks`: the CTA's K range in chunks) its ring of stages and the scales of its range; or
-    the fp32 output tiles (one per warp along K), whichever is larger."""
+    the fp32 output tiles (one per warp along K), whichever is larger; family "wgmma" as "pipelined"
+    plus MMA_SMEM_ALIGN bytes to align its stages."""
     bm, bn = cfg.block_m, cfg.block_n
     if cfg.num_stages > 1:
         ring = cfg.num_stages * (bm * 256 + (bn // 16) * 1024) + (bn // 32) * (round_chunks // 2 + 2) * 256
-        return max(ring, bm * (bn + 4) * 4)
+        return max(ring, bm * (bn + 4) * 4) + (MMA_SMEM_ALIGN if cfg.wgmma else 0)
     staged = bm * round_chunks * 256
     if not cfg.warps_k:
         staged += round_chunks * (bn // 16) * 1024 + (bn // 32) * (round_chunks // 2 + 2) * 256
@@ -151,28 +180,33 @@ def mma_smem_bytes(cfg: MmaConfig, round_chunks: int) -> int:
 
 def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
     """CTAs of `cfg` an SM holds at once (registers: MMA_SM_WARPS warps for "direct", one CTA for
-    "staged", 8 warps for "pipelined" by its launch bounds; shared memory)."""
-    regs = MMA_SM_WARPS // cfg.num_warps if cfg.warps_k else 8 // cfg.num_warps if cfg.num_stages > 1 else 1
+    "staged", 8 warps for "pipelined" by its launch bounds, MMA_WGMMA_REGS for "wgmma"; shared memory)."""
+    if cfg.wgmma:
+        regs = 65536 // (32 * cfg.num_warps * MMA_WGMMA_REGS[cfg.block_m])
+    else:
+        regs = MMA_SM_WARPS // cfg.num_warps if cfg.warps_k else 8 // cfg.num_warps if cfg.num_stages > 1 else 1
     return max(0, min(regs, MMA_MAX_SMEM // mma_smem_bytes(cfg, round_chunks)))
 
 
 def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
     """A heuristic for shapes without a tuned row, fitted to the H200 sweeps (KERNEL_NOTES.md).
-    Up to 4 chunks of K (every K = 512 winner of v3 and v4): family "direct", block_m the smallest
+    Up to 4 chunks of K (every K = 512 winner of v3 to v5): family "direct", block_m the smallest
     tile that holds M (64 above); 32-row B tiles with 4 warps along K at block_m = 8, 64-row tiles
-    with 2 at 16 and 32, 128-row tiles with 1 at 64; no split. Longer K (v4's winners on the long
-    shapes): family "pipelined", block_m 16, 32 or 64 (the smallest that holds M, 64 above), 64-row B
-    tiles, 4 warps, 3 stages, split_k aiming at about 2.5 CTAs per SM (`spec.devices.compute_units()`:
-    the current GPU's SMs, the H200's without a GPU), fewer stages where the scales of a long K range
-    need the shared memory."""
+    with 2 at 16 and 32, 128-row tiles with 1 at 64; no split. Longer K: for M > 32 (v5's winners)
+    family "wgmma", 64 x 64 tiles, 4 stages, split_k aiming at about 2 CTAs per SM; for M <= 32
+    (v4's winners) family "pipelined", block_m 16 or 32 (the smallest that holds M), 64-row B tiles,
+    4 warps, 3 stages, split_k aiming at about 2.5 CTAs per SM (`spec.devices.compute_units()`: the
+    current GPU's SMs, the H200's without a GPU); fewer stages where the scales of a long K range need
+    the shared memory."""
     chunks = -(-k // MMA_CHUNK_K)
     if chunks > 4:
-        block_m = next(b for b in (16, 32, 64) if m <= b or b == 64)
+        wgmma = m > 32
+        block_m = 64 if wgmma else next(b for b in (16, 32) if m <= b)
         tiles = -(-m // block_m) * -(-n // 64)
-        split = max(1, min(MMA_MAX_SPLIT, chunks, round(2.5 * compute_units() / tiles)))
-        for stages in (3, 2):
+        split = max(1, min(MMA_MAX_SPLIT, chunks, round((2 if wgmma else 2.5) * compute_units() / tiles)))
+        for stages in ((4, 3) if wgmma else (3, 2)):
             cfg = MmaConfig(block_m=block_m, block_n=64, block_k=MMA_CHUNK_K, split_k=split, num_warps=4,
-                            num_stages=stages, warps_k=0)
+                            num_stages=stages, warps_k=0, wgmma=int(wgmma))
             if mma_smem_bytes(cfg, -(-chunks // split)) <= MMA_MAX_SMEM:
                 return cfg
     block_m = next(b for b in (8, 16, 32, 64) if m <= b or b == 64)
@@ -392,7 +426,7 @@ def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tens
         a_q = torch.empty(m * kb_pad * 64, dtype=torch.uint8, device=a.device)
         quant = _mma_function(lib, mod, functions, MMA_QUANT_KERNEL, 0)
         values = [ctypes.c_uint64(a.data_ptr()), ctypes.c_uint64(a_q.data_ptr())]
-        values += [ctypes.c_int32(v) for v in (m, k, a.stride(0), kb_pad, int(ties_away))]
+        values += [ctypes.c_int32(v) for v in (m, k, a.stride(0), kb_pad, int(ties_away), cfg.wgmma)]
         _mma_start(lib, quant, MMA_QUANT_KERNEL, values, [-(-m * kb_pad // 256), 1, 1], 256, 0, queue, [])
         values = [ctypes.c_uint64(t.data_ptr()) for t in (a_q, b, bs, c)]
         values += [ctypes.c_int32(v) for v in (m, n, k, kb_pad, bs.shape[1], cfg.num_stages)]

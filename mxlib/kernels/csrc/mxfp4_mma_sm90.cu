@@ -1,4 +1,4 @@
-// MXFP4 GEMM for NVIDIA Hopper (sm_90a) on mma.sync: C = dequant(quantize_mxfp4(A)) @ dequant(B)^T.
+// MXFP4 GEMM for NVIDIA Hopper (sm_90a) on mma.sync and wgmma: C = dequant(quantize_mxfp4(A)) @ dequant(B)^T.
 //
 // Loaded by mxlib/kernels/gemm_mma_sm90.py (compiled with nvcc to a cubin, launched through the CUDA
 // driver API); that module's docstring says what each kernel argument is. The numbers behind the
@@ -25,10 +25,11 @@
 // rank order (deterministic) before one bf16 store. Nothing is kept between launches and nothing
 // outside C is written but the pipelined family's per-call A buffer (allocated by the caller for one
 // call): an interrupted or failed launch cannot leave state that a later one reads.
-// Three families share the decode, the MMA and the reduction: "staged" (B's runs copied to shared memory
-// with A's, warps owning several 16-row tiles), "direct" (B loaded straight into registers, each warp
-// one 16-row tile and a share of the chunks, partials summed in shared memory) and "pipelined" (A
-// quantized once per call by mxfp4_quant_a_sm90, then a ring of one-chunk cp.async stages).
+// Four families share the decode and the reduction: "staged" (B's runs copied to shared memory with
+// A's, warps owning several 16-row tiles), "direct" (B loaded straight into registers, each warp one
+// 16-row tile and a share of the chunks, partials summed in shared memory), "pipelined" (A quantized
+// once per call by mxfp4_quant_a_sm90, then a ring of one-chunk cp.async stages) on mma.sync, and
+// "wgmma" (the pipelined ring feeding Hopper's warpgroup MMA, A read from shared memory by the MMA).
 #include <cstdint>
 
 namespace {
@@ -582,12 +583,13 @@ __device__ __forceinline__ void mma_gemm_direct(const uint16_t* __restrict__ A, 
 __device__ __forceinline__ void grid_dependency_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
 
 __device__ __forceinline__ void cp_async_wait_pending(int pending) {
-  // cp.async.wait_group takes an immediate: the ring depths the launcher allows (2..5 stages).
+  // cp.async.wait_group takes an immediate: the ring depths the launcher allows (2..6 stages).
   switch (pending) {
     case 0: cp_async_wait<0>(); break;
     case 1: cp_async_wait<1>(); break;
     case 2: cp_async_wait<2>(); break;
-    default: cp_async_wait<3>(); break;
+    case 3: cp_async_wait<3>(); break;
+    default: cp_async_wait<4>(); break;
   }
 }
 
@@ -644,23 +646,90 @@ __device__ __forceinline__ void mma_tiles_chunk(float (&acc)[WN][1][MT][4], cons
   }
 }
 
+// The ring of families "pipelined" and "wgmma": a CTA's copies of one chunk into stage `slot`, the
+// addresses computed once per thread so that a chunk only adds its offset. Each thread copies RA
+// 16-byte pieces of A's quantized buffer (piece tid % 16 of rows tid / 16 + r * A_ROWS) and RB runs of
+// B (run tid % 64 of the 16-row tiles tid / 64 + r * B_TILES); rows past M and tiles past N are
+// zero-filled. SWZ: A's stage is the wgmma operand (two k64 halves [BM][128 B], piece j of row r at
+// j ^ (r % 8); A_ROWS is a multiple of 8, so all of a thread's rows share one swizzle), else each row
+// is 256 contiguous bytes.
+template <int BM, int P16, int NT, bool SWZ>
+struct RingCopies {
+  static constexpr int RA = BM * 16 / NT, A_ROWS = NT / 16, RB = P16 * 64 / NT, B_TILES = NT / 64;
+  static constexpr int A_STAGE = BM * 256, B_STAGE = P16 * 1024, A_ROW = SWZ ? 128 : 256;
+  static_assert(RA >= 1 && RA <= 32 && RB >= 1 && NT % 64 == 0 && (!SWZ || A_ROWS % 8 == 0), "tiling");
+  const uint8_t* aq;
+  const uint8_t* b;
+  const uint8_t* a_src;
+  const uint8_t* b_src;
+  size_t a_step, b_step;
+  uint32_t a_dst, b_dst, a_live = 0, b_live = 0;
+  int b_run_t, kb32;
+
+  __device__ __forceinline__ RingCopies(const uint8_t* AQ, const uint8_t* B, const uint8_t* a_sm, const uint8_t* b_sm,
+                                        int tid, int m0, int n0, int M, int N, int K, int kb_pad)
+      : aq(AQ), b(B), b_run_t(tid % 64 / 16), kb32(K / 32) {
+    const int a_row = tid / 16, piece = tid % 16, b_u = tid % 64, kbytes = K / 2;
+    a_src = AQ + (size_t)(m0 + a_row) * kb_pad * 64 + piece * 16;
+    a_step = (size_t)A_ROWS * kb_pad * 64;
+    a_dst = smem_addr(a_sm) + (SWZ ? (piece / 8) * BM * 128 + a_row * 128 + ((piece % 8) ^ (a_row % 8)) * 16
+                                   : a_row * 256 + piece * 16);
+    b_src = B + (size_t)(n0 / 16 + tid / 64) * 16 * kbytes + b_u * 16;
+    b_step = (size_t)B_TILES * 16 * kbytes;
+    b_dst = smem_addr(b_sm) + ((tid / 64) * 64 + b_run_t * 16 + ((b_u % 16) ^ (2 * b_run_t))) * 16;
+#pragma unroll
+    for (int r = 0; r < RA; ++r) a_live |= uint32_t(m0 + a_row + r * A_ROWS < M) << r;
+#pragma unroll
+    for (int r = 0; r < RB; ++r) b_live |= uint32_t(n0 / 16 + tid / 64 + r * B_TILES < N / 16) << r;
+  }
+
+  __device__ __forceinline__ void load_b(int c, int slot) const {
+    const bool k_live = 4 * c + b_run_t < kb32;
+#pragma unroll
+    for (int r = 0; r < RB; ++r) {
+      const bool v = k_live && ((b_live >> r) & 1u);
+      cp_async16(b_dst + r * B_TILES * 1024 + slot * B_STAGE, v ? b_src + r * b_step + (size_t)c * 1024 : b, v);
+    }
+  }
+
+  __device__ __forceinline__ void load_a(int c, int slot) const {
+#pragma unroll
+    for (int r = 0; r < RA; ++r) {
+      const bool v = (a_live >> r) & 1u;
+      cp_async16(a_dst + r * A_ROWS * A_ROW + slot * A_STAGE, v ? a_src + r * a_step + (size_t)c * 256 : aq, v);
+    }
+  }
+
+  // B's scales and first S - 1 chunks (one group), the wait for A's quantizer, then A's first S - 1
+  // chunks (a group each): cp.async group j + 1 carries chunk c_begin + j's A.
+  template <int G32>
+  __device__ __forceinline__ void prologue(uint8_t* s_sm, const uint8_t* BS, int tid, int n0, int N, int sn,
+                                           int pair0, int SP, int c_begin, int c_end, int S) const {
+    scales_load<G32, NT>(s_sm, BS, tid, n0, N, sn, pair0, SP);
+    for (int s = 0; s < S - 1; ++s)
+      if (c_begin + s < c_end) load_b(c_begin + s, s);
+    cp_async_commit();
+    grid_dependency_wait();
+    for (int s = 0; s < S - 1; ++s) {
+      if (c_begin + s < c_end) load_a(c_begin + s, s);
+      cp_async_commit();
+    }
+  }
+};
+
 template <int BM, int WN, int NW>
 __device__ __forceinline__ void mma_gemm_pipelined(const uint8_t* __restrict__ AQ, const uint8_t* __restrict__ B,
                                                    const uint8_t* __restrict__ BS, uint16_t* __restrict__ C, int M,
                                                    int N, int K, int kb_pad, int sn, int stages) {
   constexpr int NT = NW * 32, MT = BM / 8, P16 = NW * WN, NR = P16 * 16, G32 = NR / 32, CP = NR + 4;
-  constexpr int A_STAGE = BM * 256, B_STAGE = P16 * 1024;
-  // Each thread copies the same pieces of every chunk: RA 16-byte pieces of A (rows A_ROWS apart, piece
-  // tid % 16) and RB runs of B (16-row tiles B_TILES apart, run tid % 64), so the addresses are computed
-  // once and a chunk only adds its offset.
-  constexpr int RA = BM * 16 / NT, A_ROWS = NT / 16, RB = P16 * 64 / NT, B_TILES = NT / 64;
-  static_assert(RA >= 1 && RA <= 32 && RB >= 1 && NT % 64 == 0, "tiling");
+  using Copies = RingCopies<BM, P16, NT, false>;
+  constexpr int A_STAGE = Copies::A_STAGE, B_STAGE = Copies::B_STAGE;
   extern __shared__ __align__(16) uint8_t smem[];
 
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
   const int n0 = blockIdx.x * NR, m0 = blockIdx.y * BM;
   const int split = gridDim.z, rank = blockIdx.z;
-  const int kb32 = K / 32, kbytes = K / 2;
+  const int kb32 = K / 32;
   const int chunks = (kb32 + 3) / 4;
   const int c_begin = chunk_bound(rank, chunks, split), c_end = chunk_bound(rank + 1, chunks, split);
   const int pair0 = c_begin / 2, SP = (c_end - 1) / 2 - pair0 + 1;  // chunk pairs of this CTA's scales
@@ -669,48 +738,10 @@ __device__ __forceinline__ void mma_gemm_pipelined(const uint8_t* __restrict__ A
   uint8_t* a_sm = smem;                          // [S][BM][4 blocks][4 pieces of 16 B]
   uint8_t* b_sm = a_sm + S * A_STAGE;            // [S][P16][64 runs of 16 B], swizzled
   uint8_t* s_sm = b_sm + S * B_STAGE;            // [G32][SP][256 B]
+  const Copies copies(AQ, B, a_sm, b_sm, tid, m0, n0, M, N, K, kb_pad);
 
-  const int a_row = tid / 16, b_u = tid % 64, b_run_t = b_u / 16;
-  const uint8_t* a_src = AQ + (size_t)(m0 + a_row) * kb_pad * 64 + (tid % 16) * 16;
-  const size_t a_step = (size_t)A_ROWS * kb_pad * 64;
-  const uint32_t a_dst = smem_addr(a_sm) + a_row * 256 + (tid % 16) * 16;
-  const uint8_t* b_src = B + (size_t)(n0 / 16 + tid / 64) * 16 * kbytes + b_u * 16;
-  const size_t b_step = (size_t)B_TILES * 16 * kbytes;
-  const uint32_t b_dst = smem_addr(b_sm) + ((tid / 64) * 64 + b_run_t * 16 + ((b_u % 16) ^ (2 * b_run_t))) * 16;
-  uint32_t a_live = 0, b_live = 0;
-#pragma unroll
-  for (int r = 0; r < RA; ++r) a_live |= uint32_t(m0 + a_row + r * A_ROWS < M) << r;
-#pragma unroll
-  for (int r = 0; r < RB; ++r) b_live |= uint32_t(n0 / 16 + tid / 64 + r * B_TILES < N / 16) << r;
-
-  auto load_b = [&](int c, int slot) {
-    const bool k_live = 4 * c + b_run_t < kb32;
-#pragma unroll
-    for (int r = 0; r < RB; ++r) {
-      const bool v = k_live && ((b_live >> r) & 1u);
-      cp_async16(b_dst + r * B_TILES * 1024 + slot * B_STAGE, v ? b_src + r * b_step + (size_t)c * 1024 : B, v);
-    }
-  };
-  auto load_a = [&](int c, int slot) {
-#pragma unroll
-    for (int r = 0; r < RA; ++r) {
-      const bool v = (a_live >> r) & 1u;
-      cp_async16(a_dst + r * A_ROWS * 256 + slot * A_STAGE, v ? a_src + r * a_step + (size_t)c * 256 : AQ, v);
-    }
-  };
-
-  // Prologue: B's scales and first S - 1 chunks (one group), then, once the quantizer is done, A's
-  // first S - 1 chunks (a group each). Every loop iteration commits one group, so "chunk c landed"
-  // is always "at most S - 2 groups pending".
-  scales_load<G32, NT>(s_sm, BS, tid, n0, N, sn, pair0, SP);
-  for (int s = 0; s < S - 1; ++s)
-    if (c_begin + s < c_end) load_b(c_begin + s, s);
-  cp_async_commit();
-  grid_dependency_wait();
-  for (int s = 0; s < S - 1; ++s) {
-    if (c_begin + s < c_end) load_a(c_begin + s, s);
-    cp_async_commit();
-  }
+  // Every loop iteration commits one group, so "chunk c landed" is always "at most S - 2 groups pending".
+  copies.template prologue<G32>(s_sm, BS, tid, n0, N, sn, pair0, SP, c_begin, c_end, S);
 
   float acc[WN][1][MT][4];
 #pragma unroll
@@ -731,8 +762,8 @@ __device__ __forceinline__ void mma_gemm_pipelined(const uint8_t* __restrict__ A
     cp_async_wait_pending(S - 2);
     __syncthreads();  // chunk c is in shared memory for everyone, and chunk c - 1's slot is free
     if (c + S - 1 < c_end) {
-      load_b(c + S - 1, fill);
-      load_a(c + S - 1, fill);
+      copies.load_b(c + S - 1, fill);
+      copies.load_a(c + S - 1, fill);
     }
     cp_async_commit();
 
@@ -763,15 +794,202 @@ __device__ __forceinline__ void mma_gemm_pipelined(const uint8_t* __restrict__ A
   reduce_store<BM, NR, NT, 1>(ct, C, tid, m0, n0, M, N, split, rank);
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// Family "wgmma": the pipelined family's ring with Hopper's warpgroup MMA. A warpgroup's four warps
+// decode their 16-row tiles of B into registers as the other families do (the register operand: 64
+// rows of B); A's quantized chunk is the shared-memory operand, read by the tensor cores themselves
+// (no ld.shared of A fragments), so one wgmma m64nBMk16 replaces BM / 2 mma.sync and BM / 4 shared
+// loads of each warp. The wgmmas are asynchronous: while chunk c's wgmmas run, the warp waits for chunk
+// c + 1, refills the ring and decodes c + 1's B into the other of two fragment sets.
+// A's buffer (mxfp4_quant_a_sm90, order 1) holds each chunk row as 8 k16 steps of 32 bytes, step
+// 2q + h slot k = 32-value block k % 8 / 2, value 8q + 2h + k / 8 + 4 (k % 2): the K order the B decode
+// produces. A stage's A is two k64 halves [BM rows][128 B] in the 128-byte swizzle (16-byte piece j of
+// row r at j ^ (r % 8)), the layout a wgmma descriptor with swizzle mode 1 reads.
+
+// The shared-memory matrix descriptor of a K-major bf16 tile in the 128-byte swizzle starting at
+// `addr` (8-row atoms 1024 bytes apart; the leading offset is unused in this mode).
+__device__ __forceinline__ uint64_t wgmma_desc(uint32_t addr) {
+  return uint64_t((addr & 0x3FFFFu) >> 4) | (uint64_t(1) << 16) | (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
+}
+
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wgmma_wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+
+#define WG_D4(d, o) "+f"(d[o]), "+f"(d[o + 1]), "+f"(d[o + 2]), "+f"(d[o + 3])
+#define WG_D8(d, o) WG_D4(d, o), WG_D4(d, o + 4)
+#define WG_A(a) "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3])
+
+// D[64 x N] += A[64 x 16] (registers, bf16) * B[16 x N] (shared memory, K-major), fp32 accumulation:
+// N / 2 accumulator registers (the list D), A's four, the descriptor (operand number DESC).
+template <int N>
+__device__ __forceinline__ void wgmma_bf16(float* d, const uint32_t (&a)[4], uint64_t desc);
+
+#define WGMMA_BF16(N, D, A, DESC, ...)                                                                        \
+  template <>                                                                                               \
+  __device__ __forceinline__ void wgmma_bf16<N>(float* d, const uint32_t (&a)[4], uint64_t desc) {          \
+    asm volatile("wgmma.mma_async.sync.aligned.m64n" #N "k16.f32.bf16.bf16 {" D "}, {" A "}, " DESC          \
+                 ", 1, 1, 1, 0;"                                                                            \
+                 : __VA_ARGS__                                                                              \
+                 : WG_A(a), "l"(desc));                                                                     \
+  }
+
+WGMMA_BF16(16, "%0,%1,%2,%3,%4,%5,%6,%7", "%8,%9,%10,%11", "%12", WG_D8(d, 0))
+WGMMA_BF16(32, "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15", "%16,%17,%18,%19", "%20", WG_D8(d, 0),
+           WG_D8(d, 8))
+WGMMA_BF16(64,
+           "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,"
+           "%28,%29,%30,%31",
+           "%32,%33,%34,%35", "%36", WG_D8(d, 0), WG_D8(d, 8), WG_D8(d, 16), WG_D8(d, 24))
+
+// Keeps the compiler from moving reads of the accumulators above the wait for the wgmmas writing them.
+template <int R>
+__device__ __forceinline__ void wgmma_fence_acc(float* d) {
+#pragma unroll
+  for (int i = 0; i < R; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+template <int BM, int NWG>
+__device__ __forceinline__ void mma_gemm_wgmma(const uint8_t* __restrict__ AQ, const uint8_t* __restrict__ B,
+                                               const uint8_t* __restrict__ BS, uint16_t* __restrict__ C, int M,
+                                               int N, int K, int kb_pad, int sn, int stages) {
+  constexpr int NT = NWG * 128, MT = BM / 8, P16 = NWG * 4, NR = P16 * 16, G32 = NR / 32, CP = NR + 4;
+  constexpr int WN_N = BM < 64 ? BM : 64, WN_I = BM / WN_N;  // wgmma width and count per k16 step
+  using Copies = RingCopies<BM, P16, NT, true>;
+  constexpr int A_STAGE = Copies::A_STAGE, B_STAGE = Copies::B_STAGE;
+  static_assert(BM % 16 == 0, "tiling");
+  extern __shared__ __align__(16) uint8_t smem_raw[];
+  // The swizzle repeats every 1024 bytes and the descriptors assume a stage starts on one.
+  uint8_t* smem = smem_raw + ((1024 - (smem_addr(smem_raw) & 1023u)) & 1023u);
+
+  const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
+  const int n0 = blockIdx.x * NR, m0 = blockIdx.y * BM;
+  const int split = gridDim.z, rank = blockIdx.z;
+  const int kb32 = K / 32;
+  const int chunks = (kb32 + 3) / 4;
+  const int c_begin = chunk_bound(rank, chunks, split), c_end = chunk_bound(rank + 1, chunks, split);
+  const int pair0 = c_begin / 2, SP = (c_end - 1) / 2 - pair0 + 1;
+  const int S = stages;
+
+  uint8_t* a_sm = smem;                // [S][2 halves][BM][128 B], swizzled
+  uint8_t* b_sm = a_sm + S * A_STAGE;  // [S][P16][64 runs of 16 B], swizzled
+  uint8_t* s_sm = b_sm + S * B_STAGE;  // [G32][SP][256 B]
+  const Copies copies(AQ, B, a_sm, b_sm, tid, m0, n0, M, N, K, kb_pad);
+
+  // This thread's B fragments of chunk c (in `slot`): k16 step 2q + h, rows g and g + 8 at k slots
+  // 2t, 2t + 1 and 2t + 8, 2t + 9 (the wgmma register operand's layout, mma.sync's A layout).
+  const uint8_t* s_thr = s_sm + t * 64 + g * 4 + (warp / 2) * SP * 256 + (warp % 2);
+  const int b_g = warp * 1024 + t * 256 + (g ^ (2 * t)) * 16, b_h = warp * 1024 + t * 256 + ((g + 8) ^ (2 * t)) * 16;
+  auto decode_chunk = [&](int c, int slot, uint32_t (&frag)[8][4]) {
+    const bool live = 4 * c + t < kb32;
+    const uint8_t* sc = s_thr + (c / 2 - pair0) * 256 + (c % 2) * 2;
+    const uint32_t sg = live ? sc[0] : 127u, sh = live ? sc[32] : 127u;
+    const uint4 bg = *reinterpret_cast<const uint4*>(b_sm + slot * B_STAGE + b_g);
+    const uint4 bh = *reinterpret_cast<const uint4*>(b_sm + slot * B_STAGE + b_h);
+    uint32_t f1g, f2g, f1h, f2h;
+    scale_factors(sg, f1g, f2g);
+    scale_factors(sh, f1h, f2h);
+    const bool wide = __any_sync(0xFFFFFFFFu, sg > 128u || sh > 128u);
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      uint32_t dg[4], dh[4];
+      decode_word(q == 0 ? bg.x : q == 1 ? bg.y : q == 2 ? bg.z : bg.w, dg);
+      decode_word(q == 0 ? bh.x : q == 1 ? bh.y : q == 2 ? bh.z : bh.w, dh);
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        dg[i] = bf16x2_mul(dg[i], f1g);
+        dh[i] = bf16x2_mul(dh[i], f1h);
+        if (wide) {
+          dg[i] = bf16x2_mul(dg[i], f2g);
+          dh[i] = bf16x2_mul(dh[i], f2h);
+        }
+      }
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        frag[2 * q + h][0] = dg[2 * h];
+        frag[2 * q + h][1] = dh[2 * h];
+        frag[2 * q + h][2] = dg[2 * h + 1];
+        frag[2 * q + h][3] = dh[2 * h + 1];
+      }
+    }
+  };
+
+  float acc[MT * 4];
+#pragma unroll
+  for (int i = 0; i < MT * 4; ++i) acc[i] = 0.0f;
+  const uint32_t a_base = smem_addr(a_sm);
+  auto mma_chunk = [&](int slot, const uint32_t (&frag)[8][4]) {
+    const uint32_t a_stage = a_base + slot * A_STAGE;
+    wgmma_fence();
+#pragma unroll
+    for (int s = 0; s < 8; ++s)
+#pragma unroll
+      for (int j = 0; j < WN_I; ++j)
+        wgmma_bf16<WN_N>(acc + j * WN_N / 2, frag[s],
+                         wgmma_desc(a_stage + (s / 4) * BM * 128 + j * 64 * 128 + (s % 4) * 32));
+    wgmma_commit();
+  };
+
+  // "Chunk c + 1 landed" during chunk c is "at most S - 3 groups pending" (the prologue's groups, then
+  // one per chunk).
+  copies.template prologue<G32>(s_sm, BS, tid, n0, N, sn, pair0, SP, c_begin, c_end, S);
+  cp_async_wait_pending(S - 2);
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // cp.async's writes, read by the wgmmas
+  __syncthreads();
+
+  uint32_t frag0[8][4], frag1[8][4];
+  decode_chunk(c_begin, 0, frag0);
+  // One chunk: its wgmmas (fragments `cur`); then, while they run, chunk c + 1: wait for it, refill the
+  // slot of chunk c - 1 (its wgmmas are done: wait_group 1 here, then the barrier) with chunk c + S - 1,
+  // and decode c + 1's B into `next`.
+  auto step = [&](int c, int& slot, int& fill, const uint32_t (&cur)[8][4], uint32_t (&next)[8][4]) {
+    mma_chunk(slot, cur);
+    slot = slot + 1 == S ? 0 : slot + 1;
+    if (c + 1 < c_end) {
+      asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+      cp_async_wait_pending(S - 3);
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+      __syncthreads();
+      if (c + S - 1 < c_end) {
+        copies.load_b(c + S - 1, fill);
+        copies.load_a(c + S - 1, fill);
+      }
+      cp_async_commit();
+      fill = fill + 1 == S ? 0 : fill + 1;
+      decode_chunk(c + 1, slot, next);
+    }
+  };
+  int slot = 0, fill = S - 1;
+  for (int c = c_begin; c < c_end; c += 2) {
+    step(c, slot, fill, frag0, frag1);
+    if (c + 1 < c_end) step(c + 1, slot, fill, frag1, frag0);
+  }
+  wgmma_wait_all();
+  wgmma_fence_acc<MT * 4>(acc);
+
+  cp_async_wait<0>();
+  __syncthreads();
+  float* ct = reinterpret_cast<float*>(smem);  // [BM][CP]
+  // The accumulator layout of m64nBM is mma.sync's m16n8 tile repeated: register 4j + i of warp w is
+  // row 16 (w % 4) + g (+8 for i >= 2) of the warpgroup's 64 and column 8j + 2t (+1 for odd i).
+  store_partial<MT, 1, CP>(ct, *reinterpret_cast<const float(*)[1][MT][4]>(acc), warp * 16, g, t);
+  reduce_store<BM, NR, NT, 1>(ct, C, tid, m0, n0, M, N, split, rank);
+}
+
 }  // namespace
 
-// A quantized for family "pipelined": thread i takes 32-value block (m, bl) = (i / kb_pad, i % kb_pad)
-// of A and writes its quantized bf16 values to a_q + i * 64 in the MMA loop's K order and rotation (as
-// a_round_quantize does in shared memory); blocks past K are zeros. It lets its dependent GEMM launch at
-// once (the GEMM waits for this grid's writes before it reads them).
+// A quantized once per launch for families "pipelined" and "wgmma": thread i takes 32-value block
+// (row, bl) = (i / kb_pad, i % kb_pad) of A (blocks past K are zeros) and writes its bf16 values
+// r * 2^e into row `row`'s chunk bl / 4, the 256 bytes at a_q + (i - bl % 4) * 64.
+// order 0 (pipelined): the block's 64 bytes at (bl % 4) * 64, in the MMA loop's K order and rotation
+// (as a_round_quantize does in shared memory).
+// order 1 (wgmma): word bl % 4 (first value pair) and bl % 4 + 4 (second) of each of the chunk's
+// eight 32-byte k16 steps, the order mma_gemm_wgmma's shared-memory operand has.
+// It lets its dependent GEMM launch at once (the GEMM waits for this grid's writes before it reads them).
 extern "C" __global__ void __launch_bounds__(256) mxfp4_quant_a_sm90(const uint16_t* __restrict__ a,
                                                                      uint8_t* __restrict__ a_q, int m, int k,
-                                                                     int lda, int kb_pad, int ties_away) {
+                                                                     int lda, int kb_pad, int ties_away, int order) {
   asm volatile("griddepcontrol.launch_dependents;");
   const int i = blockIdx.x * 256 + threadIdx.x;
   if (i >= m * kb_pad) return;
@@ -792,6 +1010,18 @@ extern "C" __global__ void __launch_bounds__(256) mxfp4_quant_a_sm90(const uint1
     for (int j = 0; j < 16; ++j) x[j] = 0u;
   }
   quantize_block(x, o, ties_away != 0);
+  if (order) {
+    // step 2q + h holds the block's values 8q + 2h + (0, 4) in word bl % 4 and 8q + 2h + (1, 5) in word bl % 4 + 4
+    uint32_t* dst = reinterpret_cast<uint32_t*>(a_q + (size_t)(i - bl % 4) * 64) + bl % 4;
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        dst[(2 * q + h) * 8] = prmt(o[4 * q + h], o[4 * q + h + 2], 0x5410);
+        dst[(2 * q + h) * 8 + 4] = prmt(o[4 * q + h], o[4 * q + h + 2], 0x7632);
+      }
+    return;
+  }
   uint8_t* dst = a_q + (size_t)i * 64;
 #pragma unroll
   for (int j = 0; j < 4; ++j) {
@@ -864,3 +1094,21 @@ MXFP4_MMA_SM90_PIPELINED(64, 1, 8)
 MXFP4_MMA_SM90_PIPELINED(64, 2, 8)
 MXFP4_MMA_SM90_PIPELINED(128, 1, 4)
 MXFP4_MMA_SM90_PIPELINED(128, 1, 8)
+
+// mxfp4_mma_sm90_g<BM>_x<NWG>: wgmma, A quantized beforehand (order 1), BM rows of A, NWG warpgroups
+// of 64 rows of B, `stages` (3..6) shared-memory stages of one chunk.
+#define MXFP4_MMA_SM90_WGMMA(BM, NWG)                                                                       \
+  extern "C" __global__ void __launch_bounds__(NWG * 128, 1) mxfp4_mma_sm90_g##BM##_x##NWG(                    \
+      const uint8_t *__restrict__ a_q, const uint8_t *__restrict__ b, const uint8_t *__restrict__ bs,         \
+      uint16_t *__restrict__ c, int m, int n, int k, int kb_pad, int sn, int stages) {                        \
+    mma_gemm_wgmma<BM, NWG>(a_q, b, bs, c, m, n, k, kb_pad, sn, stages);                                      \
+  }
+
+MXFP4_MMA_SM90_WGMMA(16, 1)
+MXFP4_MMA_SM90_WGMMA(32, 1)
+MXFP4_MMA_SM90_WGMMA(64, 1)
+MXFP4_MMA_SM90_WGMMA(128, 1)
+MXFP4_MMA_SM90_WGMMA(16, 2)
+MXFP4_MMA_SM90_WGMMA(32, 2)
+MXFP4_MMA_SM90_WGMMA(64, 2)
+MXFP4_MMA_SM90_WGMMA(128, 2)
