@@ -666,7 +666,11 @@ MMA_VERSIONS = (  # (name, recorded CSV under data/results/h200/, "bench" or "pr
     ("v3: + family direct (B to registers)", "mma_v3/bench.csv", "bench"),
     ("v4a: + family pipelined", "mma_v4a/probe.csv", "probe"),
     ("v4b: copy addresses computed once", "mma_v4b/probe.csv", "probe"),
-    ("v4: the shipped table", "final/bench.csv", "bench"),
+    ("v4: the shipped table", "run_97c1191/bench.csv", "bench"),
+    ("v5a: + family wgmma, one chunk at a time", "mma_v5a/probe.csv", "probe"),
+    ("v5b: A as MXFP4, widened per block", "mma_v5b/probe.csv", "probe"),
+    ("v5c: wgmmas overlap the next chunk", "mma_v5c/probe.csv", "probe"),
+    ("v5: the shipped table", "final/bench.csv", "bench"),
 )
 
 
