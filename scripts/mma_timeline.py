@@ -1,10 +1,11 @@
-"""Where a "pipelined" mma_sm90 block's time goes: one call, timed from inside (KERNEL_NOTES.md, "v4").
+"""Where a "pipelined" or "wgmma" mma_sm90 block's time goes: one call, timed from inside (KERNEL_NOTES.md,
+"v4" and "v5").
 
     python3 scripts/mma_timeline.py M N K "block_m=64 block_n=64 block_k=128 split_k=2 num_warps=4 num_stages=3 warps_k=0"
 
 Builds a copy of the CUDA source with `%globaltimer` stamps (thread 0 of each block, into a device array)
-at the block's start, before and after `griddepcontrol.wait`, after its first chunk, after its K loop and
-after its store; compiles it into a scratch cache (the library's own cubin is untouched), makes three
+at the block's start, before and after `griddepcontrol.wait`, after its first chunk (pipelined: its
+MMAs done; wgmma: its wgmmas issued), after its K loop (wgmma: every wgmma done) and after its store; compiles it into a scratch cache (the library's own cubin is untouched), makes three
 warm-up calls, writes 256 MiB to push the inputs out of L2, makes one call and prints, per stamp, the
 minimum, median and maximum over blocks in us from the first block's start, and the median time of a
 later chunk. Needs an sm_90 GPU and nvcc.
@@ -26,9 +27,10 @@ from mxlib.spec.reference import generate_input  # noqa: E402
 STAMPS = ("start", "before wait", "after wait", "chunk0 done", "loop done", "stored")
 
 
-def stamped_source() -> str:
+def stamped_source(family: str = "pipelined") -> str:
     """The kernels' source with the six stamps: around the wait in the ring's prologue (RingCopies, shared
-    with the wgmma family), the rest in mma_gemm_pipelined (fails loudly if an anchor moved)."""
+    by both families), the rest in the family's kernel, mma_gemm_pipelined or mma_gemm_wgmma (fails loudly
+    if an anchor moved)."""
     src = G.mma_source()
     header = ("namespace {\n__device__ unsigned long long g_tl[8192 * 8];\n"
               "__device__ __forceinline__ unsigned long long gtime() {\n"
@@ -36,27 +38,34 @@ def stamped_source() -> str:
               "#define TL(i) if (threadIdx.x == 0) "
               "g_tl[(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)) * 8 + (i)] = gtime();\n")
     src = src.replace("namespace {\n", header, 1)
-    at = src.index("struct RingCopies")  # its prologue holds the wait; mma_gemm_pipelined follows it
-    pre, body = src[:at], src[at:]
-    for anchor, stamp, before in (("const int S = stages;", "TL(0)", False),
-                                  ("  grid_dependency_wait();", "TL(1)", True),
-                                  ("  grid_dependency_wait();", "TL(2)", False),
-                                  ("    slot = slot + 1 == S ? 0 : slot + 1;", "  if (c == c_begin) { TL(3) }", False),
-                                  ("  cp_async_wait<0>();\n  __syncthreads();\n  float* ct", "TL(4)", True),
-                                  ("reduce_store<BM, NR, NT, 1>(ct, C, tid, m0, n0, M, N, split, rank);", "TL(5)", False)):
-        if anchor not in body:
+    ring = src.index("struct RingCopies")
+    start = src.index(f"mma_gemm_{family}(const uint8_t")
+    end = next((i for i in (src.find("\ntemplate <", start), src.find("}  // namespace", start)) if i > 0))
+    parts = [src[:ring], src[ring:start], src[start:end], src[end:]]
+
+    def stamp(part, anchor, mark, before):
+        if anchor not in parts[part]:
             raise SystemExit(f"mma_timeline: anchor not found in the source: {anchor!r}")
-        body = body.replace(anchor, f"{stamp}\n  {anchor}" if before else f"{anchor}\n  {stamp}", 1)
-    return pre + body
+        parts[part] = parts[part].replace(anchor, f"{mark}\n  {anchor}" if before else f"{anchor}\n  {mark}", 1)
+
+    stamp(1, "  grid_dependency_wait();", "TL(1)", True)
+    stamp(1, "  grid_dependency_wait();", "TL(2)", False)
+    for anchor, mark, before in (("const int S = stages;", "TL(0)", False),
+                                 ("    slot = slot + 1 == S ? 0 : slot + 1;", "  if (c == c_begin) { TL(3) }", False),
+                                 ("  cp_async_wait<0>();\n  __syncthreads();\n  float* ct", "TL(4)", True),
+                                 ("reduce_store<BM, NR, NT, 1>(ct, C, tid, m0, n0, M, N, split, rank);", "TL(5)", False)):
+        stamp(2, anchor, mark, before)
+    return "".join(parts)
 
 
 def main() -> int:
     m, n, k = map(int, sys.argv[1:4])
     cfg = G.Config(**{key: int(v) for key, v in (x.split("=") for x in sys.argv[4].split())})
-    if cfg.num_stages < 2:
-        raise SystemExit("mma_timeline: the stamps are in the pipelined family (num_stages >= 2, warps_k = 0)")
+    family = G.mma_family(cfg)
+    if family not in ("pipelined", "wgmma"):
+        raise SystemExit("mma_timeline: the stamps are in the families pipelined and wgmma (num_stages >= 2, warps_k = 0)")
     os.environ["MXLIB_CACHE_DIR"] = tempfile.mkdtemp()  # the stamped cubin must not land in the real cache
-    source = stamped_source()
+    source = stamped_source(family)
     G.mma_source = lambda: source
     a, _, _, bs, ss = generate_input(m, n, k, 1, device="cuda")
     for _ in range(3):

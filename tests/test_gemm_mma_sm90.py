@@ -226,16 +226,20 @@ def test_probe_table_writer_keeps_the_rows_of_shapes_it_did_not_sweep(tmp_path, 
 
 
 def test_timeline_script_finds_its_anchors_in_the_kernel_source(tmp_path):
-    """scripts/mma_timeline.py stamps the pipelined kernel at six places found by text; a kernel edit that
-    moves one must fail here, not on the GPU. Where nvcc exists the stamped source must also compile."""
+    """scripts/mma_timeline.py stamps the pipelined or the wgmma kernel at six places found by text; a kernel
+    edit that moves one must fail here, not on the GPU. Where nvcc exists the stamped source must also compile."""
     import importlib.util
     from pathlib import Path
 
     spec = importlib.util.spec_from_file_location("mma_timeline", Path(__file__).parents[1] / "scripts" / "mma_timeline.py")
     timeline = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(timeline)
-    src = timeline.stamped_source()
-    assert sum(f"TL({i})" in src for i in range(6)) == 6
     nvcc = G.mma_find_nvcc()
-    if nvcc is not None:
-        G.mma_compile(src, nvcc, tmp_path / "stamped.cubin")
+    for family in ("pipelined", "wgmma"):
+        src = timeline.stamped_source(family)
+        assert all(src.count(f"TL({i})") == 1 for i in range(6)), family
+        body = src[src.index(f"mma_gemm_{family}(const uint8_t"):]
+        assert all(f"TL({i})" in body[:body.index("\ntemplate <") if "\ntemplate <" in body else None]
+                   for i in (0, 3, 4, 5)), family  # in the family's own kernel
+        if nvcc is not None:
+            G.mma_compile(src, nvcc, tmp_path / f"stamped_{family}.cubin")
