@@ -243,3 +243,26 @@ def test_timeline_script_finds_its_anchors_in_the_kernel_source(tmp_path):
                    for i in (0, 3, 4, 5)), family  # in the family's own kernel
         if nvcc is not None:
             G.mma_compile(src, nvcc, tmp_path / f"stamped_{family}.cubin")
+
+
+def test_ablation_variants_find_their_anchors_and_compile(tmp_path):
+    """scripts/mma_ablate.py cuts the wgmma kernel's decode and MMAs by text; a kernel edit that moves an
+    anchor must fail here, not on the GPU. "skeleton" carries both cuts; where nvcc exists it must compile."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("mma_ablate", Path(__file__).parents[1] / "scripts" / "mma_ablate.py")
+    ablate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ablate)
+    full = ablate.variant_source("full")
+    assert full == G.mma_source()
+    for variant in ("no_decode", "no_mma", "skeleton"):
+        src = ablate.variant_source(variant)
+        assert src != full and src[:src.index("mma_gemm_wgmma(const uint8_t")] == full[:full.index("mma_gemm_wgmma(const uint8_t")]
+    skeleton = ablate.variant_source("skeleton")
+    assert "decode_word(q == 0 ? bg.x" not in skeleton[skeleton.index("mma_gemm_wgmma(const uint8_t"):]
+    with pytest.raises(SystemExit):
+        ablate.variant_source("nothing")
+    nvcc = G.mma_find_nvcc()
+    if nvcc is not None:
+        G.mma_compile(skeleton, nvcc, tmp_path / "skeleton.cubin")
