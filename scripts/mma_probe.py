@@ -203,39 +203,29 @@ def checks(out_dir: Path) -> list[dict]:
 
 def candidates(m: int, n: int, k: int, families=("direct",)) -> list:
     """mma_sm90 configs worth timing for a shape, of the kernel `families` ("direct", "staged",
-    "pipelined"): every tiling whose block_m suits M, splits 1..8 that launch 40 CTAs to two waves;
-    direct and staged with block_k covering a CTA's range in one round unless that leaves an SM under
-    half its warps; pipelined with 2, 3 and 4 stages where they fit, block_m from M (from 32 rows
-    at M >= 64: more CTAs without splitting K) up to twice M, and grids up to 4.5 CTAs per SM."""
+    "pipelined", "wgmma"): every tiling whose block_m suits M, splits 1..8 that launch 40 CTAs to two
+    waves; direct and staged with block_k covering a CTA's range in one round unless that leaves an SM
+    under half its warps; pipelined with 2, 3 and 4 stages and wgmma with 3, 4 and 6 where they fit,
+    block_m from M (from 32 rows at M >= 64: more CTAs without splitting K) up to twice M, and grids up
+    to 4.5 CTAs per SM."""
     chunks = -(-k // 128)
     out = []
-    if "pipelined" in families:
-        for tiling in G.mma_tilings():
-            low = min(m, 64) if m < 64 else 32
-            if tiling.num_stages == 1 or tiling.wgmma or not (low <= tiling.block_m <= max(16, 2 * m)):
-                continue
-            for split in (1, 2, 3, 4, 6, 8):
-                for stages in (2, 3, 4):
+    ring_stages = {"pipelined": (2, 3, 4), "wgmma": (3, 4, 6)}
+    for tiling in G.mma_tilings():
+        family = G.mma_family(tiling)
+        low = min(m, 64) if m < 64 else 32
+        if family not in ring_stages or family not in families or not (low <= tiling.block_m <= max(16, 2 * m)):
+            continue
+        for split in (1, 2, 3, 4, 6, 8):
+            for stages in ring_stages[family]:
+                try:  # a ring too deep for shared memory is refused by Config itself
                     cfg = dataclasses.replace(tiling, split_k=split, num_stages=stages)
-                    if split > chunks or G.mma_smem_bytes(cfg, -(-chunks // split)) > G.MMA_MAX_SMEM:
-                        continue
-                    if 40 <= G.grid(m, n, k, cfg) <= 4.5 * SMS:
-                        out.append(cfg)
-    if "wgmma" in families:
-        for tiling in G.mma_tilings():
-            low = min(m, 64) if m < 64 else 32
-            if not tiling.wgmma or not (low <= tiling.block_m <= max(16, 2 * m)):
-                continue
-            for split in (1, 2, 3, 4, 6, 8):
-                for stages in (3, 4, 6):
-                    try:  # a ring too deep for shared memory is refused by Config itself
-                        cfg = dataclasses.replace(tiling, split_k=split, num_stages=stages)
-                    except ValueError:
-                        continue
-                    if split > chunks or G.mma_smem_bytes(cfg, -(-chunks // split)) > G.MMA_MAX_SMEM:
-                        continue
-                    if 40 <= G.grid(m, n, k, cfg) <= 4.5 * SMS:
-                        out.append(cfg)
+                except ValueError:
+                    continue
+                if split > chunks or G.mma_smem_bytes(cfg, -(-chunks // split)) > G.MMA_MAX_SMEM:
+                    continue
+                if 40 <= G.grid(m, n, k, cfg) <= 4.5 * SMS:
+                    out.append(cfg)
     bms = sorted({c.block_m for c in G.mma_tilings()})
     if m > 64:
         allowed = {64}
@@ -244,7 +234,7 @@ def candidates(m: int, n: int, k: int, families=("direct",)) -> list:
         allowed = {up} | ({bms[bms.index(up) - 1]} if up > 8 and m > 8 else set())
     for tiling in G.mma_tilings():
         family = G.mma_family(tiling)
-        if tiling.block_m not in allowed or family in ("pipelined", "wgmma") or family not in families:
+        if tiling.block_m not in allowed or family in ring_stages or family not in families:
             continue
         for split in (1, 2, 3, 4, 6, 8):
             if split > chunks:

@@ -187,6 +187,26 @@ __device__ __forceinline__ void scale_factors(uint32_t s, uint32_t& f1, uint32_t
   f2 = h2 | (h2 << 16);
 }
 
+// Words wg and wh (rows g and g+8, one 8-value slice each) decoded (decode_word) and scaled to
+// code * 2^(s - 127): times f1, then times f2 only where `wide` (a scale byte above 128 in the warp).
+__device__ __forceinline__ void decode_scaled(uint32_t wg, uint32_t wh, uint32_t f1g, uint32_t f2g, uint32_t f1h,
+                                              uint32_t f2h, bool wide, uint32_t (&dg)[4], uint32_t (&dh)[4]) {
+  decode_word(wg, dg);
+  decode_word(wh, dh);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    dg[i] = bf16x2_mul(dg[i], f1g);
+    dh[i] = bf16x2_mul(dh[i], f1h);
+  }
+  if (wide) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      dg[i] = bf16x2_mul(dg[i], f2g);
+      dh[i] = bf16x2_mul(dh[i], f2h);
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Pieces the kernel families share.
 
@@ -273,20 +293,7 @@ __device__ __forceinline__ void mma_tile_chunk(float (&acc)[NACC][MT][4], uint4 
     const uint32_t wg = q == 0 ? bg.x : q == 1 ? bg.y : q == 2 ? bg.z : bg.w;
     const uint32_t wh = q == 0 ? bh.x : q == 1 ? bh.y : q == 2 ? bh.z : bh.w;
     uint32_t dg[4], dh[4];
-    decode_word(wg, dg);
-    decode_word(wh, dh);
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      dg[i] = bf16x2_mul(dg[i], f1g);
-      dh[i] = bf16x2_mul(dh[i], f1h);
-    }
-    if (wide) {
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        dg[i] = bf16x2_mul(dg[i], f2g);
-        dh[i] = bf16x2_mul(dh[i], f2h);
-      }
-    }
+    decode_scaled(wg, wh, f1g, f2g, f1h, f2h, wide, dg, dh);
 #pragma unroll
     for (int mt = 0; mt < MT; ++mt) {
       mma_bf16(acc[0][mt], dg[0], dh[0], dg[1], dh[1], af[mt].x, af[mt].y);
@@ -616,20 +623,7 @@ __device__ __forceinline__ void mma_tiles_chunk(float (&acc)[WN][1][MT][4], cons
     for (int w = 0; w < WN; ++w) {
       const uint32_t wg = q == 0 ? bg[w].x : q == 1 ? bg[w].y : q == 2 ? bg[w].z : bg[w].w;
       const uint32_t wh = q == 0 ? bh[w].x : q == 1 ? bh[w].y : q == 2 ? bh[w].z : bh[w].w;
-      decode_word(wg, dg[w]);
-      decode_word(wh, dh[w]);
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        dg[w][i] = bf16x2_mul(dg[w][i], f1g[w]);
-        dh[w][i] = bf16x2_mul(dh[w][i], f1h[w]);
-      }
-      if (wide) {
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-          dg[w][i] = bf16x2_mul(dg[w][i], f2g[w]);
-          dh[w][i] = bf16x2_mul(dh[w][i], f2h[w]);
-        }
-      }
+      decode_scaled(wg, wh, f1g[w], f2g[w], f1h[w], f2h[w], wide, dg[w], dh[w]);
     }
     uint4 af[MT];
 #pragma unroll
