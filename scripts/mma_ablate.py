@@ -4,7 +4,8 @@ never checked; only their times mean something.
 
     python3 scripts/mma_ablate.py --variant no_decode --cache DIR --out OUT.csv [--build-only]
 
-Variants (text substitutions in mma_gemm_wgmma of a copy of the source; the library's cubin is untouched):
+Variants (text substitutions in wgmma_decode_chunk and wgmma_chunk, the chunk work of the families wgmma
+and wspec, in a copy of the source; the library's cubin is untouched):
   full         the kernel as shipped, compiled the same way (the baseline of the same run);
   no_decode    B's fragments are the raw words read from shared memory: no decode_word, no scale
                factors, no multiplies (the copies, barriers and wgmmas stay);
@@ -12,7 +13,7 @@ Variants (text substitutions in mma_gemm_wgmma of a copy of the source; the libr
   skeleton     neither: the ring's copies, waits and barriers, the prologue, the reduction and store.
 Each variant's cubin is built into --cache (an explicit scratch directory, reused when it is already
 there: --build-only builds it without a GPU). On a GPU, every benchmark shape whose H200 table row is
-a wgmma config is timed contest-style (L2 flushed, events around one call: median and mean) and by
+a wgmma or wspec config is timed contest-style (L2 flushed, events around one call: median and mean) and by
 graph replay, one CSV row per shape with device, versions and date.
 """
 from __future__ import annotations
@@ -30,47 +31,49 @@ from mxlib.kernels import gemm_mma_sm90 as G  # noqa: E402
 
 VARIANTS = ("full", "no_decode", "no_mma", "skeleton")
 
-# decode_chunk's decode and scaling, from the scale factors to the fragment stores (exclusive)
-_DECODE_FROM = "    uint32_t f1g, f2g, f1h, f2h;\n    scale_factors(sg, f1g, f2g);"
-_DECODE_TO = "#pragma unroll\n      for (int h = 0; h < 2; ++h) {"
-_RAW_WORDS = """    (void)sg;
-    (void)sh;
+START = "// The wgmma families' work on one chunk."  # the cuts apply from here on
+# wgmma_decode_chunk's decode and scaling, from the scale factors to the fragment stores (exclusive)
+_DECODE_FROM = "  uint32_t f1g, f2g, f1h, f2h;\n  scale_factors(sg, f1g, f2g);"
+_DECODE_TO = "#pragma unroll\n    for (int h = 0; h < 2; ++h) {"
+_RAW_WORDS = """  (void)sg;
+  (void)sh;
 #pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      const uint32_t wg = q == 0 ? bg.x : q == 1 ? bg.y : q == 2 ? bg.z : bg.w;
-      const uint32_t wh = q == 0 ? bh.x : q == 1 ? bh.y : q == 2 ? bh.z : bh.w;
-      const uint32_t dg[4] = {wg, wg ^ 1u, wg ^ 2u, wg ^ 3u}, dh[4] = {wh, wh ^ 1u, wh ^ 2u, wh ^ 3u};
+  for (int q = 0; q < 4; ++q) {
+    const uint32_t wg = q == 0 ? bg.x : q == 1 ? bg.y : q == 2 ? bg.z : bg.w;
+    const uint32_t wh = q == 0 ? bh.x : q == 1 ? bh.y : q == 2 ? bh.z : bh.w;
+    const uint32_t dg[4] = {wg, wg ^ 1u, wg ^ 2u, wg ^ 3u}, dh[4] = {wh, wh ^ 1u, wh ^ 2u, wh ^ 3u};
 """
 _MMA_LOOP = """#pragma unroll
-    for (int s = 0; s < 8; ++s)
+  for (int s = 0; s < 8; ++s)
 #pragma unroll
-      for (int j = 0; j < WN_I; ++j)
-        wgmma_bf16<WN_N>(acc + j * WN_N / 2, frag[s],
-                         wgmma_desc(a_stage + (s / 4) * BM * 128 + j * 64 * 128 + (s % 4) * 32));
+    for (int j = 0; j < WN_I; ++j)
+      wgmma_bf16<WN_N>(acc + j * WN_N / 2, frag[s],
+                       wgmma_desc(a_stage + (s / 4) * BM * 128 + j * 64 * 128 + (s % 4) * 32));
 """
-_NO_MMA = """    (void)a_stage;
-    uint32_t sink = 0;  // the fragments feed the accumulators' bits, so the decode is not dead code
+_NO_MMA = """  (void)a_stage;
+  uint32_t sink = 0;  // the fragments feed the accumulators' bits, so the decode is not dead code
 #pragma unroll
-    for (int s = 0; s < 8; ++s) sink ^= frag[s][0] ^ frag[s][1] ^ frag[s][2] ^ frag[s][3];
-    acc[0] = __uint_as_float(__float_as_uint(acc[0]) ^ sink);
+  for (int s = 0; s < 8; ++s) sink ^= frag[s][0] ^ frag[s][1] ^ frag[s][2] ^ frag[s][3];
+  acc[0] = __uint_as_float(__float_as_uint(acc[0]) ^ sink);
 """
 
 
 def variant_source(variant: str) -> str:
-    """The CUDA source with `variant`'s substitutions in mma_gemm_wgmma (fails loudly if an anchor moved)."""
+    """The CUDA source with `variant`'s substitutions in the wgmma families' chunk work (fails loudly if an
+    anchor moved)."""
     if variant not in VARIANTS:
         raise SystemExit(f"mma_ablate: --variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
     src = G.mma_source()
-    start = src.index("mma_gemm_wgmma(const uint8_t")
+    start = src.index(START)
     head, body = src[:start], src[start:]
     if variant in ("no_decode", "skeleton"):
         a, b = body.find(_DECODE_FROM), body.find(_DECODE_TO)
         if a < 0 or b < a:
-            raise SystemExit("mma_ablate: decode_chunk's decode not found in mma_gemm_wgmma")
+            raise SystemExit("mma_ablate: the decode not found in wgmma_decode_chunk")
         body = body[:a] + _RAW_WORDS + body[b:]
     if variant in ("no_mma", "skeleton"):
         if _MMA_LOOP not in body:
-            raise SystemExit("mma_ablate: mma_chunk's wgmma loop not found in mma_gemm_wgmma")
+            raise SystemExit("mma_ablate: the wgmma loop not found in wgmma_chunk")
         body = body.replace(_MMA_LOOP, _NO_MMA, 1)
     return head + body
 

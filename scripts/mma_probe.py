@@ -101,7 +101,7 @@ def diagnose(cfg, m=8, n=64, k=384) -> str:
 
 
 def pipelined_config(m: int, n: int, k: int, wgmma: int = 0):
-    """A family "pipelined" (or "wgmma") config for the value checks (which otherwise run each shape's
+    """A family "pipelined" (or "wgmma", "wspec") config for the value checks (which otherwise run each shape's
     default config)."""
     bm = 16 if m <= 16 else 64
     return G.Config(block_m=bm, block_n=64, block_k=128, split_k=max(1, min(4, k // 256)), num_warps=4,
@@ -109,8 +109,9 @@ def pipelined_config(m: int, n: int, k: int, wgmma: int = 0):
 
 
 def check_configs(m: int, n: int, k: int) -> list:
-    """The configs each value check runs: the shape's default, a pipelined and a wgmma one."""
-    return [G.default_config(m, n, k), pipelined_config(m, n, k), pipelined_config(m, n, k, wgmma=1)]
+    """The configs each value check runs: the shape's default, a pipelined, a wgmma and a wspec one."""
+    return [G.default_config(m, n, k), pipelined_config(m, n, k), pipelined_config(m, n, k, wgmma=1),
+            pipelined_config(m, n, k, wgmma=2)]
 
 
 def checks(out_dir: Path) -> list[dict]:
@@ -134,15 +135,18 @@ def checks(out_dir: Path) -> list[dict]:
             print("    " + diagnose(cfg))
         return ok
 
-    # every tiling, small shapes: odd M, M tails, K % 128 == 64, several rounds and splits
+    # every tiling, small shapes: odd M, M tails, K % 128 == 64, several rounds and splits, a split above
+    # the chunks (ranks without a chunk add zeros)
     for tiling in G.mma_tilings():
         bm, bn = tiling.block_m, tiling.block_n
         for m, n, k, split, bk in ((bm - 3, bn, 320, 1, 128), (2 * bm + 1, 3 * bn - 16, 1088, 3, 256),
-                                   (1, bn, 64, 1, 128), (bm, 2 * bn, 4096, 8, 384), (bm + 5, bn + 16, 1536, 2, 1024)):
+                                   (1, bn, 64, 1, 128), (bm, 2 * bn, 4096, 8, 384), (bm + 5, bn + 16, 1536, 2, 1024),
+                                   (bm, bn, 128, 3, 128)):
             while G.mma_smem_bytes(tiling, bk // 128) > G.MMA_MAX_SMEM:
                 bk //= 2
-            if tiling.num_stages > 1:  # pipelined, wgmma: the ring's depth instead of a round's
-                cfg = dataclasses.replace(tiling, split_k=split, num_stages=max(2 + tiling.wgmma, 2 + (bk // 128) % 3))
+            if tiling.num_stages > 1:  # pipelined, wgmma, wspec: the ring's depth instead of a round's
+                stages = max(2 + (bk // 128) % 3, 3 if tiling.wgmma == 1 or tiling.warps_k else 2)
+                cfg = dataclasses.replace(tiling, split_k=split, num_stages=stages)
             else:
                 cfg = dataclasses.replace(tiling, block_k=bk, split_k=split)
             data = generate_input(max(1, m), n, k, rng.randrange(2**31), device="cuda")
@@ -203,14 +207,15 @@ def checks(out_dir: Path) -> list[dict]:
 
 def candidates(m: int, n: int, k: int, families=("direct",)) -> list:
     """mma_sm90 configs worth timing for a shape, of the kernel `families` ("direct", "staged",
-    "pipelined", "wgmma"): every tiling whose block_m suits M, splits 1..8 that launch 40 CTAs to two
+    "pipelined", "wgmma", "wspec"): every tiling whose block_m suits M, splits 1..8 that launch 40 CTAs to two
     waves; direct and staged with block_k covering a CTA's range in one round unless that leaves an SM
-    under half its warps; pipelined with 2, 3 and 4 stages and wgmma with 3, 4 and 6 where they fit,
+    under half its warps; pipelined with 2, 3 and 4 stages, wgmma with 3, 4 and 6 and wspec with 4, 6
+    and 8 where they fit,
     block_m from M (from 32 rows at M >= 64: more CTAs without splitting K) up to twice M, and grids up
     to 4.5 CTAs per SM."""
     chunks = -(-k // 128)
     out = []
-    ring_stages = {"pipelined": (2, 3, 4), "wgmma": (3, 4, 6)}
+    ring_stages = {"pipelined": (2, 3, 4), "wgmma": (3, 4, 6), "wspec": (4, 6, 8)}
     for tiling in G.mma_tilings():
         family = G.mma_family(tiling)
         low = min(m, 64) if m < 64 else 32
@@ -349,7 +354,7 @@ def main() -> int:
     p.add_argument("--table", action="store_true")
     p.add_argument("--skip-checks", action="store_true")
     p.add_argument("--families", default="direct,pipelined",
-                   help="kernel families to sweep (direct, staged, pipelined, wgmma); the table's rows are always timed")
+                   help="kernel families to sweep (direct, staged, pipelined, wgmma, wspec); the table's rows are always timed")
     args = p.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     print("torch", torch.__version__, torch.cuda.get_device_name(), "cc", torch.cuda.get_device_capability())

@@ -73,19 +73,41 @@ def test_wgmma_family_configs():
     pipelined = G.Config(block_m=64, block_n=64, block_k=128, num_warps=4, warps_k=0, num_stages=4)
     assert G.mma_smem_bytes(same_ring, 12) == G.mma_smem_bytes(pipelined, 12) + G.MMA_SMEM_ALIGN
     assert G.mma_family(pipelined) == "pipelined" and G.mma_ctas_per_sm(cfg, 12) == 1
-    for bad in (dict(num_stages=2), dict(warps_k=2, num_warps=16), dict(wgmma=2), dict(block_n=96, num_warps=6),
+    for bad in (dict(num_stages=2), dict(warps_k=2, num_warps=16), dict(wgmma=3), dict(block_n=96, num_warps=6),
                 dict(block_m=8), dict(num_stages=G.MMA_MAX_STAGES + 1)):
         with pytest.raises(ValueError):
             dataclasses.replace(cfg, **bad)
-    assert {G.mma_family(c) for c in G.mma_tilings()} == {"direct", "staged", "pipelined", "wgmma"}
+    assert {G.mma_family(c) for c in G.mma_tilings()} == {"direct", "staged", "pipelined", "wgmma", "wspec"}
+
+
+def test_wspec_family_configs():
+    """Family "wspec" is wgmma=2: the wgmma tilings with one producer warp beyond num_warps, 2..MMA_WSPEC_MAX_STAGES
+    stages (an mbarrier ring: no wait_group immediate), warps_k 0 or 2 (two warpgroups taking alternate chunks);
+    the wgmma family's shared memory (an output tile per warpgroup along K) plus two mbarriers a stage and the
+    scales' one; the producer warp and MMA_WSPEC's registers count against the SM."""
+    cfg = G.Config(block_m=64, block_n=128, block_k=128, num_warps=8, warps_k=0, num_stages=8, wgmma=2)
+    assert G.mma_kernel_name(cfg) == "mxfp4_mma_sm90_t64_x2_k1" and G.mma_family(cfg) == "wspec"
+    wgmma = dataclasses.replace(cfg, num_stages=4, wgmma=1)
+    assert G.mma_smem_bytes(dataclasses.replace(cfg, num_stages=4), 12) == G.mma_smem_bytes(wgmma, 12) + 9 * 8
+    one = dataclasses.replace(cfg, block_n=64, num_warps=4, num_stages=2)
+    assert G.mma_ctas_per_sm(one, 4) == 3 and G.mma_ctas_per_sm(dataclasses.replace(one, block_m=128), 4) == 2
+    along_k = dataclasses.replace(one, block_m=128, num_warps=8, warps_k=2, num_stages=3)
+    assert G.mma_kernel_name(along_k) == "mxfp4_mma_sm90_t128_x1_k2" and G.mma_ctas_per_sm(along_k, 4) == 1
+    assert G.mma_smem_bytes(along_k, 4) >= 2 * 128 * 68 * 4
+    for bad in (dict(num_stages=1), dict(num_stages=G.MMA_WSPEC_MAX_STAGES + 1), dict(warps_k=2, num_warps=16),
+                dict(warps_k=1), dict(block_m=8), dict(block_n=64, num_warps=8, warps_k=2, num_stages=2)):
+        with pytest.raises(ValueError):
+            dataclasses.replace(cfg, **bad)
+    names = {G.mma_kernel_name(c) for c in G.mma_tilings() if c.wgmma == 2}
+    assert names == {f"mxfp4_mma_sm90_t{bm}_x{g}_k{kw}" for bm, g, kw, _ in G.MMA_WSPEC}
 
 
 def test_default_configs_fit_and_cover_every_contest_shape():
     for s in shapes.load():
         cfg = G.default_config(*s.mnk)
         span = -(-(-(-s.k // 128)) // cfg.split_k)  # chunks of the longest CTA range
-        if cfg.num_stages > 1:  # pipelined: its ring and scales fit, and it fills the GPU
-            assert G.mma_smem_bytes(cfg, span) <= G.MMA_MAX_SMEM and G.grid(*s.mnk, cfg) >= 132, (s.mnk, cfg)
+        if cfg.num_stages > 1:  # pipelined, wspec: the ring and scales fit, and the grid fills most of the GPU
+            assert G.mma_smem_bytes(cfg, span) <= G.MMA_MAX_SMEM and G.grid(*s.mnk, cfg) >= 66, (s.mnk, cfg)
         else:
             rounds = min(cfg.block_k // 128, span)
             assert G.mma_ctas_per_sm(cfg, rounds) * cfg.num_warps >= G.MMA_SM_WARPS, (s.mnk, cfg)
@@ -246,7 +268,7 @@ def test_timeline_script_finds_its_anchors_in_the_kernel_source(tmp_path):
 
 
 def test_ablation_variants_find_their_anchors_and_compile(tmp_path):
-    """scripts/mma_ablate.py cuts the wgmma kernel's decode and MMAs by text; a kernel edit that moves an
+    """scripts/mma_ablate.py cuts the wgmma families' decode and MMAs by text; a kernel edit that moves an
     anchor must fail here, not on the GPU. "skeleton" carries both cuts; where nvcc exists it must compile."""
     import importlib.util
     from pathlib import Path
@@ -258,9 +280,10 @@ def test_ablation_variants_find_their_anchors_and_compile(tmp_path):
     assert full == G.mma_source()
     for variant in ("no_decode", "no_mma", "skeleton"):
         src = ablate.variant_source(variant)
-        assert src != full and src[:src.index("mma_gemm_wgmma(const uint8_t")] == full[:full.index("mma_gemm_wgmma(const uint8_t")]
+        assert src != full and src[:src.index(ablate.START)] == full[:full.index(ablate.START)]
     skeleton = ablate.variant_source("skeleton")
-    assert "decode_word(q == 0 ? bg.x" not in skeleton[skeleton.index("mma_gemm_wgmma(const uint8_t"):]
+    assert "decode_word(q == 0 ? bg.x" not in skeleton[skeleton.index(ablate.START):]
+    assert "wgmma_bf16<WN_N>" not in skeleton[skeleton.index(ablate.START):skeleton.index("mma_gemm_wgmma(const")]
     with pytest.raises(SystemExit):
         ablate.variant_source("nothing")
     nvcc = G.mma_find_nvcc()

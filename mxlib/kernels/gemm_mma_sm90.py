@@ -8,15 +8,17 @@ and byte permutes, and the fused Triton path stayed 1.3-2x slower than cuBLAS on
 layout, A is quantized on the GPU (once per CTA, or once per call for the pipelined family; bit-exact
 with `mxlib.spec.quant`, both rounding rules), and the
 split-K partials of one output tile are summed inside a thread block cluster through distributed
-shared memory: no counters, nothing kept between calls. Four kernel families: "direct"
+shared memory: no counters, nothing kept between calls. Five kernel families: "direct"
 (`Config.warps_k` >= 1: B read straight into registers, each warp one 16-row tile of B and a share of
 the K chunks), "staged" (warps_k = 0, num_stages = 1: B staged in shared memory by cp.async, each warp
-several tiles and all chunks, A quantized by every CTA) and "pipelined" (warps_k = 0, num_stages >= 2:
+several tiles and all chunks, A quantized by every CTA), "pipelined" (warps_k = 0, num_stages >= 2:
 A quantized once per launch by a small kernel into a per-call buffer, then a ring of `num_stages`
 one-chunk cp.async stages, launched as that kernel's programmatic dependent so that B's first loads
-overlap A's quantization) and "wgmma" (`Config.wgmma` = 1: the pipelined family's ring feeding Hopper's
+overlap A's quantization), "wgmma" (`Config.wgmma` = 1: the pipelined family's ring feeding Hopper's
 warpgroup MMA, A's quantized chunk read by the tensor cores from shared memory, B decoded into the
-register operand); the H200 table picks per shape. The kernels, with the reasons for their
+register operand) and "wspec" (`Config.wgmma` = 2: the wgmma family's chunk work, warp-specialized:
+one producer warp fills the ring by bulk copies completing on mbarriers, the consumer warpgroups only
+decode and multiply); the H200 table picks per shape. The kernels, with the reasons for their
 layout, are `csrc/mxfp4_mma_sm90.cu`.
 
 Building: the source is compiled once with nvcc (``-gencode arch=compute_90a,code=sm_90a``) to a cubin,
@@ -59,10 +61,17 @@ MMA_PIPELINED = ((16, 1, 4), (16, 2, 4), (32, 1, 4), (32, 2, 4), (64, 1, 4), (64
                  (128, 1, 4), (128, 1, 8))
 # Family "wgmma" (wgmma=1, warps_k = 0, num_stages >= 3): (block_m, warpgroups of 64 B rows each).
 MMA_WGMMA = ((16, 1), (32, 1), (64, 1), (128, 1), (16, 2), (32, 2), (64, 2), (128, 2))
+# Family "wspec" (wgmma=2): (block_m, warpgroups of 64 B rows, warpgroups along K, registers a thread uses
+# (ptxas of nvcc 13.0, rounded up to 8; the single-warpgroup tilings up to 64 rows are capped for 3 CTAs
+# an SM)); each CTA has one producer warp beyond its 4 x warpgroups x warpgroups-along-K consumer warps.
+MMA_WSPEC = ((16, 1, 1, 128), (32, 1, 1, 128), (64, 1, 1, 128), (128, 1, 1, 168), (16, 2, 1, 128), (32, 2, 1, 128),
+             (64, 2, 1, 152), (128, 2, 1, 168), (16, 1, 2, 128), (32, 1, 2, 128), (64, 1, 2, 128), (128, 1, 2, 168))
 MMA_MAX_STAGES = 6  # the ring depths the pipelined kernels wait on (cp.async.wait_group takes an immediate)
+MMA_WSPEC_MAX_STAGES = 8  # family wspec's ring (mbarriers, no immediate): bounded by shared memory
 MMA_QUANT_KERNEL = "mxfp4_quant_a_sm90"  # A quantized once per launch for the pipelined and wgmma families
 # Registers a thread of the wgmma family uses, by block_m (ptxas of nvcc 13.0, rounded up to 8).
 MMA_WGMMA_REGS = {16: 128, 32: 128, 64: 168, 128: 200}
+MMA_MBARRIER_BYTES = 8  # one mbarrier (family wspec: two per stage and one for the scales)
 MMA_SMEM_ALIGN = 1024  # the wgmma family aligns its stages to the 128-byte swizzle's 1024-byte period
 MMA_CHUNK_K = 128  # K values per chunk: one 32-value scale block for each thread of a quad
 MMA_MAX_SPLIT = 8  # the largest portable thread block cluster
@@ -82,7 +91,10 @@ class MmaConfig:
     warp block_n / 16 / num_warps tiles and all chunks); num_stages: 1 for "direct" and "staged"
     (rounds are not overlapped), 2..MMA_MAX_STAGES for "pipelined" (the depth of its ring of one-chunk
     stages; block_k is then one chunk, 128); wgmma: 1 for family "wgmma" (the pipelined family's ring
-    with warpgroup MMAs: num_warps = 4 per 64 rows of block_n, warps_k = 0, num_stages >= 3), else 0."""
+    with warpgroup MMAs: num_warps = 4 per 64 rows of block_n, warps_k = 0, num_stages >= 3), 2 for
+    family "wspec" (the wgmma tilings warp-specialized, MMA_WSPEC: num_warps counts the consumer warps,
+    4 per 64 rows of block_n times warpgroups along K, warps_k = 0 for one of those or 2 for two taking
+    alternate chunks; one producer warp is added; num_stages 2..MMA_WSPEC_MAX_STAGES), else 0."""
     block_m: int = 16
     block_n: int = 64
     block_k: int = 1024
@@ -99,12 +111,18 @@ class MmaConfig:
                 raise ValueError(f"mma_sm90 Config.{name} must be a positive integer, got {v!r}")
         if not isinstance(self.warps_k, int) or isinstance(self.warps_k, bool) or self.warps_k < 0:
             raise ValueError(f"mma_sm90 Config.warps_k must be an integer >= 0, got {self.warps_k!r}")
-        if self.wgmma not in (0, 1) or isinstance(self.wgmma, bool):
-            raise ValueError(f"mma_sm90 Config.wgmma must be 0 or 1, got {self.wgmma!r}")
-        if self.wgmma and (self.warps_k or self.num_stages < 3):
+        if self.wgmma not in (0, 1, 2) or isinstance(self.wgmma, bool):
+            raise ValueError(f"mma_sm90 Config.wgmma must be 0, 1 or 2, got {self.wgmma!r}")
+        if self.wgmma == 1 and (self.warps_k or self.num_stages < 3):
             raise ValueError(f"mma_sm90 Config.wgmma=1 needs warps_k=0 and num_stages >= 3, got "
                              f"warps_k={self.warps_k} num_stages={self.num_stages}")
-        if self.num_stages > 1 and (self.warps_k or self.num_stages > MMA_MAX_STAGES):
+        if self.wgmma == 2 and (self.warps_k not in (0, 2) or not 2 <= self.num_stages <= MMA_WSPEC_MAX_STAGES
+                                or self.num_stages <= self.warps_k):
+            # two warpgroups along K with two stages would deadlock: a warpgroup frees its stage only
+            # after issuing its next chunk, which sits in the stage the producer still waits for
+            raise ValueError(f"mma_sm90 Config.wgmma=2 needs warps_k 0 or 2 and num_stages 2..{MMA_WSPEC_MAX_STAGES} "
+                             f"(3.. with warps_k=2), got warps_k={self.warps_k} num_stages={self.num_stages}")
+        if self.wgmma != 2 and self.num_stages > 1 and (self.warps_k or self.num_stages > MMA_MAX_STAGES):
             raise ValueError(f"mma_sm90 Config.num_stages must be 1, or 2..{MMA_MAX_STAGES} with warps_k=0 "
                              f"(family pipelined), got num_stages={self.num_stages} warps_k={self.warps_k}")
         if mma_kernel_name(self) is None:
@@ -114,6 +132,8 @@ class MmaConfig:
                       for bm, wn, nw in MMA_PIPELINED]
             known += [f"block_m={bm} block_n={64 * g} num_warps={4 * g} warps_k=0 num_stages>=3 wgmma=1"
                       for bm, g in MMA_WGMMA]
+            known += [f"block_m={bm} block_n={64 * g} num_warps={4 * g * kw} warps_k={0 if kw == 1 else kw} "
+                      f"num_stages>=2 wgmma=2" for bm, g, kw, _ in MMA_WSPEC]
             raise ValueError(f"mma_sm90 Config {self} is not a compiled tiling; known: {'; '.join(known)}")
         if self.block_k % MMA_CHUNK_K or (self.num_stages > 1 and self.block_k != MMA_CHUNK_K):
             raise ValueError(f"mma_sm90 Config.block_k must be a multiple of {MMA_CHUNK_K} ({MMA_CHUNK_K} itself "
@@ -135,21 +155,27 @@ def mma_tilings() -> list[MmaConfig]:
             for bm, wn, nw in MMA_STAGED]
     out += [MmaConfig(block_m=bm, block_n=16 * wn * nw, block_k=MMA_CHUNK_K, num_warps=nw, warps_k=0, num_stages=3)
             for bm, wn, nw in MMA_PIPELINED]
-    return out + [MmaConfig(block_m=bm, block_n=64 * g, block_k=MMA_CHUNK_K, num_warps=4 * g, warps_k=0,
-                            num_stages=3, wgmma=1) for bm, g in MMA_WGMMA]
+    out += [MmaConfig(block_m=bm, block_n=64 * g, block_k=MMA_CHUNK_K, num_warps=4 * g, warps_k=0, num_stages=3,
+                      wgmma=1) for bm, g in MMA_WGMMA]
+    return out + [MmaConfig(block_m=bm, block_n=64 * g, block_k=MMA_CHUNK_K, num_warps=4 * g * kw,
+                            warps_k=0 if kw == 1 else kw, num_stages=3, wgmma=2) for bm, g, kw, _ in MMA_WSPEC]
 
 
 def mma_family(cfg: MmaConfig) -> str:
-    """The kernel family that runs `cfg`: "direct", "staged", "pipelined" or "wgmma"."""
+    """The kernel family that runs `cfg`: "direct", "staged", "pipelined", "wgmma" or "wspec"."""
     if cfg.wgmma:
-        return "wgmma"
+        return "wspec" if cfg.wgmma == 2 else "wgmma"
     return "direct" if cfg.warps_k else "staged" if cfg.num_stages == 1 else "pipelined"
 
 
 def mma_kernel_name(cfg: MmaConfig) -> str | None:
     """The cubin's kernel that runs `cfg`, or None if that tiling is not compiled."""
     bm, bn, nw, kw = cfg.block_m, cfg.block_n, cfg.num_warps, cfg.warps_k
-    if cfg.wgmma:
+    if cfg.wgmma == 2:
+        k = max(1, kw)
+        if bn == 16 * nw // k and nw % (4 * k) == 0 and (bm, nw // (4 * k), k) in {t[:3] for t in MMA_WSPEC}:
+            return f"mxfp4_mma_sm90_t{bm}_x{nw // (4 * k)}_k{k}"
+    elif cfg.wgmma:
         if bn == 16 * nw and nw % 4 == 0 and (bm, nw // 4) in MMA_WGMMA:
             return f"mxfp4_mma_sm90_g{bm}_x{nw // 4}"
     elif kw:
@@ -167,11 +193,14 @@ def mma_smem_bytes(cfg: MmaConfig, round_chunks: int) -> int:
     a round's A (bf16) and, for family "staged", B's runs and scale tiles; for family "pipelined"
     (`round_chunks`: the CTA's K range in chunks) its ring of stages and the scales of its range; or
     the fp32 output tiles (one per warp along K), whichever is larger; family "wgmma" as "pipelined"
-    plus MMA_SMEM_ALIGN bytes to align its stages."""
+    plus MMA_SMEM_ALIGN bytes to align its stages; family "wspec" as "wgmma" (an output tile per
+    warpgroup along K) plus its mbarriers."""
     bm, bn = cfg.block_m, cfg.block_n
     if cfg.num_stages > 1:
         ring = cfg.num_stages * (bm * 256 + (bn // 16) * 1024) + (bn // 32) * (round_chunks // 2 + 2) * 256
-        return max(ring, bm * (bn + 4) * 4) + (MMA_SMEM_ALIGN if cfg.wgmma else 0)
+        bars = (2 * cfg.num_stages + 1) * MMA_MBARRIER_BYTES if cfg.wgmma == 2 else 0
+        tiles = max(1, cfg.warps_k) if cfg.wgmma == 2 else 1
+        return max(ring, tiles * bm * (bn + 4) * 4) + (MMA_SMEM_ALIGN if cfg.wgmma else 0) + bars
     staged = bm * round_chunks * 256
     if not cfg.warps_k:
         staged += round_chunks * (bn // 16) * 1024 + (bn // 32) * (round_chunks // 2 + 2) * 256
@@ -180,8 +209,13 @@ def mma_smem_bytes(cfg: MmaConfig, round_chunks: int) -> int:
 
 def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
     """CTAs of `cfg` an SM holds at once (registers: MMA_SM_WARPS warps for "direct", one CTA for
-    "staged", 8 warps for "pipelined" by its launch bounds, MMA_WGMMA_REGS for "wgmma"; shared memory)."""
-    if cfg.wgmma:
+    "staged", 8 warps for "pipelined" by its launch bounds, MMA_WGMMA_REGS for "wgmma", MMA_WSPEC's
+    and the producer warp for "wspec"; shared memory)."""
+    if cfg.wgmma == 2:
+        k = max(1, cfg.warps_k)
+        per = next(r for bm, g, kw, r in MMA_WSPEC if (bm, 64 * g, kw) == (cfg.block_m, cfg.block_n, k))
+        regs = 65536 // (32 * (cfg.num_warps + 1) * per)
+    elif cfg.wgmma:
         regs = 65536 // (32 * cfg.num_warps * MMA_WGMMA_REGS[cfg.block_m])
     else:
         regs = MMA_SM_WARPS // cfg.num_warps if cfg.warps_k else 8 // cfg.num_warps if cfg.num_stages > 1 else 1
@@ -190,23 +224,23 @@ def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
 
 def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
     """A heuristic for shapes without a tuned row, fitted to the H200 sweeps (KERNEL_NOTES.md).
-    Up to 4 chunks of K (every K = 512 winner of v3 to v5): family "direct", block_m the smallest
+    Up to 4 chunks of K (every K = 512 winner of v3 to v6): family "direct", block_m the smallest
     tile that holds M (64 above); 32-row B tiles with 4 warps along K at block_m = 8, 64-row tiles
-    with 2 at 16 and 32, 128-row tiles with 1 at 64; no split. Longer K: for M > 32 (v5's winners)
-    family "wgmma", 64 x 64 tiles, 4 stages, split_k aiming at about 2 CTAs per SM; for M <= 32
-    (v4's winners) family "pipelined", block_m 16 or 32 (the smallest that holds M), 64-row B tiles,
-    4 warps, 3 stages, split_k aiming at about 2.5 CTAs per SM (`spec.devices.compute_units()`: the
-    current GPU's SMs, the H200's without a GPU); fewer stages where the scales of a long K range need
-    the shared memory."""
+    with 2 at 16 and 32, 128-row tiles with 1 at 64; no split. Longer K: for M > 32 (v6's winners)
+    family "wspec", block_m 64 up to M = 64 and 128 above, 64-row B tiles, 4 stages, split_k aiming
+    at about one CTA per SM; for M <= 32 (v4's winners) family "pipelined", block_m 16 or 32 (the
+    smallest that holds M), 64-row B tiles, 4 warps, 3 stages, split_k aiming at about 2.5 CTAs per
+    SM (`spec.devices.compute_units()`: the current GPU's SMs, the H200's without a GPU); fewer stages
+    where the scales of a long K range need the shared memory."""
     chunks = -(-k // MMA_CHUNK_K)
     if chunks > 4:
-        wgmma = m > 32
-        block_m = 64 if wgmma else next(b for b in (16, 32) if m <= b)
+        wspec = m > 32
+        block_m = (64 if m <= 64 else 128) if wspec else next(b for b in (16, 32) if m <= b)
         tiles = -(-m // block_m) * -(-n // 64)
-        split = max(1, min(MMA_MAX_SPLIT, chunks, round((2 if wgmma else 2.5) * compute_units() / tiles)))
-        for stages in ((4, 3) if wgmma else (3, 2)):
+        split = max(1, min(MMA_MAX_SPLIT, chunks, round((1 if wspec else 2.5) * compute_units() / tiles)))
+        for stages in ((4, 3, 2) if wspec else (3, 2)):
             cfg = MmaConfig(block_m=block_m, block_n=64, block_k=MMA_CHUNK_K, split_k=split, num_warps=4,
-                            num_stages=stages, warps_k=0, wgmma=int(wgmma))
+                            num_stages=stages, warps_k=0, wgmma=2 if wspec else 0)
             if mma_smem_bytes(cfg, -(-chunks // split)) <= MMA_MAX_SMEM:
                 return cfg
     block_m = next(b for b in (8, 16, 32, 64) if m <= b or b == 64)
@@ -398,7 +432,7 @@ def _mma_start(lib, fn, name: str, values: list, grid: list, threads: int, smem:
 def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tensor, cfg: MmaConfig,
                ties_away: bool) -> None:
     """The launches for `cfg` writing C into `c` (all tensors checked by the caller): one kernel, or for
-    family "pipelined" A's quantizer into a fresh per-call buffer and the GEMM as its programmatic
+    the families with a ring A's quantizer into a fresh per-call buffer and the GEMM as its programmatic
     dependent (nothing of the buffer outlives the call: it is freed in queue order)."""
     m, k = a.shape
     n = b.shape[0]
@@ -423,14 +457,17 @@ def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tens
             _mma_start(lib, fn, name, values, grid, 32 * cfg.num_warps, smem, queue, [cluster])
             return
         kb_pad = 4 * chunks
-        a_q = torch.empty(m * kb_pad * 64, dtype=torch.uint8, device=a.device)
+        rows = grid[1] * cfg.block_m if cfg.wgmma == 2 else m  # wspec's buffer: whole tiles of rows
+        a_q = torch.empty(rows * kb_pad * 64, dtype=torch.uint8, device=a.device)
         quant = _mma_function(lib, mod, functions, MMA_QUANT_KERNEL, 0)
         values = [ctypes.c_uint64(a.data_ptr()), ctypes.c_uint64(a_q.data_ptr())]
-        values += [ctypes.c_int32(v) for v in (m, k, a.stride(0), kb_pad, int(ties_away), cfg.wgmma)]
-        _mma_start(lib, quant, MMA_QUANT_KERNEL, values, [-(-m * kb_pad // 256), 1, 1], 256, 0, queue, [])
+        values += [ctypes.c_int32(v) for v in (m, k, a.stride(0), kb_pad, int(ties_away), cfg.wgmma, rows,
+                                               cfg.block_m)]
+        _mma_start(lib, quant, MMA_QUANT_KERNEL, values, [-(-rows * kb_pad // 256), 1, 1], 256, 0, queue, [])
         values = [ctypes.c_uint64(t.data_ptr()) for t in (a_q, b, bs, c)]
         values += [ctypes.c_int32(v) for v in (m, n, k, kb_pad, bs.shape[1], cfg.num_stages)]
-        _mma_start(lib, fn, name, values, grid, 32 * cfg.num_warps, smem, queue,
+        threads = 32 * (cfg.num_warps + (cfg.wgmma == 2))  # wspec: the producer warp
+        _mma_start(lib, fn, name, values, grid, threads, smem, queue,
                    [cluster, _MmaLaunchAttr(id=_MMA_PROGRAMMATIC, x=1)])
 
 

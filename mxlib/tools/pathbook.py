@@ -670,7 +670,11 @@ MMA_VERSIONS = (  # (name, recorded CSV under data/results/h200/, "bench" or "pr
     ("v5a: + family wgmma, one chunk at a time", "mma_v5a/probe.csv", "probe"),
     ("v5b: A as MXFP4, widened per block", "mma_v5b/probe.csv", "probe"),
     ("v5c: wgmmas overlap the next chunk", "mma_v5c/probe.csv", "probe"),
-    ("v5: the shipped table", "final/bench.csv", "bench"),
+    ("v5: the shipped table", "run_0fc08c3/bench.csv", "bench"),
+    ("v6a: + family wspec (producer warp)", "mma_v6a/probe.csv", "probe"),
+    ("v6b: + warpgroups along K (slowed)", "mma_v6b/probe.csv", "probe"),
+    ("v6c: stage counted, not divided", "mma_v6c/probe.csv", "probe"),
+    ("v6: the shipped table", "final/bench.csv", "bench"),
 )
 
 

@@ -23,13 +23,14 @@
 // Work split: grid (N tiles, M tiles, split). The `split` CTAs of an output tile form a thread block
 // cluster and split its K chunks; their fp32 partials are summed through distributed shared memory in
 // rank order (deterministic) before one bf16 store. Nothing is kept between launches and nothing
-// outside C is written but the pipelined family's per-call A buffer (allocated by the caller for one
+// outside C is written but the ring families' per-call A buffer (allocated by the caller for one
 // call): an interrupted or failed launch cannot leave state that a later one reads.
-// Four families share the decode and the reduction: "staged" (B's runs copied to shared memory with
+// Five families share the decode and the reduction: "staged" (B's runs copied to shared memory with
 // A's, warps owning several 16-row tiles), "direct" (B loaded straight into registers, each warp one
 // 16-row tile and a share of the chunks, partials summed in shared memory), "pipelined" (A quantized
-// once per call by mxfp4_quant_a_sm90, then a ring of one-chunk cp.async stages) on mma.sync, and
-// "wgmma" (the pipelined ring feeding Hopper's warpgroup MMA, A read from shared memory by the MMA).
+// once per call by mxfp4_quant_a_sm90, then a ring of one-chunk cp.async stages) on mma.sync,
+// "wgmma" (the pipelined ring feeding Hopper's warpgroup MMA, A read from shared memory by the MMA)
+// and "wspec" (wgmma's chunk work with the ring filled by one producer warp's bulk copies).
 #include <cstdint>
 
 namespace {
@@ -844,12 +845,66 @@ __device__ __forceinline__ void wgmma_fence_acc(float* d) {
   for (int i = 0; i < R; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
 
+// The wgmma families' work on one chunk. wgmma_decode_chunk: this thread's B fragments of chunk c from
+// the stage at b_stage (b_g / b_h: byte offsets of its 16-byte runs there, rows g and g + 8, block t;
+// s_thr: its scale byte of row g in the CTA's first chunk pair): k16 step 2q + h, rows g and g + 8 at
+// k slots 2t, 2t + 1 and 2t + 8, 2t + 9 (the wgmma register operand's layout, mma.sync's A layout).
+__device__ __forceinline__ void wgmma_decode_chunk(uint32_t (&frag)[8][4], const uint8_t* b_stage, int b_g, int b_h,
+                                                   const uint8_t* s_thr, int c, int pair0, int kb32, int t) {
+  const bool live = 4 * c + t < kb32;
+  const uint8_t* sc = s_thr + (c / 2 - pair0) * 256 + (c % 2) * 2;
+  const uint32_t sg = live ? sc[0] : 127u, sh = live ? sc[32] : 127u;
+  const uint4 bg = *reinterpret_cast<const uint4*>(b_stage + b_g);
+  const uint4 bh = *reinterpret_cast<const uint4*>(b_stage + b_h);
+  uint32_t f1g, f2g, f1h, f2h;
+  scale_factors(sg, f1g, f2g);
+  scale_factors(sh, f1h, f2h);
+  const bool wide = __any_sync(0xFFFFFFFFu, sg > 128u || sh > 128u);
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    uint32_t dg[4], dh[4];
+    decode_word(q == 0 ? bg.x : q == 1 ? bg.y : q == 2 ? bg.z : bg.w, dg);
+    decode_word(q == 0 ? bh.x : q == 1 ? bh.y : q == 2 ? bh.z : bh.w, dh);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      dg[i] = bf16x2_mul(dg[i], f1g);
+      dh[i] = bf16x2_mul(dh[i], f1h);
+      if (wide) {
+        dg[i] = bf16x2_mul(dg[i], f2g);
+        dh[i] = bf16x2_mul(dh[i], f2h);
+      }
+    }
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      frag[2 * q + h][0] = dg[2 * h];
+      frag[2 * q + h][1] = dh[2 * h];
+      frag[2 * q + h][2] = dg[2 * h + 1];
+      frag[2 * q + h][3] = dh[2 * h + 1];
+    }
+  }
+}
+
+// wgmma_chunk: one chunk's wgmmas (one commit group): the accumulators of BM columns (BM / 2 registers)
+// += the fragments times A's stage at shared address a_stage; one wgmma of width BM per k16 step up
+// to 64, two of width 64 at BM = 128.
+template <int BM>
+__device__ __forceinline__ void wgmma_chunk(float* acc, uint32_t a_stage, const uint32_t (&frag)[8][4]) {
+  constexpr int WN_N = BM < 64 ? BM : 64, WN_I = BM / WN_N;  // wgmma width and count per k16 step
+  wgmma_fence();
+#pragma unroll
+  for (int s = 0; s < 8; ++s)
+#pragma unroll
+    for (int j = 0; j < WN_I; ++j)
+      wgmma_bf16<WN_N>(acc + j * WN_N / 2, frag[s],
+                       wgmma_desc(a_stage + (s / 4) * BM * 128 + j * 64 * 128 + (s % 4) * 32));
+  wgmma_commit();
+}
+
 template <int BM, int NWG>
 __device__ __forceinline__ void mma_gemm_wgmma(const uint8_t* __restrict__ AQ, const uint8_t* __restrict__ B,
                                                const uint8_t* __restrict__ BS, uint16_t* __restrict__ C, int M,
                                                int N, int K, int kb_pad, int sn, int stages) {
   constexpr int NT = NWG * 128, MT = BM / 8, P16 = NWG * 4, NR = P16 * 16, G32 = NR / 32, CP = NR + 4;
-  constexpr int WN_N = BM < 64 ? BM : 64, WN_I = BM / WN_N;  // wgmma width and count per k16 step
   using Copies = RingCopies<BM, P16, NT, true>;
   constexpr int A_STAGE = Copies::A_STAGE, B_STAGE = Copies::B_STAGE;
   static_assert(BM % 16 == 0, "tiling");
@@ -871,59 +926,17 @@ __device__ __forceinline__ void mma_gemm_wgmma(const uint8_t* __restrict__ AQ, c
   uint8_t* s_sm = b_sm + S * B_STAGE;  // [G32][SP][256 B]
   const Copies copies(AQ, B, a_sm, b_sm, tid, m0, n0, M, N, K, kb_pad);
 
-  // This thread's B fragments of chunk c (in `slot`): k16 step 2q + h, rows g and g + 8 at k slots
-  // 2t, 2t + 1 and 2t + 8, 2t + 9 (the wgmma register operand's layout, mma.sync's A layout).
   const uint8_t* s_thr = s_sm + t * 64 + g * 4 + (warp / 2) * SP * 256 + (warp % 2);
   const int b_g = warp * 1024 + t * 256 + (g ^ (2 * t)) * 16, b_h = warp * 1024 + t * 256 + ((g + 8) ^ (2 * t)) * 16;
   auto decode_chunk = [&](int c, int slot, uint32_t (&frag)[8][4]) {
-    const bool live = 4 * c + t < kb32;
-    const uint8_t* sc = s_thr + (c / 2 - pair0) * 256 + (c % 2) * 2;
-    const uint32_t sg = live ? sc[0] : 127u, sh = live ? sc[32] : 127u;
-    const uint4 bg = *reinterpret_cast<const uint4*>(b_sm + slot * B_STAGE + b_g);
-    const uint4 bh = *reinterpret_cast<const uint4*>(b_sm + slot * B_STAGE + b_h);
-    uint32_t f1g, f2g, f1h, f2h;
-    scale_factors(sg, f1g, f2g);
-    scale_factors(sh, f1h, f2h);
-    const bool wide = __any_sync(0xFFFFFFFFu, sg > 128u || sh > 128u);
-#pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      uint32_t dg[4], dh[4];
-      decode_word(q == 0 ? bg.x : q == 1 ? bg.y : q == 2 ? bg.z : bg.w, dg);
-      decode_word(q == 0 ? bh.x : q == 1 ? bh.y : q == 2 ? bh.z : bh.w, dh);
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        dg[i] = bf16x2_mul(dg[i], f1g);
-        dh[i] = bf16x2_mul(dh[i], f1h);
-        if (wide) {
-          dg[i] = bf16x2_mul(dg[i], f2g);
-          dh[i] = bf16x2_mul(dh[i], f2h);
-        }
-      }
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        frag[2 * q + h][0] = dg[2 * h];
-        frag[2 * q + h][1] = dh[2 * h];
-        frag[2 * q + h][2] = dg[2 * h + 1];
-        frag[2 * q + h][3] = dh[2 * h + 1];
-      }
-    }
+    wgmma_decode_chunk(frag, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c, pair0, kb32, t);
   };
 
   float acc[MT * 4];
 #pragma unroll
   for (int i = 0; i < MT * 4; ++i) acc[i] = 0.0f;
   const uint32_t a_base = smem_addr(a_sm);
-  auto mma_chunk = [&](int slot, const uint32_t (&frag)[8][4]) {
-    const uint32_t a_stage = a_base + slot * A_STAGE;
-    wgmma_fence();
-#pragma unroll
-    for (int s = 0; s < 8; ++s)
-#pragma unroll
-      for (int j = 0; j < WN_I; ++j)
-        wgmma_bf16<WN_N>(acc + j * WN_N / 2, frag[s],
-                         wgmma_desc(a_stage + (s / 4) * BM * 128 + j * 64 * 128 + (s % 4) * 32));
-    wgmma_commit();
-  };
+  auto mma_chunk = [&](int slot, const uint32_t (&frag)[8][4]) { wgmma_chunk<BM>(acc, a_base + slot * A_STAGE, frag); };
 
   // "Chunk c + 1 landed" during chunk c is "at most S - 3 groups pending" (the prologue's groups, then
   // one per chunk).
@@ -971,25 +984,204 @@ __device__ __forceinline__ void mma_gemm_wgmma(const uint8_t* __restrict__ AQ, c
   reduce_store<BM, NR, NT, 1>(ct, C, tid, m0, n0, M, N, split, rank);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Family "wspec": the wgmma family's chunk work, warp-specialized. One producer warp fills the ring by
+// bulk copies (cp.async.bulk, the copy engine's non-tensor mode) that complete on their stage's
+// mbarrier; the 4 * NWG consumer warps wait for a stage, decode B, issue the wgmmas and release the
+// stage once its wgmmas are done: per chunk they issue no copy, meet no CTA barrier and need no proxy
+// fence. Every copy is one contiguous run: A's buffer (mxfp4_quant_a_sm90, order 2) holds a CTA's
+// chunk of A as BM * 256 bytes already in the stage's swizzled layout; a 16-row tile's chunk of B is
+// 1024 contiguous bytes of B_shuffle (copied as they are, so the decode's two 16-byte reads a chunk
+// meet 4-way bank conflicts); the scales of the CTA's K range are SP * 256 bytes per 32-row group.
+// With KW = 2 two warpgroups share one set of B rows and take alternate chunks (twice the warps to hide
+// the decode's latency), their partial tiles summed in shared memory at the end.
+
+__device__ __forceinline__ void mbar_init(uint32_t bar, uint32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+
+// One arrival that also announces `bytes` of copies completing on the barrier's current phase.
+__device__ __forceinline__ void mbar_expect_tx(uint32_t bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ void mbar_arrive(uint32_t bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+
+// Until the barrier's phase of parity `parity` has completed (a fresh barrier counts its phase 1 as done).
+__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
+  asm volatile(
+      "{\n.reg .pred done;\nWAIT:\nmbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n@!done bra WAIT;\n}" ::"r"(bar),
+      "r"(parity)
+      : "memory");
+}
+
+// `bytes` (a multiple of 16, both addresses 16-byte aligned) from global `src` to shared `dst`, completing on `bar`.
+__device__ __forceinline__ void bulk_copy(uint32_t dst, const void* src, uint32_t bytes, uint32_t bar) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
+               "l"(src), "r"(bytes), "r"(bar)
+               : "memory");
+}
+
+template <int BM, int NWG, int KW>
+__device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, const uint8_t* __restrict__ B,
+                                               const uint8_t* __restrict__ BS, uint16_t* __restrict__ C, int M,
+                                               int N, int K, int kb_pad, int sn, int stages) {
+  constexpr int NC = NWG * KW * 4, NT = NC * 32 + 32, MT = BM / 8, P16 = NWG * 4, NR = P16 * 16, G32 = NR / 32;
+  constexpr int CP = NR + 4, A_STAGE = BM * 256, B_STAGE = P16 * 1024;
+  static_assert(BM % 16 == 0 && (KW == 1 || KW == 2), "tiling");
+  extern __shared__ __align__(16) uint8_t smem_raw[];
+  uint8_t* smem = smem_raw + ((1024 - (smem_addr(smem_raw) & 1023u)) & 1023u);  // the swizzle's period
+
+  const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
+  const int n0 = blockIdx.x * NR, m0 = blockIdx.y * BM;
+  const int split = gridDim.z, rank = blockIdx.z;
+  const int kb32 = K / 32;
+  const int chunks = (kb32 + 3) / 4;
+  const int c_begin = chunk_bound(rank, chunks, split), c_end = chunk_bound(rank + 1, chunks, split);
+  const int pair0 = c_begin / 2, SP = (c_end - 1) / 2 - pair0 + 1;
+  const int S = stages;
+
+  uint8_t* a_sm = smem;                // [S][2 halves][BM][128 B], swizzled
+  uint8_t* b_sm = a_sm + S * A_STAGE;  // [S][P16][1024 B of B_shuffle]
+  uint8_t* s_sm = b_sm + S * B_STAGE;  // [G32][SP][256 B]
+  // The mbarriers, past the ring and the output tiles: full[S] (the producer's arrival and the stage's
+  // bytes), empty[S] (one arrival per warp of the consuming warpgroups), then the scales' barrier.
+  const uint32_t bars = smem_addr(smem) + max(S * (A_STAGE + B_STAGE) + G32 * SP * 256, KW * BM * CP * 4);
+  const uint32_t sbar = bars + 16 * S;
+  const int g_live = min(G32, (N - n0 + 31) / 32);  // 32-row scale groups that exist
+  if (tid == 0) {
+    for (int s = 0; s < S; ++s) {
+      mbar_init(bars + 8 * s, 1);
+      mbar_init(bars + 8 * (S + s), NC / KW);
+    }
+    mbar_init(sbar, 1);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  for (int i = g_live * SP * 256 + tid; i < G32 * SP * 256; i += NT) s_sm[i] = 127;  // groups past N: scale 1
+  __syncthreads();
+
+  float acc[MT * 4];
+#pragma unroll
+  for (int i = 0; i < MT * 4; ++i) acc[i] = 0.0f;
+
+  if (c_end == c_begin) {
+    // A rank without chunks (split_k above the chunks) adds zeros to its cluster's sum.
+  } else if (warp == NC) {
+    // The producer. Lane p copies 16-row tile p of B (p < p_live), lane 0 also A; lane 0 announces each
+    // stage's bytes before any of its copies is issued. B's scales and first S chunks are copied before
+    // the wait for A's quantizer, A's first S chunks right after it.
+    const int p_live = min(P16, N / 16 - n0 / 16), n = c_end - c_begin, first = min(S, n);
+    const uint8_t* a_src = AQ + (size_t)blockIdx.y * (kb_pad / 4) * A_STAGE;  // chunk c at + c * A_STAGE
+    const uint8_t* b_src = B + (size_t)(n0 / 16 + (lane < p_live ? lane : 0)) * 8 * K;  // chunk c at + c * 1024
+    const uint32_t a_dst = smem_addr(a_sm), b_dst = smem_addr(b_sm) + lane * 1024;
+    auto b_bytes = [&](int c) { return min(4, kb32 - 4 * c) * 256; };  // a tile's runs of chunk c inside K
+    auto announce = [&](int i) {
+      if (lane == 0) mbar_expect_tx(bars + 8 * (i % S), A_STAGE + p_live * b_bytes(c_begin + i));
+      __syncwarp();
+    };
+    auto copy_b = [&](int i) {
+      if (lane < p_live)
+        bulk_copy(b_dst + (i % S) * B_STAGE, b_src + (size_t)(c_begin + i) * 1024, b_bytes(c_begin + i), bars + 8 * (i % S));
+    };
+    auto copy_a = [&](int i) {
+      if (lane == 0)
+        bulk_copy(a_dst + (i % S) * A_STAGE, a_src + (size_t)(c_begin + i) * A_STAGE, A_STAGE, bars + 8 * (i % S));
+    };
+    if (lane == 0) mbar_expect_tx(sbar, g_live * SP * 256);
+    __syncwarp();
+    if (lane < g_live)
+      bulk_copy(smem_addr(s_sm) + lane * SP * 256, BS + (size_t)(n0 / 32 + lane) * 32 * sn + pair0 * 256, SP * 256, sbar);
+    for (int i = 0; i < first; ++i) {
+      announce(i);
+      copy_b(i);
+    }
+    grid_dependency_wait();
+    for (int i = 0; i < first; ++i) copy_a(i);
+    for (int i = S; i < n; ++i) {
+      mbar_wait(bars + 8 * (S + i % S), ((i / S) & 1) ^ 1);  // the consumers released chunk i - S's stage
+      announce(i);
+      copy_b(i);
+      copy_a(i);
+    }
+  } else {
+    // The consumers, as the wgmma family's loop: warpgroup kw takes chunks c_begin + kw, + KW, ...; its
+    // chunk c's wgmmas run while its next chunk is awaited and decoded into the other fragment set, and
+    // its previous chunk's stage is released once that chunk's wgmmas are done.
+    const int kw = warp / (4 * NWG), w = warp % (4 * NWG);  // warpgroup along K; warp among the B rows
+    const uint8_t* s_thr = s_sm + t * 64 + g * 4 + (w / 2) * SP * 256 + (w % 2);
+    const int b_g = w * 1024 + t * 256 + g * 16, b_h = b_g + 128;
+    const uint32_t a_base = smem_addr(a_sm);
+    uint32_t frag0[8][4], frag1[8][4];
+    mbar_wait(sbar, 0);
+    if (c_begin + kw < c_end) {
+      int slot = kw, last = -1;  // this warpgroup's current chunk's stage; its previous chunk's (-1: none)
+      uint32_t phase = 0;        // parity of the current chunk's use of its stage
+      mbar_wait(bars + 8 * slot, phase);
+      wgmma_decode_chunk(frag0, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c_begin + kw, pair0, kb32, t);
+      // With KW = 2 a warpgroup's previous chunk is released even when it has no next one: the producer
+      // may be waiting for that stage to fill the other warpgroup's last chunk.
+      auto step = [&](int c, const uint32_t (&cur)[8][4], uint32_t (&next)[8][4]) {
+        wgmma_chunk<BM>(acc, a_base + slot * A_STAGE, cur);
+        if (KW > 1 || c + KW < c_end) {
+          asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+          if (last >= 0 && lane == 0) mbar_arrive(bars + 8 * (S + last));
+        }
+        if (c + KW < c_end) {
+          last = slot;
+          slot += KW;
+          if (slot >= S) {
+            slot -= S;
+            phase ^= 1u;
+          }
+          mbar_wait(bars + 8 * slot, phase);
+          wgmma_decode_chunk(next, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c + KW, pair0, kb32, t);
+        }
+      };
+      for (int c = c_begin + kw; c < c_end; c += 2 * KW) {
+        step(c, frag0, frag1);
+        if (c + KW < c_end) step(c + KW, frag1, frag0);
+      }
+      wgmma_wait_all();
+      wgmma_fence_acc<MT * 4>(acc);
+    }
+  }
+
+  __syncthreads();  // every copy has landed (the consumers waited for each) and every wgmma is done
+  float* ct = reinterpret_cast<float*>(smem);  // [KW][BM][CP]
+  if (warp < NC)
+    store_partial<MT, 1, CP>(ct + (warp / (4 * NWG)) * BM * CP, *reinterpret_cast<const float(*)[1][MT][4]>(acc),
+                             warp % (4 * NWG) * 16, g, t);
+  if (KW > 1) __syncthreads();
+  reduce_store<BM, NR, NT, KW>(ct, C, tid, m0, n0, M, N, split, rank);
+}
+
 }  // namespace
 
-// A quantized once per launch for families "pipelined" and "wgmma": thread i takes 32-value block
-// (row, bl) = (i / kb_pad, i % kb_pad) of A (blocks past K are zeros) and writes its bf16 values
-// r * 2^e into row `row`'s chunk bl / 4, the 256 bytes at a_q + (i - bl % 4) * 64.
-// order 0 (pipelined): the block's 64 bytes at (bl % 4) * 64, in the MMA loop's K order and rotation
-// (as a_round_quantize does in shared memory).
-// order 1 (wgmma): word bl % 4 (first value pair) and bl % 4 + 4 (second) of each of the chunk's
-// eight 32-byte k16 steps, the order mma_gemm_wgmma's shared-memory operand has.
+// A quantized once per launch for families "pipelined", "wgmma" and "wspec": thread i takes 32-value
+// block (row, bl) = (i / kb_pad, i % kb_pad) of A (rows past m and blocks past K are zeros; rows < `rows`)
+// and writes its bf16 values r * 2^e into row `row`'s chunk bl / 4.
+// order 0 (pipelined): the 256 bytes at a_q + (i - bl % 4) * 64, the block's 64 at (bl % 4) * 64 in the
+// MMA loop's K order and rotation (as a_round_quantize does in shared memory).
+// order 1 (wgmma): the same 256 bytes, word bl % 4 (first value pair) and bl % 4 + 4 (second) of each of
+// the chunk's eight 32-byte k16 steps, the order mma_gemm_wgmma's shared-memory operand has.
+// order 2 (wspec): order 1's words, tiled: tile_m rows' chunk is tile_m * 256 contiguous bytes in the
+// wgmma stage's layout (two k64 halves [tile_m][128 B], 16-byte piece j of row r at j ^ (r % 8)), so one
+// bulk copy fills a stage; `rows` is m rounded up to tile_m. The four threads of a quad (the blocks of one
+// chunk row) trade their words through shared memory, so that each stores four whole 16-byte pieces.
 // It lets its dependent GEMM launch at once (the GEMM waits for this grid's writes before it reads them).
 extern "C" __global__ void __launch_bounds__(256) mxfp4_quant_a_sm90(const uint16_t* __restrict__ a,
                                                                      uint8_t* __restrict__ a_q, int m, int k,
-                                                                     int lda, int kb_pad, int ties_away, int order) {
+                                                                     int lda, int kb_pad, int ties_away, int order,
+                                                                     int rows, int tile_m) {
   asm volatile("griddepcontrol.launch_dependents;");
   const int i = blockIdx.x * 256 + threadIdx.x;
-  if (i >= m * kb_pad) return;
+  const bool live = i < rows * kb_pad;  // kb_pad % 4 == 0: a quad is live or not as a whole
+  if (!live && order != 2) return;      // order 2's quads meet at a warp barrier
   const int row = i / kb_pad, bl = i % kb_pad;
   uint32_t x[16], o[16];
-  if (bl < k / 32) {
+  if (row < m && bl < k / 32) {
     const uint4* src = reinterpret_cast<const uint4*>(a + (size_t)row * lda + (size_t)bl * 32);
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
@@ -1004,6 +1196,31 @@ extern "C" __global__ void __launch_bounds__(256) mxfp4_quant_a_sm90(const uint1
     for (int j = 0; j < 16; ++j) x[j] = 0u;
   }
   quantize_block(x, o, ties_away != 0);
+  if (order == 2) {
+    // words[quad][piece p][w]: the row's 16 pieces (p = 8 * half + index in the half), word w from the
+    // quad's thread w; a quad's 68-word pitch keeps the writes conflict-free and the pieces 16-byte aligned.
+    __shared__ uint32_t words[64][68];
+    uint32_t* quad = words[threadIdx.x / 4];
+    const int w = threadIdx.x % 4;
+#pragma unroll
+    for (int s = 0; s < 8; ++s) {  // step s = 2q + h: pieces 2 (s % 4) and 2 (s % 4) + 1 of half s / 4
+      const int q = s / 2, h = s % 2, p = (s / 4) * 8 + 2 * (s % 4);
+      quad[4 * p + w] = prmt(o[4 * q + h], o[4 * q + h + 2], 0x5410);
+      quad[4 * (p + 1) + w] = prmt(o[4 * q + h], o[4 * q + h + 2], 0x7632);
+    }
+    __syncwarp();
+    if (live) {
+      const int r = row % tile_m;
+      uint8_t* dst = a_q + ((size_t)(row / tile_m) * (kb_pad / 4) + bl / 4) * tile_m * 256 + r * 128;
+#pragma unroll
+      for (int jj = 0; jj < 4; ++jj) {  // pieces 4w .. 4w + 3: half w / 2, index 4 (w % 2) + jj in it
+        const int p = 4 * w + jj;
+        *reinterpret_cast<uint4*>(dst + (p / 8) * tile_m * 128 + ((p % 8) ^ (r % 8)) * 16) =
+            *reinterpret_cast<const uint4*>(quad + 4 * p);
+      }
+    }
+    return;
+  }
   if (order) {
     // step 2q + h holds the block's values 8q + 2h + (0, 4) in word bl % 4 and 8q + 2h + (1, 5) in word bl % 4 + 4
     uint32_t* dst = reinterpret_cast<uint32_t*>(a_q + (size_t)(i - bl % 4) * 64) + bl % 4;
@@ -1106,3 +1323,26 @@ MXFP4_MMA_SM90_WGMMA(16, 2)
 MXFP4_MMA_SM90_WGMMA(32, 2)
 MXFP4_MMA_SM90_WGMMA(64, 2)
 MXFP4_MMA_SM90_WGMMA(128, 2)
+
+// mxfp4_mma_sm90_t<BM>_x<NWG>_k<KW>: wspec, A quantized beforehand (order 2, tiles of BM rows), BM rows
+// of A, NWG x KW consumer warpgroups (NWG of 64 rows of B, KW along K) and one producer warp, `stages`
+// (2..8) ring stages; at least CTAS of them on an SM (registers capped to fit).
+#define MXFP4_MMA_SM90_WSPEC(BM, NWG, KW, CTAS)                                                             \
+  extern "C" __global__ void __launch_bounds__(NWG * KW * 128 + 32, CTAS) mxfp4_mma_sm90_t##BM##_x##NWG##_k##KW( \
+      const uint8_t *__restrict__ a_q, const uint8_t *__restrict__ b, const uint8_t *__restrict__ bs,         \
+      uint16_t *__restrict__ c, int m, int n, int k, int kb_pad, int sn, int stages) {                        \
+    mma_gemm_wspec<BM, NWG, KW>(a_q, b, bs, c, m, n, k, kb_pad, sn, stages);                                  \
+  }
+
+MXFP4_MMA_SM90_WSPEC(16, 1, 1, 3)
+MXFP4_MMA_SM90_WSPEC(32, 1, 1, 3)
+MXFP4_MMA_SM90_WSPEC(64, 1, 1, 3)
+MXFP4_MMA_SM90_WSPEC(128, 1, 1, 1)
+MXFP4_MMA_SM90_WSPEC(16, 2, 1, 1)
+MXFP4_MMA_SM90_WSPEC(32, 2, 1, 1)
+MXFP4_MMA_SM90_WSPEC(64, 2, 1, 1)
+MXFP4_MMA_SM90_WSPEC(128, 2, 1, 1)
+MXFP4_MMA_SM90_WSPEC(16, 1, 2, 1)
+MXFP4_MMA_SM90_WSPEC(32, 1, 2, 1)
+MXFP4_MMA_SM90_WSPEC(64, 1, 2, 1)
+MXFP4_MMA_SM90_WSPEC(128, 1, 2, 1)
