@@ -1168,8 +1168,7 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
 // the chunk's eight 32-byte k16 steps, the order mma_gemm_wgmma's shared-memory operand has.
 // order 2 (wspec): order 1's words, tiled: tile_m rows' chunk is tile_m * 256 contiguous bytes in the
 // wgmma stage's layout (two k64 halves [tile_m][128 B], 16-byte piece j of row r at j ^ (r % 8)), so one
-// bulk copy fills a stage; `rows` is m rounded up to tile_m. The four threads of a quad (the blocks of one
-// chunk row) trade their words through shared memory, so that each stores four whole 16-byte pieces.
+// bulk copy fills a stage; `rows` is m rounded up to tile_m.
 // It lets its dependent GEMM launch at once (the GEMM waits for this grid's writes before it reads them).
 extern "C" __global__ void __launch_bounds__(256) mxfp4_quant_a_sm90(const uint16_t* __restrict__ a,
                                                                      uint8_t* __restrict__ a_q, int m, int k,
@@ -1177,8 +1176,7 @@ extern "C" __global__ void __launch_bounds__(256) mxfp4_quant_a_sm90(const uint1
                                                                      int rows, int tile_m) {
   asm volatile("griddepcontrol.launch_dependents;");
   const int i = blockIdx.x * 256 + threadIdx.x;
-  const bool live = i < rows * kb_pad;  // kb_pad % 4 == 0: a quad is live or not as a whole
-  if (!live && order != 2) return;      // order 2's quads meet at a warp barrier
+  if (i >= rows * kb_pad) return;
   const int row = i / kb_pad, bl = i % kb_pad;
   uint32_t x[16], o[16];
   if (row < m && bl < k / 32) {
@@ -1197,27 +1195,14 @@ extern "C" __global__ void __launch_bounds__(256) mxfp4_quant_a_sm90(const uint1
   }
   quantize_block(x, o, ties_away != 0);
   if (order == 2) {
-    // words[quad][piece p][w]: the row's 16 pieces (p = 8 * half + index in the half), word w from the
-    // quad's thread w; a quad's 68-word pitch keeps the writes conflict-free and the pieces 16-byte aligned.
-    __shared__ uint32_t words[64][68];
-    uint32_t* quad = words[threadIdx.x / 4];
-    const int w = threadIdx.x % 4;
+    const int r = row % tile_m;
+    uint8_t* dst = a_q + ((size_t)(row / tile_m) * (kb_pad / 4) + bl / 4) * tile_m * 256 + r * 128 + (bl % 4) * 4;
 #pragma unroll
     for (int s = 0; s < 8; ++s) {  // step s = 2q + h: pieces 2 (s % 4) and 2 (s % 4) + 1 of half s / 4
-      const int q = s / 2, h = s % 2, p = (s / 4) * 8 + 2 * (s % 4);
-      quad[4 * p + w] = prmt(o[4 * q + h], o[4 * q + h + 2], 0x5410);
-      quad[4 * (p + 1) + w] = prmt(o[4 * q + h], o[4 * q + h + 2], 0x7632);
-    }
-    __syncwarp();
-    if (live) {
-      const int r = row % tile_m;
-      uint8_t* dst = a_q + ((size_t)(row / tile_m) * (kb_pad / 4) + bl / 4) * tile_m * 256 + r * 128;
-#pragma unroll
-      for (int jj = 0; jj < 4; ++jj) {  // pieces 4w .. 4w + 3: half w / 2, index 4 (w % 2) + jj in it
-        const int p = 4 * w + jj;
-        *reinterpret_cast<uint4*>(dst + (p / 8) * tile_m * 128 + ((p % 8) ^ (r % 8)) * 16) =
-            *reinterpret_cast<const uint4*>(quad + 4 * p);
-      }
+      const int q = s / 2, h = s % 2, j = 2 * (s % 4);
+      uint8_t* half = dst + (s / 4) * tile_m * 128;
+      *reinterpret_cast<uint32_t*>(half + (j ^ (r % 8)) * 16) = prmt(o[4 * q + h], o[4 * q + h + 2], 0x5410);
+      *reinterpret_cast<uint32_t*>(half + ((j + 1) ^ (r % 8)) * 16) = prmt(o[4 * q + h], o[4 * q + h + 2], 0x7632);
     }
     return;
   }
