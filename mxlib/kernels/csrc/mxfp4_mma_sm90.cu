@@ -216,6 +216,19 @@ __device__ __forceinline__ int chunk_bound(int r, int chunks, int split) {
   return int((long long)r * chunks / split);
 }
 
+// A ring family CTA's share of K: chunks c_begin .. c_end - 1 of its tile's `split` (rank `rank`, the
+// cluster's CTAs along z), and the chunk pairs pair0 .. pair0 + SP - 1 its scales span.
+struct KRange {
+  int split, rank, kb32, c_begin, c_end, pair0, SP;
+  __device__ __forceinline__ explicit KRange(int K) : split(gridDim.z), rank(blockIdx.z), kb32(K / 32) {
+    const int chunks = (kb32 + 3) / 4;
+    c_begin = chunk_bound(rank, chunks, split);
+    c_end = chunk_bound(rank + 1, chunks, split);
+    pair0 = c_begin / 2;
+    SP = (c_end - 1) / 2 - pair0 + 1;
+  }
+};
+
 // B's scale tiles for the chunk pairs pair0 .. pair0+SP-1 of the CTA's G32 32-row groups into s_sm by
 // cp.async: [G32][SP][256 B], as the shuffled scale layout stores a pair of chunks of 32 rows. Groups
 // past N and pairs past the scales' columns (sn) are zero-filled.
@@ -723,11 +736,9 @@ __device__ __forceinline__ void mma_gemm_pipelined(const uint8_t* __restrict__ A
 
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
   const int n0 = blockIdx.x * NR, m0 = blockIdx.y * BM;
-  const int split = gridDim.z, rank = blockIdx.z;
-  const int kb32 = K / 32;
-  const int chunks = (kb32 + 3) / 4;
-  const int c_begin = chunk_bound(rank, chunks, split), c_end = chunk_bound(rank + 1, chunks, split);
-  const int pair0 = c_begin / 2, SP = (c_end - 1) / 2 - pair0 + 1;  // chunk pairs of this CTA's scales
+  const KRange kr(K);
+  const int split = kr.split, rank = kr.rank, kb32 = kr.kb32, c_begin = kr.c_begin, c_end = kr.c_end;
+  const int pair0 = kr.pair0, SP = kr.SP;
   const int S = stages;
 
   uint8_t* a_sm = smem;                          // [S][BM][4 blocks][4 pieces of 16 B]
@@ -914,11 +925,9 @@ __device__ __forceinline__ void mma_gemm_wgmma(const uint8_t* __restrict__ AQ, c
 
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
   const int n0 = blockIdx.x * NR, m0 = blockIdx.y * BM;
-  const int split = gridDim.z, rank = blockIdx.z;
-  const int kb32 = K / 32;
-  const int chunks = (kb32 + 3) / 4;
-  const int c_begin = chunk_bound(rank, chunks, split), c_end = chunk_bound(rank + 1, chunks, split);
-  const int pair0 = c_begin / 2, SP = (c_end - 1) / 2 - pair0 + 1;
+  const KRange kr(K);
+  const int split = kr.split, rank = kr.rank, kb32 = kr.kb32, c_begin = kr.c_begin, c_end = kr.c_end;
+  const int pair0 = kr.pair0, SP = kr.SP;
   const int S = stages;
 
   uint8_t* a_sm = smem;                // [S][2 halves][BM][128 B], swizzled
@@ -1036,11 +1045,9 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
 
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
   const int n0 = blockIdx.x * NR, m0 = blockIdx.y * BM;
-  const int split = gridDim.z, rank = blockIdx.z;
-  const int kb32 = K / 32;
-  const int chunks = (kb32 + 3) / 4;
-  const int c_begin = chunk_bound(rank, chunks, split), c_end = chunk_bound(rank + 1, chunks, split);
-  const int pair0 = c_begin / 2, SP = (c_end - 1) / 2 - pair0 + 1;
+  const KRange kr(K);
+  const int split = kr.split, rank = kr.rank, kb32 = kr.kb32, c_begin = kr.c_begin, c_end = kr.c_end;
+  const int pair0 = kr.pair0, SP = kr.SP;
   const int S = stages;
 
   uint8_t* a_sm = smem;                // [S][2 halves][BM][128 B], swizzled
