@@ -68,7 +68,7 @@ MMA_WSPEC = ((16, 1, 1, 128), (32, 1, 1, 128), (64, 1, 1, 128), (128, 1, 1, 168)
              (64, 2, 1, 152), (128, 2, 1, 168), (16, 1, 2, 128), (32, 1, 2, 128), (64, 1, 2, 128), (128, 1, 2, 168))
 MMA_MAX_STAGES = 6  # the ring depths the pipelined kernels wait on (cp.async.wait_group takes an immediate)
 MMA_WSPEC_MAX_STAGES = 8  # family wspec's ring (mbarriers, no immediate): bounded by shared memory
-MMA_QUANT_KERNEL = "mxfp4_quant_a_sm90"  # A quantized once per launch for the pipelined and wgmma families
+MMA_QUANT_KERNEL = "mxfp4_quant_a_sm90"  # A quantized once per launch for the ring families (pipelined, wgmma, wspec)
 # Registers a thread of the wgmma family uses, by block_m (ptxas of nvcc 13.0, rounded up to 8).
 MMA_WGMMA_REGS = {16: 128, 32: 128, 64: 168, 128: 200}
 MMA_MBARRIER_BYTES = 8  # one mbarrier (family wspec: two per stage and one for the scales)
