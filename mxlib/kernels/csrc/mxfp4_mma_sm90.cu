@@ -819,6 +819,21 @@ __device__ __forceinline__ uint64_t wgmma_desc(uint32_t addr) {
   return uint64_t((addr & 0x3FFFFu) >> 4) | (uint64_t(1) << 16) | (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
 }
 
+// One 32-value block of a chunk (`o`: quantize_block's values, natural order) into a wspec A stage of
+// `tile_m` rows (two k64 halves [tile_m][128 B], 16-byte piece j of row r at j ^ (r % 8)): row r, block
+// bl (0..3) of the chunk is word bl of pieces 2 (s % 4) and 2 (s % 4) + 1 of half s / 4 for k16 step
+// s = 2q + h, holding values 8q + 2h + (0, 4) and 8q + 2h + (1, 5): the K order the B decode produces.
+__device__ __forceinline__ void store_stage_block(uint8_t* tile, int tile_m, int r, int bl, const uint32_t (&o)[16]) {
+  uint8_t* dst = tile + r * 128 + bl * 4;
+#pragma unroll
+  for (int s = 0; s < 8; ++s) {
+    const int q = s / 2, h = s % 2, j = 2 * (s % 4);
+    uint8_t* half = dst + (s / 4) * tile_m * 128;
+    *reinterpret_cast<uint32_t*>(half + (j ^ (r % 8)) * 16) = prmt(o[4 * q + h], o[4 * q + h + 2], 0x5410);
+    *reinterpret_cast<uint32_t*>(half + ((j + 1) ^ (r % 8)) * 16) = prmt(o[4 * q + h], o[4 * q + h + 2], 0x7632);
+  }
+}
+
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
@@ -1033,13 +1048,60 @@ __device__ __forceinline__ void bulk_copy(uint32_t dst, const void* src, uint32_
                : "memory");
 }
 
-template <int BM, int NWG, int KW>
-__device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, const uint8_t* __restrict__ B,
+// A wfused stage's raw A: row r of the chunk at r * kRawPitch bytes. 272 = 17 pieces of 16 bytes, so the
+// 8 threads of a quarter warp (4 rows x 2 blocks, quantize_raw_stage) read 8 distinct bank groups.
+constexpr int kRawPitch = 272;
+
+__device__ __forceinline__ void named_barrier(int id, int threads) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
+// Family wfused: the raw rows of a stage (rows_live rows, blocks_live blocks of the chunk inside K; the
+// rest read as zeros) quantized in place into the wgmma layout of BM rows, by the 128 threads q of the
+// quantizer warpgroup: pass j takes rows 32 j .. 32 j + 31 (those below BM), lane l of warp q / 32 row
+// 8 (q / 32) + l % 4 + 4 (l / 16) and block (l / 4) % 4. Every thread reads all of its blocks before
+// the warpgroup's barrier and writes after it, as the two layouts overlap.
+template <int BM>
+__device__ __forceinline__ void quantize_raw_stage(uint8_t* stage, int q, int rows_live, int blocks_live,
+                                                   bool ties_away) {
+  constexpr int NB = (BM + 31) / 32;
+  const int lane = q & 31, r0 = 8 * (q >> 5) + lane % 4 + 4 * (lane >> 4), bl = (lane >> 2) & 3;
+  uint32_t x[NB][16];
+#pragma unroll
+  for (int j = 0; j < NB; ++j) {
+    const int r = 32 * j + r0;
+    const bool live = r < rows_live && bl < blocks_live;
+#pragma unroll
+    for (int p = 0; p < 4; ++p) {
+      const uint4 v = live ? *reinterpret_cast<const uint4*>(stage + r * kRawPitch + bl * 64 + p * 16)
+                           : make_uint4(0u, 0u, 0u, 0u);
+      x[j][4 * p] = v.x;
+      x[j][4 * p + 1] = v.y;
+      x[j][4 * p + 2] = v.z;
+      x[j][4 * p + 3] = v.w;
+    }
+  }
+  named_barrier(1, 128);
+#pragma unroll
+  for (int j = 0; j < NB; ++j) {
+    if (32 * j + r0 >= BM) break;  // BM = 16: the upper half of the warpgroup has no rows
+    uint32_t o[16];
+    quantize_block(x[j], o, ties_away);
+    store_stage_block(stage, BM, 32 * j + r0, bl, o);
+  }
+}
+
+// A_in: family wspec (QA false) the quantizer's order-2 buffer with a_pitch = kb_pad blocks a row; family
+// wfused (QA true) A itself, bf16 with a row pitch of a_pitch elements, quantized with ties_away.
+template <int BM, int NWG, int KW, bool QA>
+__device__ __forceinline__ void mma_gemm_wspec(const void* __restrict__ A_in, const uint8_t* __restrict__ B,
                                                const uint8_t* __restrict__ BS, uint16_t* __restrict__ C, int M,
-                                               int N, int K, int kb_pad, int sn, int stages) {
-  constexpr int NC = NWG * KW * 4, NT = NC * 32 + 32, MT = BM / 8, P16 = NWG * 4, NR = P16 * 16, G32 = NR / 32;
-  constexpr int CP = NR + 4, A_STAGE = BM * 256, B_STAGE = P16 * 1024;
-  static_assert(BM % 16 == 0 && (KW == 1 || KW == 2), "tiling");
+                                               int N, int K, int a_pitch, int sn, int stages, int ties_away) {
+  constexpr int NC = NWG * KW * 4, NT = NC * 32 + (QA ? 128 : 32), MT = BM / 8, P16 = NWG * 4, NR = P16 * 16;
+  // wfused's stage: the raw rows, rounded up to the swizzle's 1024-byte period
+  constexpr int A_STAGE = QA ? (BM * kRawPitch + 1023) / 1024 * 1024 : BM * 256;
+  constexpr int G32 = NR / 32, CP = NR + 4, B_STAGE = P16 * 1024;
+  static_assert(BM % 16 == 0 && (KW == 1 || KW == 2) && !(QA && KW > 1), "tiling");
   extern __shared__ __align__(16) uint8_t smem_raw[];
   uint8_t* smem = smem_raw + ((1024 - (smem_addr(smem_raw) & 1023u)) & 1023u);  // the swizzle's period
 
@@ -1050,18 +1112,20 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
   const int pair0 = kr.pair0, SP = kr.SP;
   const int S = stages;
 
-  uint8_t* a_sm = smem;                // [S][2 halves][BM][128 B], swizzled
+  uint8_t* a_sm = smem;                // [S][2 halves][BM][128 B], swizzled (wfused: raw rows first)
   uint8_t* b_sm = a_sm + S * A_STAGE;  // [S][P16][1024 B of B_shuffle]
   uint8_t* s_sm = b_sm + S * B_STAGE;  // [G32][SP][256 B]
   // The mbarriers, past the ring and the output tiles: full[S] (the producer's arrival and the stage's
-  // bytes), empty[S] (one arrival per warp of the consuming warpgroups), then the scales' barrier.
+  // bytes), empty[S] (one arrival per warp of the consuming warpgroups), the scales' barrier, then for
+  // wfused quantized[S] (one arrival per quantizer thread).
   const uint32_t bars = smem_addr(smem) + max(S * (A_STAGE + B_STAGE) + G32 * SP * 256, KW * BM * CP * 4);
-  const uint32_t sbar = bars + 16 * S;
+  const uint32_t sbar = bars + 16 * S, qbars = sbar + 8;
   const int g_live = min(G32, (N - n0 + 31) / 32);  // 32-row scale groups that exist
   if (tid == 0) {
     for (int s = 0; s < S; ++s) {
       mbar_init(bars + 8 * s, 1);
       mbar_init(bars + 8 * (S + s), NC / KW);
+      if (QA) mbar_init(qbars + 8 * s, 128);
     }
     mbar_init(sbar, 1);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
@@ -1075,42 +1139,81 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
 
   if (c_end == c_begin) {
     // A rank without chunks (split_k above the chunks) adds zeros to its cluster's sum.
-  } else if (warp == NC) {
-    // The producer. Lane p copies 16-row tile p of B (p < p_live), lane 0 also A; lane 0 announces each
-    // stage's bytes before any of its copies is issued. B's scales and first S chunks are copied before
-    // the wait for A's quantizer, A's first S chunks right after it.
-    const int p_live = min(P16, N / 16 - n0 / 16), n = c_end - c_begin, first = min(S, n);
-    const uint8_t* a_src = AQ + (size_t)blockIdx.y * (kb_pad / 4) * A_STAGE;  // chunk c at + c * A_STAGE
+  } else if (warp >= NC) {
+    // The producer: warp NC. Lane p copies 16-row tile p of B (p < p_live) and, for wfused, raw rows p,
+    // p + 32, ... of A; lane 0 announces each stage's bytes before any of its copies is issued and
+    // (wspec) copies A's quantized chunk. B's scales and first S chunks are copied first; wspec's A
+    // after the wait for its quantizer.
+    const int p_live = min(P16, N / 16 - n0 / 16), rows_live = min(BM, M - m0), n = c_end - c_begin;
+    const int first = min(S, n);
     const uint8_t* b_src = B + (size_t)(n0 / 16 + (lane < p_live ? lane : 0)) * 8 * K;  // chunk c at + c * 1024
     const uint32_t a_dst = smem_addr(a_sm), b_dst = smem_addr(b_sm) + lane * 1024;
-    auto b_bytes = [&](int c) { return min(4, kb32 - 4 * c) * 256; };  // a tile's runs of chunk c inside K
-    auto announce = [&](int i) {
-      if (lane == 0) mbar_expect_tx(bars + 8 * (i % S), A_STAGE + p_live * b_bytes(c_begin + i));
+    auto blocks = [&](int c) { return min(4, kb32 - 4 * c); };  // chunk c's 32-value blocks inside K
+    auto a_bytes = [&](int c) { return QA ? rows_live * blocks(c) * 64 : A_STAGE; };
+    auto copy_a = [&](int i, int s) {
+      const int c = c_begin + i;
+      if (QA) {
+        const uint16_t* a_src = static_cast<const uint16_t*>(A_in) + (size_t)m0 * a_pitch + (size_t)c * 128;
+        for (int r = lane; r < rows_live; r += 32)
+          bulk_copy(a_dst + s * A_STAGE + r * kRawPitch, a_src + (size_t)r * a_pitch, blocks(c) * 64, bars + 8 * s);
+      } else if (lane == 0) {
+        const uint8_t* a_src = static_cast<const uint8_t*>(A_in) + (size_t)blockIdx.y * (a_pitch / 4) * A_STAGE;
+        bulk_copy(a_dst + s * A_STAGE, a_src + (size_t)c * A_STAGE, A_STAGE, bars + 8 * s);
+      }
+    };
+    auto announce_b = [&](int i, int s) {  // stage s gets chunk c_begin + i: its bytes, then B's copies
+      const int c = c_begin + i;
+      if (lane == 0) mbar_expect_tx(bars + 8 * s, a_bytes(c) + p_live * blocks(c) * 256);
       __syncwarp();
+      if (lane < p_live) bulk_copy(b_dst + s * B_STAGE, b_src + (size_t)c * 1024, blocks(c) * 256, bars + 8 * s);
     };
-    auto copy_b = [&](int i) {
-      if (lane < p_live)
-        bulk_copy(b_dst + (i % S) * B_STAGE, b_src + (size_t)(c_begin + i) * 1024, b_bytes(c_begin + i), bars + 8 * (i % S));
-    };
-    auto copy_a = [&](int i) {
-      if (lane == 0)
-        bulk_copy(a_dst + (i % S) * A_STAGE, a_src + (size_t)(c_begin + i) * A_STAGE, A_STAGE, bars + 8 * (i % S));
-    };
-    if (lane == 0) mbar_expect_tx(sbar, g_live * SP * 256);
-    __syncwarp();
-    if (lane < g_live)
-      bulk_copy(smem_addr(s_sm) + lane * SP * 256, BS + (size_t)(n0 / 32 + lane) * 32 * sn + pair0 * 256, SP * 256, sbar);
-    for (int i = 0; i < first; ++i) {
-      announce(i);
-      copy_b(i);
+    if (warp == NC) {
+      if (lane == 0) mbar_expect_tx(sbar, g_live * SP * 256);
+      __syncwarp();
+      if (lane < g_live)
+        bulk_copy(smem_addr(s_sm) + lane * SP * 256, BS + (size_t)(n0 / 32 + lane) * 32 * sn + pair0 * 256, SP * 256,
+                  sbar);
+      for (int i = 0; i < first; ++i) {
+        announce_b(i, i);
+        if (QA) copy_a(i, i);
+      }
     }
-    grid_dependency_wait();
-    for (int i = 0; i < first; ++i) copy_a(i);
-    for (int i = S; i < n; ++i) {
-      mbar_wait(bars + 8 * (S + i % S), ((i / S) & 1) ^ 1);  // the consumers released chunk i - S's stage
-      announce(i);
-      copy_b(i);
-      copy_a(i);
+    if constexpr (!QA) {
+      grid_dependency_wait();
+      for (int i = 0; i < first; ++i) copy_a(i, i);
+      for (int i = S, s = 0; i < n; ++i) {
+        mbar_wait(bars + 8 * (S + s), ((i / S) & 1) ^ 1);  // the consumers released chunk i - S's stage
+        announce_b(i, s);
+        copy_a(i, s);
+        s = s + 1 == S ? 0 : s + 1;
+      }
+    } else {
+      // The quantizer warpgroup, chunk i in stage s: wait for its rows, quantize them in place, publish.
+      // Then warp NC refills the stage of chunk i - 2 (released once the consumers have issued chunk
+      // i - 1, which this warpgroup's arrivals already allowed: no wait on its own progress) with
+      // chunk i - 2 + S; so S >= 3.
+      int s = 0, fill = 0;
+      uint32_t phase = 0, fill_phase = 0;
+      for (int i = 0; i < n; ++i) {
+        const int c = c_begin + i;
+        mbar_wait(bars + 8 * s, phase);
+        quantize_raw_stage<BM>(a_sm + s * A_STAGE, tid - NC * 32, rows_live, blocks(c), ties_away != 0);
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // the stores, read by the wgmmas
+        mbar_arrive(qbars + 8 * s);
+        if (warp == NC && i >= 2 && i - 2 + S < n) {
+          mbar_wait(bars + 8 * (S + fill), fill_phase);
+          announce_b(i - 2 + S, fill);
+          copy_a(i - 2 + S, fill);
+          if (++fill == S) {
+            fill = 0;
+            fill_phase ^= 1u;
+          }
+        }
+        if (++s == S) {
+          s = 0;
+          phase ^= 1u;
+        }
+      }
     }
   } else {
     // The consumers, as the wgmma family's loop: warpgroup kw takes chunks c_begin + kw, + KW, ...; its
@@ -1125,7 +1228,11 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
     if (c_begin + kw < c_end) {
       int slot = kw, last = -1;  // this warpgroup's current chunk's stage; its previous chunk's (-1: none)
       uint32_t phase = 0;        // parity of the current chunk's use of its stage
-      mbar_wait(bars + 8 * slot, phase);
+      auto await = [&]() {
+        mbar_wait(bars + 8 * slot, phase);
+        if (QA) mbar_wait(qbars + 8 * slot, phase);
+      };
+      await();
       wgmma_decode_chunk(frag0, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c_begin + kw, pair0, kb32, t);
       // With KW = 2 a warpgroup's previous chunk is released even when it has no next one: the producer
       // may be waiting for that stage to fill the other warpgroup's last chunk.
@@ -1142,7 +1249,7 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
             slot -= S;
             phase ^= 1u;
           }
-          mbar_wait(bars + 8 * slot, phase);
+          await();
           wgmma_decode_chunk(next, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c + KW, pair0, kb32, t);
         }
       };
@@ -1202,15 +1309,8 @@ extern "C" __global__ void __launch_bounds__(256) mxfp4_quant_a_sm90(const uint1
   }
   quantize_block(x, o, ties_away != 0);
   if (order == 2) {
-    const int r = row % tile_m;
-    uint8_t* dst = a_q + ((size_t)(row / tile_m) * (kb_pad / 4) + bl / 4) * tile_m * 256 + r * 128 + (bl % 4) * 4;
-#pragma unroll
-    for (int s = 0; s < 8; ++s) {  // step s = 2q + h: pieces 2 (s % 4) and 2 (s % 4) + 1 of half s / 4
-      const int q = s / 2, h = s % 2, j = 2 * (s % 4);
-      uint8_t* half = dst + (s / 4) * tile_m * 128;
-      *reinterpret_cast<uint32_t*>(half + (j ^ (r % 8)) * 16) = prmt(o[4 * q + h], o[4 * q + h + 2], 0x5410);
-      *reinterpret_cast<uint32_t*>(half + ((j + 1) ^ (r % 8)) * 16) = prmt(o[4 * q + h], o[4 * q + h + 2], 0x7632);
-    }
+    store_stage_block(a_q + ((size_t)(row / tile_m) * (kb_pad / 4) + bl / 4) * tile_m * 256, tile_m, row % tile_m,
+                      bl % 4, o);
     return;
   }
   if (order) {
@@ -1323,7 +1423,7 @@ MXFP4_MMA_SM90_WGMMA(128, 2)
   extern "C" __global__ void __launch_bounds__(NWG * KW * 128 + 32, CTAS) mxfp4_mma_sm90_t##BM##_x##NWG##_k##KW( \
       const uint8_t *__restrict__ a_q, const uint8_t *__restrict__ b, const uint8_t *__restrict__ bs,         \
       uint16_t *__restrict__ c, int m, int n, int k, int kb_pad, int sn, int stages) {                        \
-    mma_gemm_wspec<BM, NWG, KW>(a_q, b, bs, c, m, n, k, kb_pad, sn, stages);                                  \
+    mma_gemm_wspec<BM, NWG, KW, false>(a_q, b, bs, c, m, n, k, kb_pad, sn, stages, 0);                        \
   }
 
 MXFP4_MMA_SM90_WSPEC(16, 1, 1, 3)
@@ -1338,3 +1438,20 @@ MXFP4_MMA_SM90_WSPEC(16, 1, 2, 1)
 MXFP4_MMA_SM90_WSPEC(32, 1, 2, 1)
 MXFP4_MMA_SM90_WSPEC(64, 1, 2, 1)
 MXFP4_MMA_SM90_WSPEC(128, 1, 2, 1)
+
+// mxfp4_mma_sm90_f<BM>_x<NWG>: wfused, A (bf16, row pitch lda) quantized in the CTA by its quantizer
+// warpgroup, BM rows of A, NWG consumer warpgroups of 64 rows of B, `stages` (3..8) ring stages; at least
+// CTAS of them on an SM (registers capped to fit).
+#define MXFP4_MMA_SM90_WFUSED(BM, NWG, CTAS)                                                                \
+  extern "C" __global__ void __launch_bounds__(NWG * 128 + 128, CTAS) mxfp4_mma_sm90_f##BM##_x##NWG(           \
+      const uint16_t *__restrict__ a, const uint8_t *__restrict__ b, const uint8_t *__restrict__ bs,           \
+      uint16_t *__restrict__ c, int m, int n, int k, int lda, int sn, int stages, int ties_away) {               \
+    mma_gemm_wspec<BM, NWG, 1, true>(a, b, bs, c, m, n, k, lda, sn, stages, ties_away);                         \
+  }
+
+MXFP4_MMA_SM90_WFUSED(16, 1, 2)
+MXFP4_MMA_SM90_WFUSED(32, 1, 2)
+MXFP4_MMA_SM90_WFUSED(64, 1, 2)
+MXFP4_MMA_SM90_WFUSED(128, 1, 1)
+MXFP4_MMA_SM90_WFUSED(64, 2, 1)
+MXFP4_MMA_SM90_WFUSED(128, 2, 1)
