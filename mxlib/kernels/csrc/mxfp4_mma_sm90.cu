@@ -1049,32 +1049,29 @@ __device__ __forceinline__ void bulk_copy(uint32_t dst, const void* src, uint32_
 }
 
 // A wfused stage's raw A: row r of the chunk at r * kRawPitch bytes. 272 = 17 pieces of 16 bytes, so the
-// 8 threads of a quarter warp (4 rows x 2 blocks, quantize_raw_stage) read 8 distinct bank groups.
+// 8 threads of a quarter warp (4 rows x 2 blocks, quantize_raw_stage) write and read 8 distinct bank groups.
 constexpr int kRawPitch = 272;
 
 __device__ __forceinline__ void named_barrier(int id, int threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
-// Family wfused: the raw rows of a stage (rows_live rows, blocks_live blocks of the chunk inside K; the
-// rest read as zeros) quantized in place into the wgmma layout of BM rows, by the 128 threads q of the
-// quantizer warpgroup: pass j takes rows 32 j .. 32 j + 31 (those below BM), lane l of warp q / 32 row
+// Family wfused: the raw rows of a stage (zeros past M and K: the copies wrote them) quantized in place
+// into the wgmma layout of BM rows, by the 128 threads q of the quantizer warpgroup: pass j takes rows 32 j .. 32 j + 31 (those below BM), lane l of warp q / 32 row
 // 8 (q / 32) + l % 4 + 4 (l / 16) and block (l / 4) % 4. Every thread reads all of its blocks before
 // the warpgroup's barrier and writes after it, as the two layouts overlap.
 template <int BM>
-__device__ __forceinline__ void quantize_raw_stage(uint8_t* stage, int q, int rows_live, int blocks_live,
-                                                   bool ties_away) {
+__device__ __forceinline__ void quantize_raw_stage(uint8_t* stage, int q, bool ties_away) {
   constexpr int NB = (BM + 31) / 32;
   const int lane = q & 31, r0 = 8 * (q >> 5) + lane % 4 + 4 * (lane >> 4), bl = (lane >> 2) & 3;
   uint32_t x[NB][16];
 #pragma unroll
   for (int j = 0; j < NB; ++j) {
     const int r = 32 * j + r0;
-    const bool live = r < rows_live && bl < blocks_live;
 #pragma unroll
     for (int p = 0; p < 4; ++p) {
-      const uint4 v = live ? *reinterpret_cast<const uint4*>(stage + r * kRawPitch + bl * 64 + p * 16)
-                           : make_uint4(0u, 0u, 0u, 0u);
+      const uint4 v = r < BM ? *reinterpret_cast<const uint4*>(stage + r * kRawPitch + bl * 64 + p * 16)
+                             : make_uint4(0u, 0u, 0u, 0u);
       x[j][4 * p] = v.x;
       x[j][4 * p + 1] = v.y;
       x[j][4 * p + 2] = v.z;
@@ -1140,30 +1137,15 @@ __device__ __forceinline__ void mma_gemm_wspec(const void* __restrict__ A_in, co
   if (c_end == c_begin) {
     // A rank without chunks (split_k above the chunks) adds zeros to its cluster's sum.
   } else if (warp >= NC) {
-    // The producer: warp NC. Lane p copies 16-row tile p of B (p < p_live) and, for wfused, raw rows p,
-    // p + 32, ... of A; lane 0 announces each stage's bytes before any of its copies is issued and
-    // (wspec) copies A's quantized chunk. B's scales and first S chunks are copied first; wspec's A
-    // after the wait for its quantizer.
-    const int p_live = min(P16, N / 16 - n0 / 16), rows_live = min(BM, M - m0), n = c_end - c_begin;
-    const int first = min(S, n);
+    // The producer: warp NC. Lane p copies 16-row tile p of B (p < p_live); lane 0 announces each stage's
+    // bytes before any of its copies is issued. B's scales and first S chunks are copied first.
+    const int p_live = min(P16, N / 16 - n0 / 16), n = c_end - c_begin, first = min(S, n);
     const uint8_t* b_src = B + (size_t)(n0 / 16 + (lane < p_live ? lane : 0)) * 8 * K;  // chunk c at + c * 1024
     const uint32_t a_dst = smem_addr(a_sm), b_dst = smem_addr(b_sm) + lane * 1024;
     auto blocks = [&](int c) { return min(4, kb32 - 4 * c); };  // chunk c's 32-value blocks inside K
-    auto a_bytes = [&](int c) { return QA ? rows_live * blocks(c) * 64 : A_STAGE; };
-    auto copy_a = [&](int i, int s) {
+    auto fill_b = [&](int i, int s, uint32_t a_bytes) {  // stage s gets chunk c_begin + i (plus a_bytes of A)
       const int c = c_begin + i;
-      if (QA) {
-        const uint16_t* a_src = static_cast<const uint16_t*>(A_in) + (size_t)m0 * a_pitch + (size_t)c * 128;
-        for (int r = lane; r < rows_live; r += 32)
-          bulk_copy(a_dst + s * A_STAGE + r * kRawPitch, a_src + (size_t)r * a_pitch, blocks(c) * 64, bars + 8 * s);
-      } else if (lane == 0) {
-        const uint8_t* a_src = static_cast<const uint8_t*>(A_in) + (size_t)blockIdx.y * (a_pitch / 4) * A_STAGE;
-        bulk_copy(a_dst + s * A_STAGE, a_src + (size_t)c * A_STAGE, A_STAGE, bars + 8 * s);
-      }
-    };
-    auto announce_b = [&](int i, int s) {  // stage s gets chunk c_begin + i: its bytes, then B's copies
-      const int c = c_begin + i;
-      if (lane == 0) mbar_expect_tx(bars + 8 * s, a_bytes(c) + p_live * blocks(c) * 256);
+      if (lane == 0) mbar_expect_tx(bars + 8 * s, a_bytes + p_live * blocks(c) * 256);
       __syncwarp();
       if (lane < p_live) bulk_copy(b_dst + s * B_STAGE, b_src + (size_t)c * 1024, blocks(c) * 256, bars + 8 * s);
     };
@@ -1173,46 +1155,69 @@ __device__ __forceinline__ void mma_gemm_wspec(const void* __restrict__ A_in, co
       if (lane < g_live)
         bulk_copy(smem_addr(s_sm) + lane * SP * 256, BS + (size_t)(n0 / 32 + lane) * 32 * sn + pair0 * 256, SP * 256,
                   sbar);
-      for (int i = 0; i < first; ++i) {
-        announce_b(i, i);
-        if (QA) copy_a(i, i);
-      }
+      for (int i = 0; i < first; ++i) fill_b(i, i, QA ? 0 : A_STAGE);
     }
     if constexpr (!QA) {
+      // wspec: lane 0 copies A's quantized chunk, once A's quantizer is done.
+      const uint8_t* a_src = static_cast<const uint8_t*>(A_in) + (size_t)blockIdx.y * (a_pitch / 4) * A_STAGE;
+      auto copy_a = [&](int i, int s) {
+        if (lane == 0) bulk_copy(a_dst + s * A_STAGE, a_src + (size_t)(c_begin + i) * A_STAGE, A_STAGE, bars + 8 * s);
+      };
       grid_dependency_wait();
       for (int i = 0; i < first; ++i) copy_a(i, i);
       for (int i = S, s = 0; i < n; ++i) {
         mbar_wait(bars + 8 * (S + s), ((i / S) & 1) ^ 1);  // the consumers released chunk i - S's stage
-        announce_b(i, s);
+        fill_b(i, s, A_STAGE);
         copy_a(i, s);
         s = s + 1 == S ? 0 : s + 1;
       }
     } else {
-      // The quantizer warpgroup, chunk i in stage s: wait for its rows, quantize them in place, publish.
-      // Then warp NC refills the stage of chunk i - 2 (released once the consumers have issued chunk
-      // i - 1, which this warpgroup's arrivals already allowed: no wait on its own progress) with
-      // chunk i - 2 + S; so S >= 3.
-      int s = 0, fill = 0;
-      uint32_t phase = 0, fill_phase = 0;
-      for (int i = 0; i < n; ++i) {
+      // wfused: the quantizer warpgroup. Thread q copies its own blocks of A's raw rows (quantize_raw_stage's
+      // split, 16-byte cp.async, zeros past M and K) into a stage at a pitch of kRawPitch, one cp.async group
+      // a chunk (empty groups keep the count uniform). Chunk i in stage s: wait for its group, quantize in
+      // place, publish; then refill the stage of chunk i - 2 (released once the consumers have issued chunk
+      // i - 1, which this warpgroup's arrivals already allowed: no wait on its own progress) with chunk
+      // i - 2 + S. So S >= 3, and the group of chunk i is the (i + 1)-th.
+      const int q = tid - NC * 32, r0 = 8 * (q >> 5) + lane % 4 + 4 * (lane >> 4), bl = (lane >> 2) & 3;
+      const uint16_t* A = static_cast<const uint16_t*>(A_in);
+      const int rows_live = min(BM, M - m0);
+      auto copy_a = [&](int i, int s) {
         const int c = c_begin + i;
-        mbar_wait(bars + 8 * s, phase);
-        quantize_raw_stage<BM>(a_sm + s * A_STAGE, tid - NC * 32, rows_live, blocks(c), ties_away != 0);
+#pragma unroll
+        for (int j = 0; j < (BM + 31) / 32; ++j) {
+          const int r = 32 * j + r0;
+          if (r >= BM) break;
+          const bool valid = r < rows_live && bl < blocks(c);
+          const uint16_t* src = A + (valid ? (size_t)(m0 + r) * a_pitch + (size_t)c * 128 + bl * 32 : 0);
+          const uint32_t dst = a_dst + s * A_STAGE + r * kRawPitch + bl * 64;
+#pragma unroll
+          for (int p = 0; p < 4; ++p) cp_async16(dst + p * 16, src + p * 8, valid);
+        }
+      };
+      for (int i = 0; i < S; ++i) {
+        if (i < first) copy_a(i, i);
+        cp_async_commit();
+      }
+      int s = 0, fill = 0;
+      uint32_t fill_phase = 0;
+      for (int i = 0; i < n; ++i) {
+        cp_async_wait_pending(i == 0 ? S - 1 : i == 1 ? S - 2 : S - 3);
+        quantize_raw_stage<BM>(a_sm + s * A_STAGE, q, ties_away != 0);
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // the stores, read by the wgmmas
         mbar_arrive(qbars + 8 * s);
-        if (warp == NC && i >= 2 && i - 2 + S < n) {
-          mbar_wait(bars + 8 * (S + fill), fill_phase);
-          announce_b(i - 2 + S, fill);
-          copy_a(i - 2 + S, fill);
-          if (++fill == S) {
-            fill = 0;
-            fill_phase ^= 1u;
+        if (i >= 2) {
+          if (i - 2 + S < n) {
+            mbar_wait(bars + 8 * (S + fill), fill_phase);
+            if (warp == NC) fill_b(i - 2 + S, fill, 0);
+            copy_a(i - 2 + S, fill);
+            if (++fill == S) {
+              fill = 0;
+              fill_phase ^= 1u;
+            }
           }
+          cp_async_commit();
         }
-        if (++s == S) {
-          s = 0;
-          phase ^= 1u;
-        }
+        s = s + 1 == S ? 0 : s + 1;
       }
     }
   } else {
