@@ -1233,15 +1233,13 @@ __device__ __forceinline__ void mma_gemm_wspec(const void* __restrict__ A_in, co
     if (c_begin + kw < c_end) {
       int slot = kw, last = -1;  // this warpgroup's current chunk's stage; its previous chunk's (-1: none)
       uint32_t phase = 0;        // parity of the current chunk's use of its stage
-      auto await = [&]() {
-        mbar_wait(bars + 8 * slot, phase);
-        if (QA) mbar_wait(qbars + 8 * slot, phase);
-      };
-      await();
+      mbar_wait(bars + 8 * slot, phase);
       wgmma_decode_chunk(frag0, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c_begin + kw, pair0, kb32, t);
       // With KW = 2 a warpgroup's previous chunk is released even when it has no next one: the producer
-      // may be waiting for that stage to fill the other warpgroup's last chunk.
+      // may be waiting for that stage to fill the other warpgroup's last chunk. wfused: B is decoded
+      // while A is still being quantized; the wgmmas wait for it.
       auto step = [&](int c, const uint32_t (&cur)[8][4], uint32_t (&next)[8][4]) {
+        if (QA) mbar_wait(qbars + 8 * slot, phase);
         wgmma_chunk<BM>(acc, a_base + slot * A_STAGE, cur);
         if (KW > 1 || c + KW < c_end) {
           asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
@@ -1254,7 +1252,7 @@ __device__ __forceinline__ void mma_gemm_wspec(const void* __restrict__ A_in, co
             slot -= S;
             phase ^= 1u;
           }
-          await();
+          mbar_wait(bars + 8 * slot, phase);
           wgmma_decode_chunk(next, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c + KW, pair0, kb32, t);
         }
       };
