@@ -101,17 +101,17 @@ def diagnose(cfg, m=8, n=64, k=384) -> str:
 
 
 def pipelined_config(m: int, n: int, k: int, wgmma: int = 0):
-    """A family "pipelined" (or "wgmma", "wspec", "wfused") config for the value checks (which otherwise run
-    each shape's default config)."""
-    bm = 16 if m <= 16 and wgmma < 3 else 64
+    """A family "pipelined" (or "wgmma", "wspec") config for the value checks (which otherwise run each shape's
+    default config)."""
+    bm = 16 if m <= 16 else 64
     return G.Config(block_m=bm, block_n=64, block_k=128, split_k=max(1, min(4, k // 256)), num_warps=4,
                     warps_k=0, num_stages=3, wgmma=wgmma)
 
 
 def check_configs(m: int, n: int, k: int) -> list:
-    """The configs each value check runs: the shape's default, a pipelined, a wgmma, a wspec and a wfused one."""
+    """The configs each value check runs: the shape's default, a pipelined, a wgmma and a wspec one."""
     return [G.default_config(m, n, k), pipelined_config(m, n, k), pipelined_config(m, n, k, wgmma=1),
-            pipelined_config(m, n, k, wgmma=2), pipelined_config(m, n, k, wgmma=3)]
+            pipelined_config(m, n, k, wgmma=2)]
 
 
 def checks(out_dir: Path) -> list[dict]:
@@ -144,8 +144,8 @@ def checks(out_dir: Path) -> list[dict]:
                                    (bm, bn, 128, 3, 128)):
             while G.mma_smem_bytes(tiling, bk // 128) > G.MMA_MAX_SMEM:
                 bk //= 2
-            if tiling.num_stages > 1:  # pipelined, wgmma, wspec, wfused: the ring's depth instead of a round's
-                stages = max(2 + (bk // 128) % 3, 3 if tiling.wgmma in (1, 3) or tiling.warps_k else 2)
+            if tiling.num_stages > 1:  # pipelined, wgmma, wspec: the ring's depth instead of a round's
+                stages = max(2 + (bk // 128) % 3, 3 if tiling.wgmma == 1 or tiling.warps_k else 2)
                 cfg = dataclasses.replace(tiling, split_k=split, num_stages=stages)
             else:
                 cfg = dataclasses.replace(tiling, block_k=bk, split_k=split)
@@ -207,15 +207,15 @@ def checks(out_dir: Path) -> list[dict]:
 
 def candidates(m: int, n: int, k: int, families=("direct",)) -> list:
     """mma_sm90 configs worth timing for a shape, of the kernel `families` ("direct", "staged",
-    "pipelined", "wgmma", "wspec", "wfused"): every tiling whose block_m suits M, splits 1..8 that launch 40
-    CTAs to two waves; direct and staged with block_k covering a CTA's range in one round unless that leaves
-    an SM under half its warps; pipelined with 2, 3 and 4 stages, wgmma and wfused with 3, 4 and 6 and
-    wspec with 4, 6 and 8 where they fit,
+    "pipelined", "wgmma", "wspec"): every tiling whose block_m suits M, splits 1..8 that launch 40 CTAs to two
+    waves; direct and staged with block_k covering a CTA's range in one round unless that leaves an SM
+    under half its warps; pipelined with 2, 3 and 4 stages, wgmma with 3, 4 and 6 and wspec with 4, 6
+    and 8 where they fit,
     block_m from M (from 32 rows at M >= 64: more CTAs without splitting K) up to twice M, and grids up
     to 4.5 CTAs per SM."""
     chunks = -(-k // 128)
     out = []
-    ring_stages = {"pipelined": (2, 3, 4), "wgmma": (3, 4, 6), "wspec": (4, 6, 8), "wfused": (3, 4, 6)}
+    ring_stages = {"pipelined": (2, 3, 4), "wgmma": (3, 4, 6), "wspec": (4, 6, 8)}
     for tiling in G.mma_tilings():
         family = G.mma_family(tiling)
         low = min(m, 64) if m < 64 else 32
@@ -354,7 +354,7 @@ def main() -> int:
     p.add_argument("--table", action="store_true")
     p.add_argument("--skip-checks", action="store_true")
     p.add_argument("--families", default="direct,pipelined",
-                   help="kernel families to sweep (direct, staged, pipelined, wgmma, wspec, wfused); the table's rows are always timed")
+                   help="kernel families to sweep (direct, staged, pipelined, wgmma, wspec); the table's rows are always timed")
     args = p.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     print("torch", torch.__version__, torch.cuda.get_device_name(), "cc", torch.cuda.get_device_capability())

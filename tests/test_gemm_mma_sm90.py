@@ -73,11 +73,11 @@ def test_wgmma_family_configs():
     pipelined = G.Config(block_m=64, block_n=64, block_k=128, num_warps=4, warps_k=0, num_stages=4)
     assert G.mma_smem_bytes(same_ring, 12) == G.mma_smem_bytes(pipelined, 12) + G.MMA_SMEM_ALIGN
     assert G.mma_family(pipelined) == "pipelined" and G.mma_ctas_per_sm(cfg, 12) == 1
-    for bad in (dict(num_stages=2), dict(warps_k=2, num_warps=16), dict(wgmma=4), dict(block_n=96, num_warps=6),
+    for bad in (dict(num_stages=2), dict(warps_k=2, num_warps=16), dict(wgmma=3), dict(block_n=96, num_warps=6),
                 dict(block_m=8), dict(num_stages=G.MMA_MAX_STAGES + 1)):
         with pytest.raises(ValueError):
             dataclasses.replace(cfg, **bad)
-    assert {G.mma_family(c) for c in G.mma_tilings()} == {"direct", "staged", "pipelined", "wgmma", "wspec", "wfused"}
+    assert {G.mma_family(c) for c in G.mma_tilings()} == {"direct", "staged", "pipelined", "wgmma", "wspec"}
 
 
 def test_wspec_family_configs():
@@ -100,27 +100,6 @@ def test_wspec_family_configs():
             dataclasses.replace(cfg, **bad)
     names = {G.mma_kernel_name(c) for c in G.mma_tilings() if c.wgmma == 2}
     assert names == {f"mxfp4_mma_sm90_t{bm}_x{g}_k{kw}" for bm, g, kw, _ in G.MMA_WSPEC}
-
-
-def test_wfused_family_configs():
-    """Family "wfused" is wgmma=3: wspec's single-warpgroup-along-K tilings with a quantizer warpgroup beyond
-    num_warps, 3..MMA_WSPEC_MAX_STAGES stages (the quantizer refills the stage of the chunk two back); a stage
-    holds A's raw rows at MMA_RAW_PITCH bytes (rounded up to the swizzle's period) and there is a third
-    mbarrier a stage; the quantizer warpgroup and MMA_WFUSED's registers count against the SM."""
-    cfg = G.Config(block_m=64, block_n=64, block_k=128, num_warps=4, warps_k=0, num_stages=4, wgmma=3)
-    assert G.mma_kernel_name(cfg) == "mxfp4_mma_sm90_f64_x1" and G.mma_family(cfg) == "wfused"
-    wspec = dataclasses.replace(cfg, wgmma=2)
-    grown = 4 * 64 * (G.MMA_RAW_PITCH - 256) + 4 * G.MMA_MBARRIER_BYTES
-    assert G.mma_smem_bytes(cfg, 16) == G.mma_smem_bytes(wspec, 16) + grown
-    assert G.mma_ctas_per_sm(cfg, 16) == 2 and G.mma_ctas_per_sm(wspec, 16) == 2  # registers / shared memory
-    small = dataclasses.replace(cfg, block_m=16, num_stages=3)  # 16 rows of 272 bytes, padded to 5 KB
-    assert G.mma_smem_bytes(small, 4) == 3 * (5 * 1024 + 4 * 1024) + 2 * 4 * 256 + G.MMA_SMEM_ALIGN + 10 * 8
-    for bad in (dict(num_stages=2), dict(num_stages=G.MMA_WSPEC_MAX_STAGES + 1), dict(warps_k=2, num_warps=8),
-                dict(block_m=8), dict(block_m=16, block_n=128, num_warps=8)):
-        with pytest.raises(ValueError):
-            dataclasses.replace(cfg, **bad)
-    names = {G.mma_kernel_name(c) for c in G.mma_tilings() if c.wgmma == 3}
-    assert names == {f"mxfp4_mma_sm90_f{bm}_x{g}" for bm, g, _ in G.MMA_WFUSED}
 
 
 def test_default_configs_fit_and_cover_every_contest_shape():

@@ -8,7 +8,7 @@ and byte permutes, and the fused Triton path stayed 1.3-2x slower than cuBLAS on
 layout, A is quantized on the GPU (once per CTA, or once per call for the pipelined family; bit-exact
 with `mxlib.spec.quant`, both rounding rules), and the
 split-K partials of one output tile are summed inside a thread block cluster through distributed
-shared memory: no counters, nothing kept between calls. Six kernel families: "direct"
+shared memory: no counters, nothing kept between calls. Five kernel families: "direct"
 (`Config.warps_k` >= 1: B read straight into registers, each warp one 16-row tile of B and a share of
 the K chunks), "staged" (warps_k = 0, num_stages = 1: B staged in shared memory by cp.async, each warp
 several tiles and all chunks, A quantized by every CTA), "pipelined" (warps_k = 0, num_stages >= 2:
@@ -18,9 +18,7 @@ overlap A's quantization), "wgmma" (`Config.wgmma` = 1: the pipelined family's r
 warpgroup MMA, A's quantized chunk read by the tensor cores from shared memory, B decoded into the
 register operand) and "wspec" (`Config.wgmma` = 2: the wgmma family's chunk work, warp-specialized:
 one producer warp fills the ring by bulk copies completing on mbarriers, the consumer warpgroups only
-decode and multiply) and "wfused" (`Config.wgmma` = 3: wspec without the quantizer's launch: a
-quantizer warpgroup copies A's raw rows into the ring with B and quantizes them in place); the H200
-table picks per shape. The kernels, with the reasons for their
+decode and multiply); the H200 table picks per shape. The kernels, with the reasons for their
 layout, are `csrc/mxfp4_mma_sm90.cu`.
 
 Building: the source is compiled once with nvcc (``-gencode arch=compute_90a,code=sm_90a``) to a cubin,
@@ -69,13 +67,7 @@ MMA_WGMMA = ((16, 1), (32, 1), (64, 1), (128, 1), (16, 2), (32, 2), (64, 2), (12
 MMA_WSPEC = ((16, 1, 1, 128), (32, 1, 1, 128), (64, 1, 1, 128), (128, 1, 1, 168), (16, 2, 1, 128), (32, 2, 1, 128),
              (64, 2, 1, 152), (128, 2, 1, 168), (16, 1, 2, 128), (32, 1, 2, 128), (64, 1, 2, 128), (128, 1, 2, 168))
 MMA_MAX_STAGES = 6  # the ring depths the pipelined kernels wait on (cp.async.wait_group takes an immediate)
-# Family "wfused" (wgmma=3): (block_m, warpgroups of 64 B rows, registers a thread uses (as MMA_WSPEC; the
-# single-warpgroup tilings up to 64 rows capped for 2 CTAs an SM)); each CTA has a quantizer warpgroup beyond
-# its 4 x warpgroups consumer warps.
-MMA_WFUSED = ((16, 1, 128), (32, 1, 128), (64, 1, 128), (128, 1, 208), (64, 2, 128), (128, 2, 168))
-MMA_WFUSED_WARPS = 4  # the quantizer warpgroup
-MMA_RAW_PITCH = 272  # bytes of a raw bf16 row of A in a wfused stage (kRawPitch: 128 values and 16 bytes)
-MMA_WSPEC_MAX_STAGES = 8  # families wspec and wfused (mbarriers, no immediate): bounded by shared memory
+MMA_WSPEC_MAX_STAGES = 8  # family wspec's ring (mbarriers, no immediate): bounded by shared memory
 MMA_QUANT_KERNEL = "mxfp4_quant_a_sm90"  # A quantized once per launch for the ring families (pipelined, wgmma, wspec)
 # Registers a thread of the wgmma family uses, by block_m (ptxas of nvcc 13.0, rounded up to 8).
 MMA_WGMMA_REGS = {16: 128, 32: 128, 64: 168, 128: 200}
@@ -102,9 +94,7 @@ class MmaConfig:
     with warpgroup MMAs: num_warps = 4 per 64 rows of block_n, warps_k = 0, num_stages >= 3), 2 for
     family "wspec" (the wgmma tilings warp-specialized, MMA_WSPEC: num_warps counts the consumer warps,
     4 per 64 rows of block_n times warpgroups along K, warps_k = 0 for one of those or 2 for two taking
-    alternate chunks; one producer warp is added; num_stages 2..MMA_WSPEC_MAX_STAGES), 3 for family
-    "wfused" (wspec with A quantized in the CTA, MMA_WFUSED: num_warps = 4 per 64 rows of block_n,
-    warps_k = 0, a quantizer warpgroup added, num_stages 3..MMA_WSPEC_MAX_STAGES), else 0."""
+    alternate chunks; one producer warp is added; num_stages 2..MMA_WSPEC_MAX_STAGES), else 0."""
     block_m: int = 16
     block_n: int = 64
     block_k: int = 1024
@@ -121,8 +111,8 @@ class MmaConfig:
                 raise ValueError(f"mma_sm90 Config.{name} must be a positive integer, got {v!r}")
         if not isinstance(self.warps_k, int) or isinstance(self.warps_k, bool) or self.warps_k < 0:
             raise ValueError(f"mma_sm90 Config.warps_k must be an integer >= 0, got {self.warps_k!r}")
-        if self.wgmma not in (0, 1, 2, 3) or isinstance(self.wgmma, bool):
-            raise ValueError(f"mma_sm90 Config.wgmma must be 0, 1, 2 or 3, got {self.wgmma!r}")
+        if self.wgmma not in (0, 1, 2) or isinstance(self.wgmma, bool):
+            raise ValueError(f"mma_sm90 Config.wgmma must be 0, 1 or 2, got {self.wgmma!r}")
         if self.wgmma == 1 and (self.warps_k or self.num_stages < 3):
             raise ValueError(f"mma_sm90 Config.wgmma=1 needs warps_k=0 and num_stages >= 3, got "
                              f"warps_k={self.warps_k} num_stages={self.num_stages}")
@@ -132,11 +122,7 @@ class MmaConfig:
             # after issuing its next chunk, which sits in the stage the producer still waits for
             raise ValueError(f"mma_sm90 Config.wgmma=2 needs warps_k 0 or 2 and num_stages 2..{MMA_WSPEC_MAX_STAGES} "
                              f"(3.. with warps_k=2), got warps_k={self.warps_k} num_stages={self.num_stages}")
-        if self.wgmma == 3 and (self.warps_k or not 3 <= self.num_stages <= MMA_WSPEC_MAX_STAGES):
-            # the quantizer warpgroup refills the stage of the chunk two before the one it quantizes
-            raise ValueError(f"mma_sm90 Config.wgmma=3 needs warps_k=0 and num_stages 3..{MMA_WSPEC_MAX_STAGES}, got "
-                             f"warps_k={self.warps_k} num_stages={self.num_stages}")
-        if self.wgmma < 2 and self.num_stages > 1 and (self.warps_k or self.num_stages > MMA_MAX_STAGES):
+        if self.wgmma != 2 and self.num_stages > 1 and (self.warps_k or self.num_stages > MMA_MAX_STAGES):
             raise ValueError(f"mma_sm90 Config.num_stages must be 1, or 2..{MMA_MAX_STAGES} with warps_k=0 "
                              f"(family pipelined), got num_stages={self.num_stages} warps_k={self.warps_k}")
         if mma_kernel_name(self) is None:
@@ -148,8 +134,6 @@ class MmaConfig:
                       for bm, g in MMA_WGMMA]
             known += [f"block_m={bm} block_n={64 * g} num_warps={4 * g * kw} warps_k={0 if kw == 1 else kw} "
                       f"num_stages>=2 wgmma=2" for bm, g, kw, _ in MMA_WSPEC]
-            known += [f"block_m={bm} block_n={64 * g} num_warps={4 * g} warps_k=0 num_stages>=3 wgmma=3"
-                      for bm, g, _ in MMA_WFUSED]
             raise ValueError(f"mma_sm90 Config {self} is not a compiled tiling; known: {'; '.join(known)}")
         if self.block_k % MMA_CHUNK_K or (self.num_stages > 1 and self.block_k != MMA_CHUNK_K):
             raise ValueError(f"mma_sm90 Config.block_k must be a multiple of {MMA_CHUNK_K} ({MMA_CHUNK_K} itself "
@@ -173,26 +157,21 @@ def mma_tilings() -> list[MmaConfig]:
             for bm, wn, nw in MMA_PIPELINED]
     out += [MmaConfig(block_m=bm, block_n=64 * g, block_k=MMA_CHUNK_K, num_warps=4 * g, warps_k=0, num_stages=3,
                       wgmma=1) for bm, g in MMA_WGMMA]
-    out += [MmaConfig(block_m=bm, block_n=64 * g, block_k=MMA_CHUNK_K, num_warps=4 * g * kw,
-                      warps_k=0 if kw == 1 else kw, num_stages=3, wgmma=2) for bm, g, kw, _ in MMA_WSPEC]
-    return out + [MmaConfig(block_m=bm, block_n=64 * g, block_k=MMA_CHUNK_K, num_warps=4 * g, warps_k=0, num_stages=3,
-                            wgmma=3) for bm, g, _ in MMA_WFUSED]
+    return out + [MmaConfig(block_m=bm, block_n=64 * g, block_k=MMA_CHUNK_K, num_warps=4 * g * kw,
+                            warps_k=0 if kw == 1 else kw, num_stages=3, wgmma=2) for bm, g, kw, _ in MMA_WSPEC]
 
 
 def mma_family(cfg: MmaConfig) -> str:
-    """The kernel family that runs `cfg`: "direct", "staged", "pipelined", "wgmma", "wspec" or "wfused"."""
+    """The kernel family that runs `cfg`: "direct", "staged", "pipelined", "wgmma" or "wspec"."""
     if cfg.wgmma:
-        return ("wgmma", "wspec", "wfused")[cfg.wgmma - 1]
+        return "wspec" if cfg.wgmma == 2 else "wgmma"
     return "direct" if cfg.warps_k else "staged" if cfg.num_stages == 1 else "pipelined"
 
 
 def mma_kernel_name(cfg: MmaConfig) -> str | None:
     """The cubin's kernel that runs `cfg`, or None if that tiling is not compiled."""
     bm, bn, nw, kw = cfg.block_m, cfg.block_n, cfg.num_warps, cfg.warps_k
-    if cfg.wgmma == 3:
-        if bn == 16 * nw and nw % 4 == 0 and (bm, nw // 4) in {t[:2] for t in MMA_WFUSED}:
-            return f"mxfp4_mma_sm90_f{bm}_x{nw // 4}"
-    elif cfg.wgmma == 2:
+    if cfg.wgmma == 2:
         k = max(1, kw)
         if bn == 16 * nw // k and nw % (4 * k) == 0 and (bm, nw // (4 * k), k) in {t[:3] for t in MMA_WSPEC}:
             return f"mxfp4_mma_sm90_t{bm}_x{nw // (4 * k)}_k{k}"
@@ -215,13 +194,11 @@ def mma_smem_bytes(cfg: MmaConfig, round_chunks: int) -> int:
     (`round_chunks`: the CTA's K range in chunks) its ring of stages and the scales of its range; or
     the fp32 output tiles (one per warp along K), whichever is larger; family "wgmma" as "pipelined"
     plus MMA_SMEM_ALIGN bytes to align its stages; family "wspec" as "wgmma" (an output tile per
-    warpgroup along K) plus its mbarriers; family "wfused" as "wspec" with A's raw rows (MMA_RAW_PITCH
-    bytes each, the stage rounded up to MMA_SMEM_ALIGN) in the stage and one more mbarrier per stage."""
+    warpgroup along K) plus its mbarriers."""
     bm, bn = cfg.block_m, cfg.block_n
     if cfg.num_stages > 1:
-        a_stage = -(-bm * MMA_RAW_PITCH // MMA_SMEM_ALIGN) * MMA_SMEM_ALIGN if cfg.wgmma == 3 else bm * 256
-        ring = cfg.num_stages * (a_stage + (bn // 16) * 1024) + (bn // 32) * (round_chunks // 2 + 2) * 256
-        bars = ({2: 2, 3: 3}.get(cfg.wgmma, 0) * cfg.num_stages + 1) * MMA_MBARRIER_BYTES if cfg.wgmma >= 2 else 0
+        ring = cfg.num_stages * (bm * 256 + (bn // 16) * 1024) + (bn // 32) * (round_chunks // 2 + 2) * 256
+        bars = (2 * cfg.num_stages + 1) * MMA_MBARRIER_BYTES if cfg.wgmma == 2 else 0
         tiles = max(1, cfg.warps_k) if cfg.wgmma == 2 else 1
         return max(ring, tiles * bm * (bn + 4) * 4) + (MMA_SMEM_ALIGN if cfg.wgmma else 0) + bars
     staged = bm * round_chunks * 256
@@ -233,12 +210,8 @@ def mma_smem_bytes(cfg: MmaConfig, round_chunks: int) -> int:
 def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
     """CTAs of `cfg` an SM holds at once (registers: MMA_SM_WARPS warps for "direct", one CTA for
     "staged", 8 warps for "pipelined" by its launch bounds, MMA_WGMMA_REGS for "wgmma", MMA_WSPEC's
-    and the producer warp for "wspec", MMA_WFUSED's and the quantizer warpgroup for "wfused"; shared
-    memory)."""
-    if cfg.wgmma == 3:
-        per = next(r for bm, g, r in MMA_WFUSED if (bm, 64 * g) == (cfg.block_m, cfg.block_n))
-        regs = 65536 // (32 * (cfg.num_warps + MMA_WFUSED_WARPS) * per)
-    elif cfg.wgmma == 2:
+    and the producer warp for "wspec"; shared memory)."""
+    if cfg.wgmma == 2:
         k = max(1, cfg.warps_k)
         per = next(r for bm, g, kw, r in MMA_WSPEC if (bm, 64 * g, kw) == (cfg.block_m, cfg.block_n, k))
         regs = 65536 // (32 * (cfg.num_warps + 1) * per)
@@ -459,8 +432,8 @@ def _mma_start(lib, fn, name: str, values: list, grid: list, threads: int, smem:
 def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tensor, cfg: MmaConfig,
                ties_away: bool) -> None:
     """The launches for `cfg` writing C into `c` (all tensors checked by the caller): one kernel, or for
-    the families pipelined, wgmma and wspec A's quantizer into a fresh per-call buffer and the GEMM as its
-    programmatic dependent (nothing of the buffer outlives the call: it is freed in queue order)."""
+    the families with a ring A's quantizer into a fresh per-call buffer and the GEMM as its programmatic
+    dependent (nothing of the buffer outlives the call: it is freed in queue order)."""
     m, k = a.shape
     n = b.shape[0]
     lib = _mma_cuda()
@@ -478,12 +451,10 @@ def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tens
     cluster = _MmaLaunchAttr(id=_MMA_CLUSTER_DIMENSION, x=1, y=1, z=cfg.split_k)
     with _MmaContext(lib, ctx):
         fn = _mma_function(lib, mod, functions, name, smem)
-        if cfg.num_stages == 1 or cfg.wgmma == 3:
+        if cfg.num_stages == 1:
             values = [ctypes.c_uint64(t.data_ptr()) for t in (a, b, bs, c)]
-            last = cfg.num_stages if cfg.wgmma == 3 else rounds
-            values += [ctypes.c_int32(v) for v in (m, n, k, a.stride(0), bs.shape[1], last, int(ties_away))]
-            threads = 32 * (cfg.num_warps + (MMA_WFUSED_WARPS if cfg.wgmma == 3 else 0))
-            _mma_start(lib, fn, name, values, grid, threads, smem, queue, [cluster])
+            values += [ctypes.c_int32(v) for v in (m, n, k, a.stride(0), bs.shape[1], rounds, int(ties_away))]
+            _mma_start(lib, fn, name, values, grid, 32 * cfg.num_warps, smem, queue, [cluster])
             return
         kb_pad = 4 * chunks
         rows = grid[1] * cfg.block_m if cfg.wgmma == 2 else m  # wspec's buffer: whole tiles of rows

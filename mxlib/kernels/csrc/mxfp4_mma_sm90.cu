@@ -819,21 +819,6 @@ __device__ __forceinline__ uint64_t wgmma_desc(uint32_t addr) {
   return uint64_t((addr & 0x3FFFFu) >> 4) | (uint64_t(1) << 16) | (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
 }
 
-// One 32-value block of a chunk (`o`: quantize_block's values, natural order) into a wspec A stage of
-// `tile_m` rows (two k64 halves [tile_m][128 B], 16-byte piece j of row r at j ^ (r % 8)): row r, block
-// bl (0..3) of the chunk is word bl of pieces 2 (s % 4) and 2 (s % 4) + 1 of half s / 4 for k16 step
-// s = 2q + h, holding values 8q + 2h + (0, 4) and 8q + 2h + (1, 5): the K order the B decode produces.
-__device__ __forceinline__ void store_stage_block(uint8_t* tile, int tile_m, int r, int bl, const uint32_t (&o)[16]) {
-  uint8_t* dst = tile + r * 128 + bl * 4;
-#pragma unroll
-  for (int s = 0; s < 8; ++s) {
-    const int q = s / 2, h = s % 2, j = 2 * (s % 4);
-    uint8_t* half = dst + (s / 4) * tile_m * 128;
-    *reinterpret_cast<uint32_t*>(half + (j ^ (r % 8)) * 16) = prmt(o[4 * q + h], o[4 * q + h + 2], 0x5410);
-    *reinterpret_cast<uint32_t*>(half + ((j + 1) ^ (r % 8)) * 16) = prmt(o[4 * q + h], o[4 * q + h + 2], 0x7632);
-  }
-}
-
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
@@ -1048,57 +1033,13 @@ __device__ __forceinline__ void bulk_copy(uint32_t dst, const void* src, uint32_
                : "memory");
 }
 
-// A wfused stage's raw A: row r of the chunk at r * kRawPitch bytes. 272 = 17 pieces of 16 bytes, so the
-// 8 threads of a quarter warp (4 rows x 2 blocks, quantize_raw_stage) write and read 8 distinct bank groups.
-constexpr int kRawPitch = 272;
-
-__device__ __forceinline__ void named_barrier(int id, int threads) {
-  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
-}
-
-// Family wfused: the raw rows of a stage (zeros past M and K: the copies wrote them) quantized in place
-// into the wgmma layout of BM rows, by the 128 threads q of the quantizer warpgroup: pass j takes rows 32 j .. 32 j + 31 (those below BM), lane l of warp q / 32 row
-// 8 (q / 32) + l % 4 + 4 (l / 16) and block (l / 4) % 4. Every thread reads all of its blocks before
-// the warpgroup's barrier and writes after it, as the two layouts overlap.
-template <int BM>
-__device__ __forceinline__ void quantize_raw_stage(uint8_t* stage, int q, bool ties_away) {
-  constexpr int NB = (BM + 31) / 32;
-  const int lane = q & 31, r0 = 8 * (q >> 5) + lane % 4 + 4 * (lane >> 4), bl = (lane >> 2) & 3;
-  uint32_t x[NB][16];
-#pragma unroll
-  for (int j = 0; j < NB; ++j) {
-    const int r = 32 * j + r0;
-#pragma unroll
-    for (int p = 0; p < 4; ++p) {
-      const uint4 v = r < BM ? *reinterpret_cast<const uint4*>(stage + r * kRawPitch + bl * 64 + p * 16)
-                             : make_uint4(0u, 0u, 0u, 0u);
-      x[j][4 * p] = v.x;
-      x[j][4 * p + 1] = v.y;
-      x[j][4 * p + 2] = v.z;
-      x[j][4 * p + 3] = v.w;
-    }
-  }
-  named_barrier(1, 128);
-#pragma unroll
-  for (int j = 0; j < NB; ++j) {
-    if (32 * j + r0 >= BM) break;  // BM = 16: the upper half of the warpgroup has no rows
-    uint32_t o[16];
-    quantize_block(x[j], o, ties_away);
-    store_stage_block(stage, BM, 32 * j + r0, bl, o);
-  }
-}
-
-// A_in: family wspec (QA false) the quantizer's order-2 buffer with a_pitch = kb_pad blocks a row; family
-// wfused (QA true) A itself, bf16 with a row pitch of a_pitch elements, quantized with ties_away.
-template <int BM, int NWG, int KW, bool QA>
-__device__ __forceinline__ void mma_gemm_wspec(const void* __restrict__ A_in, const uint8_t* __restrict__ B,
+template <int BM, int NWG, int KW>
+__device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, const uint8_t* __restrict__ B,
                                                const uint8_t* __restrict__ BS, uint16_t* __restrict__ C, int M,
-                                               int N, int K, int a_pitch, int sn, int stages, int ties_away) {
-  constexpr int NC = NWG * KW * 4, NT = NC * 32 + (QA ? 128 : 32), MT = BM / 8, P16 = NWG * 4, NR = P16 * 16;
-  // wfused's stage: the raw rows, rounded up to the swizzle's 1024-byte period
-  constexpr int A_STAGE = QA ? (BM * kRawPitch + 1023) / 1024 * 1024 : BM * 256;
-  constexpr int G32 = NR / 32, CP = NR + 4, B_STAGE = P16 * 1024;
-  static_assert(BM % 16 == 0 && (KW == 1 || KW == 2) && !(QA && KW > 1), "tiling");
+                                               int N, int K, int kb_pad, int sn, int stages) {
+  constexpr int NC = NWG * KW * 4, NT = NC * 32 + 32, MT = BM / 8, P16 = NWG * 4, NR = P16 * 16, G32 = NR / 32;
+  constexpr int CP = NR + 4, A_STAGE = BM * 256, B_STAGE = P16 * 1024;
+  static_assert(BM % 16 == 0 && (KW == 1 || KW == 2), "tiling");
   extern __shared__ __align__(16) uint8_t smem_raw[];
   uint8_t* smem = smem_raw + ((1024 - (smem_addr(smem_raw) & 1023u)) & 1023u);  // the swizzle's period
 
@@ -1109,20 +1050,18 @@ __device__ __forceinline__ void mma_gemm_wspec(const void* __restrict__ A_in, co
   const int pair0 = kr.pair0, SP = kr.SP;
   const int S = stages;
 
-  uint8_t* a_sm = smem;                // [S][2 halves][BM][128 B], swizzled (wfused: raw rows first)
+  uint8_t* a_sm = smem;                // [S][2 halves][BM][128 B], swizzled
   uint8_t* b_sm = a_sm + S * A_STAGE;  // [S][P16][1024 B of B_shuffle]
   uint8_t* s_sm = b_sm + S * B_STAGE;  // [G32][SP][256 B]
   // The mbarriers, past the ring and the output tiles: full[S] (the producer's arrival and the stage's
-  // bytes), empty[S] (one arrival per warp of the consuming warpgroups), the scales' barrier, then for
-  // wfused quantized[S] (one arrival per quantizer thread).
+  // bytes), empty[S] (one arrival per warp of the consuming warpgroups), then the scales' barrier.
   const uint32_t bars = smem_addr(smem) + max(S * (A_STAGE + B_STAGE) + G32 * SP * 256, KW * BM * CP * 4);
-  const uint32_t sbar = bars + 16 * S, qbars = sbar + 8;
+  const uint32_t sbar = bars + 16 * S;
   const int g_live = min(G32, (N - n0 + 31) / 32);  // 32-row scale groups that exist
   if (tid == 0) {
     for (int s = 0; s < S; ++s) {
       mbar_init(bars + 8 * s, 1);
       mbar_init(bars + 8 * (S + s), NC / KW);
-      if (QA) mbar_init(qbars + 8 * s, 128);
     }
     mbar_init(sbar, 1);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
@@ -1136,89 +1075,42 @@ __device__ __forceinline__ void mma_gemm_wspec(const void* __restrict__ A_in, co
 
   if (c_end == c_begin) {
     // A rank without chunks (split_k above the chunks) adds zeros to its cluster's sum.
-  } else if (warp >= NC) {
-    // The producer: warp NC. Lane p copies 16-row tile p of B (p < p_live); lane 0 announces each stage's
-    // bytes before any of its copies is issued. B's scales and first S chunks are copied first.
+  } else if (warp == NC) {
+    // The producer. Lane p copies 16-row tile p of B (p < p_live), lane 0 also A; lane 0 announces each
+    // stage's bytes before any of its copies is issued. B's scales and first S chunks are copied before
+    // the wait for A's quantizer, A's first S chunks right after it.
     const int p_live = min(P16, N / 16 - n0 / 16), n = c_end - c_begin, first = min(S, n);
+    const uint8_t* a_src = AQ + (size_t)blockIdx.y * (kb_pad / 4) * A_STAGE;  // chunk c at + c * A_STAGE
     const uint8_t* b_src = B + (size_t)(n0 / 16 + (lane < p_live ? lane : 0)) * 8 * K;  // chunk c at + c * 1024
     const uint32_t a_dst = smem_addr(a_sm), b_dst = smem_addr(b_sm) + lane * 1024;
-    auto blocks = [&](int c) { return min(4, kb32 - 4 * c); };  // chunk c's 32-value blocks inside K
-    auto fill_b = [&](int i, int s, uint32_t a_bytes) {  // stage s gets chunk c_begin + i (plus a_bytes of A)
-      const int c = c_begin + i;
-      if (lane == 0) mbar_expect_tx(bars + 8 * s, a_bytes + p_live * blocks(c) * 256);
+    auto b_bytes = [&](int c) { return min(4, kb32 - 4 * c) * 256; };  // a tile's runs of chunk c inside K
+    auto announce = [&](int i) {
+      if (lane == 0) mbar_expect_tx(bars + 8 * (i % S), A_STAGE + p_live * b_bytes(c_begin + i));
       __syncwarp();
-      if (lane < p_live) bulk_copy(b_dst + s * B_STAGE, b_src + (size_t)c * 1024, blocks(c) * 256, bars + 8 * s);
     };
-    if (warp == NC) {
-      if (lane == 0) mbar_expect_tx(sbar, g_live * SP * 256);
-      __syncwarp();
-      if (lane < g_live)
-        bulk_copy(smem_addr(s_sm) + lane * SP * 256, BS + (size_t)(n0 / 32 + lane) * 32 * sn + pair0 * 256, SP * 256,
-                  sbar);
-      for (int i = 0; i < first; ++i) fill_b(i, i, QA ? 0 : A_STAGE);
+    auto copy_b = [&](int i) {
+      if (lane < p_live)
+        bulk_copy(b_dst + (i % S) * B_STAGE, b_src + (size_t)(c_begin + i) * 1024, b_bytes(c_begin + i), bars + 8 * (i % S));
+    };
+    auto copy_a = [&](int i) {
+      if (lane == 0)
+        bulk_copy(a_dst + (i % S) * A_STAGE, a_src + (size_t)(c_begin + i) * A_STAGE, A_STAGE, bars + 8 * (i % S));
+    };
+    if (lane == 0) mbar_expect_tx(sbar, g_live * SP * 256);
+    __syncwarp();
+    if (lane < g_live)
+      bulk_copy(smem_addr(s_sm) + lane * SP * 256, BS + (size_t)(n0 / 32 + lane) * 32 * sn + pair0 * 256, SP * 256, sbar);
+    for (int i = 0; i < first; ++i) {
+      announce(i);
+      copy_b(i);
     }
-    if constexpr (!QA) {
-      // wspec: lane 0 copies A's quantized chunk, once A's quantizer is done.
-      const uint8_t* a_src = static_cast<const uint8_t*>(A_in) + (size_t)blockIdx.y * (a_pitch / 4) * A_STAGE;
-      auto copy_a = [&](int i, int s) {
-        if (lane == 0) bulk_copy(a_dst + s * A_STAGE, a_src + (size_t)(c_begin + i) * A_STAGE, A_STAGE, bars + 8 * s);
-      };
-      grid_dependency_wait();
-      for (int i = 0; i < first; ++i) copy_a(i, i);
-      for (int i = S, s = 0; i < n; ++i) {
-        mbar_wait(bars + 8 * (S + s), ((i / S) & 1) ^ 1);  // the consumers released chunk i - S's stage
-        fill_b(i, s, A_STAGE);
-        copy_a(i, s);
-        s = s + 1 == S ? 0 : s + 1;
-      }
-    } else {
-      // wfused: the quantizer warpgroup. Thread q copies its own blocks of A's raw rows (quantize_raw_stage's
-      // split, 16-byte cp.async, zeros past M and K) into a stage at a pitch of kRawPitch, one cp.async group
-      // a chunk (empty groups keep the count uniform). Chunk i in stage s: wait for its group, quantize in
-      // place, publish; then refill the stage of chunk i - 2 (released once the consumers have issued chunk
-      // i - 1, which this warpgroup's arrivals already allowed: no wait on its own progress) with chunk
-      // i - 2 + S. So S >= 3, and the group of chunk i is the (i + 1)-th.
-      const int q = tid - NC * 32, r0 = 8 * (q >> 5) + lane % 4 + 4 * (lane >> 4), bl = (lane >> 2) & 3;
-      const uint16_t* A = static_cast<const uint16_t*>(A_in);
-      const int rows_live = min(BM, M - m0);
-      auto copy_a = [&](int i, int s) {
-        const int c = c_begin + i;
-#pragma unroll
-        for (int j = 0; j < (BM + 31) / 32; ++j) {
-          const int r = 32 * j + r0;
-          if (r >= BM) break;
-          const bool valid = r < rows_live && bl < blocks(c);
-          const uint16_t* src = A + (valid ? (size_t)(m0 + r) * a_pitch + (size_t)c * 128 + bl * 32 : 0);
-          const uint32_t dst = a_dst + s * A_STAGE + r * kRawPitch + bl * 64;
-#pragma unroll
-          for (int p = 0; p < 4; ++p) cp_async16(dst + p * 16, src + p * 8, valid);
-        }
-      };
-      for (int i = 0; i < S; ++i) {
-        if (i < first) copy_a(i, i);
-        cp_async_commit();
-      }
-      int s = 0, fill = 0;
-      uint32_t fill_phase = 0;
-      for (int i = 0; i < n; ++i) {
-        cp_async_wait_pending(i == 0 ? S - 1 : i == 1 ? S - 2 : S - 3);
-        quantize_raw_stage<BM>(a_sm + s * A_STAGE, q, ties_away != 0);
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // the stores, read by the wgmmas
-        mbar_arrive(qbars + 8 * s);
-        if (i >= 2) {
-          if (i - 2 + S < n) {
-            mbar_wait(bars + 8 * (S + fill), fill_phase);
-            if (warp == NC) fill_b(i - 2 + S, fill, 0);
-            copy_a(i - 2 + S, fill);
-            if (++fill == S) {
-              fill = 0;
-              fill_phase ^= 1u;
-            }
-          }
-          cp_async_commit();
-        }
-        s = s + 1 == S ? 0 : s + 1;
-      }
+    grid_dependency_wait();
+    for (int i = 0; i < first; ++i) copy_a(i);
+    for (int i = S; i < n; ++i) {
+      mbar_wait(bars + 8 * (S + i % S), ((i / S) & 1) ^ 1);  // the consumers released chunk i - S's stage
+      announce(i);
+      copy_b(i);
+      copy_a(i);
     }
   } else {
     // The consumers, as the wgmma family's loop: warpgroup kw takes chunks c_begin + kw, + KW, ...; its
@@ -1236,10 +1128,8 @@ __device__ __forceinline__ void mma_gemm_wspec(const void* __restrict__ A_in, co
       mbar_wait(bars + 8 * slot, phase);
       wgmma_decode_chunk(frag0, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c_begin + kw, pair0, kb32, t);
       // With KW = 2 a warpgroup's previous chunk is released even when it has no next one: the producer
-      // may be waiting for that stage to fill the other warpgroup's last chunk. wfused: B is decoded
-      // while A is still being quantized; the wgmmas wait for it.
+      // may be waiting for that stage to fill the other warpgroup's last chunk.
       auto step = [&](int c, const uint32_t (&cur)[8][4], uint32_t (&next)[8][4]) {
-        if (QA) mbar_wait(qbars + 8 * slot, phase);
         wgmma_chunk<BM>(acc, a_base + slot * A_STAGE, cur);
         if (KW > 1 || c + KW < c_end) {
           asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
@@ -1312,8 +1202,15 @@ extern "C" __global__ void __launch_bounds__(256) mxfp4_quant_a_sm90(const uint1
   }
   quantize_block(x, o, ties_away != 0);
   if (order == 2) {
-    store_stage_block(a_q + ((size_t)(row / tile_m) * (kb_pad / 4) + bl / 4) * tile_m * 256, tile_m, row % tile_m,
-                      bl % 4, o);
+    const int r = row % tile_m;
+    uint8_t* dst = a_q + ((size_t)(row / tile_m) * (kb_pad / 4) + bl / 4) * tile_m * 256 + r * 128 + (bl % 4) * 4;
+#pragma unroll
+    for (int s = 0; s < 8; ++s) {  // step s = 2q + h: pieces 2 (s % 4) and 2 (s % 4) + 1 of half s / 4
+      const int q = s / 2, h = s % 2, j = 2 * (s % 4);
+      uint8_t* half = dst + (s / 4) * tile_m * 128;
+      *reinterpret_cast<uint32_t*>(half + (j ^ (r % 8)) * 16) = prmt(o[4 * q + h], o[4 * q + h + 2], 0x5410);
+      *reinterpret_cast<uint32_t*>(half + ((j + 1) ^ (r % 8)) * 16) = prmt(o[4 * q + h], o[4 * q + h + 2], 0x7632);
+    }
     return;
   }
   if (order) {
@@ -1426,7 +1323,7 @@ MXFP4_MMA_SM90_WGMMA(128, 2)
   extern "C" __global__ void __launch_bounds__(NWG * KW * 128 + 32, CTAS) mxfp4_mma_sm90_t##BM##_x##NWG##_k##KW( \
       const uint8_t *__restrict__ a_q, const uint8_t *__restrict__ b, const uint8_t *__restrict__ bs,         \
       uint16_t *__restrict__ c, int m, int n, int k, int kb_pad, int sn, int stages) {                        \
-    mma_gemm_wspec<BM, NWG, KW, false>(a_q, b, bs, c, m, n, k, kb_pad, sn, stages, 0);                        \
+    mma_gemm_wspec<BM, NWG, KW>(a_q, b, bs, c, m, n, k, kb_pad, sn, stages);                                  \
   }
 
 MXFP4_MMA_SM90_WSPEC(16, 1, 1, 3)
@@ -1441,20 +1338,3 @@ MXFP4_MMA_SM90_WSPEC(16, 1, 2, 1)
 MXFP4_MMA_SM90_WSPEC(32, 1, 2, 1)
 MXFP4_MMA_SM90_WSPEC(64, 1, 2, 1)
 MXFP4_MMA_SM90_WSPEC(128, 1, 2, 1)
-
-// mxfp4_mma_sm90_f<BM>_x<NWG>: wfused, A (bf16, row pitch lda) quantized in the CTA by its quantizer
-// warpgroup, BM rows of A, NWG consumer warpgroups of 64 rows of B, `stages` (3..8) ring stages; at least
-// CTAS of them on an SM (registers capped to fit).
-#define MXFP4_MMA_SM90_WFUSED(BM, NWG, CTAS)                                                                \
-  extern "C" __global__ void __launch_bounds__(NWG * 128 + 128, CTAS) mxfp4_mma_sm90_f##BM##_x##NWG(           \
-      const uint16_t *__restrict__ a, const uint8_t *__restrict__ b, const uint8_t *__restrict__ bs,           \
-      uint16_t *__restrict__ c, int m, int n, int k, int lda, int sn, int stages, int ties_away) {               \
-    mma_gemm_wspec<BM, NWG, 1, true>(a, b, bs, c, m, n, k, lda, sn, stages, ties_away);                         \
-  }
-
-MXFP4_MMA_SM90_WFUSED(16, 1, 2)
-MXFP4_MMA_SM90_WFUSED(32, 1, 2)
-MXFP4_MMA_SM90_WFUSED(64, 1, 2)
-MXFP4_MMA_SM90_WFUSED(128, 1, 1)
-MXFP4_MMA_SM90_WFUSED(64, 2, 1)
-MXFP4_MMA_SM90_WFUSED(128, 2, 1)
