@@ -209,13 +209,13 @@ def candidates(m: int, n: int, k: int, families=("direct",)) -> list:
     """mma_sm90 configs worth timing for a shape, of the kernel `families` ("direct", "staged",
     "pipelined", "wgmma", "wspec"): every tiling whose block_m suits M, splits 1..8 that launch 40 CTAs to two
     waves; direct and staged with block_k covering a CTA's range in one round unless that leaves an SM
-    under half its warps; pipelined with 2, 3 and 4 stages, wgmma with 3, 4 and 6 and wspec with 2, 3,
-    4, 6 and 8 where they fit,
+    under half its warps; pipelined with 2, 3 and 4 stages, wgmma with 3, 4 and 6 and wspec with 4, 6
+    and 8 where they fit,
     block_m from M (from 32 rows at M >= 64: more CTAs without splitting K) up to twice M, and grids up
     to 4.5 CTAs per SM."""
     chunks = -(-k // 128)
     out = []
-    ring_stages = {"pipelined": (2, 3, 4), "wgmma": (3, 4, 6), "wspec": (2, 3, 4, 6, 8)}
+    ring_stages = {"pipelined": (2, 3, 4), "wgmma": (3, 4, 6), "wspec": (4, 6, 8)}
     for tiling in G.mma_tilings():
         family = G.mma_family(tiling)
         low = min(m, 64) if m < 64 else 32

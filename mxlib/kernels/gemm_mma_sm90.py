@@ -65,8 +65,7 @@ MMA_WGMMA = ((16, 1), (32, 1), (64, 1), (128, 1), (16, 2), (32, 2), (64, 2), (12
 # (ptxas of nvcc 13.0, rounded up to 8; the single-warpgroup tilings up to 64 rows are capped for 3 CTAs
 # an SM)); each CTA has one producer warp beyond its 4 x warpgroups x warpgroups-along-K consumer warps.
 MMA_WSPEC = ((16, 1, 1, 128), (32, 1, 1, 128), (64, 1, 1, 128), (128, 1, 1, 168), (16, 2, 1, 128), (32, 2, 1, 128),
-             (64, 2, 1, 152), (128, 2, 1, 168), (16, 1, 2, 128), (32, 1, 2, 128), (64, 1, 2, 128), (128, 1, 2, 168),
-             (256, 1, 1, 256))
+             (64, 2, 1, 152), (128, 2, 1, 168), (16, 1, 2, 128), (32, 1, 2, 128), (64, 1, 2, 128), (128, 1, 2, 168))
 MMA_MAX_STAGES = 6  # the ring depths the pipelined kernels wait on (cp.async.wait_group takes an immediate)
 MMA_WSPEC_MAX_STAGES = 8  # family wspec's ring (mbarriers, no immediate): bounded by shared memory
 MMA_QUANT_KERNEL = "mxfp4_quant_a_sm90"  # A quantized once per launch for the ring families (pipelined, wgmma, wspec)
@@ -84,7 +83,7 @@ MMA_NVCC_FLAGS = ("-cubin", "-gencode=arch=compute_90a,code=sm_90a", "-O3", "-st
 
 @dataclass(frozen=True)
 class MmaConfig:
-    """One launch's tiling. block_m: rows of A per CTA (8..256); block_n: rows of B per CTA; block_k: K
+    """One launch's tiling. block_m: rows of A per CTA (8..128); block_n: rows of B per CTA; block_k: K
     values a CTA holds in shared memory at once (a round; a multiple of 128: a CTA's K range takes
     ceil(range / block_k) rounds); split_k: CTAs of one cluster that split K (1..8); num_warps: warps
     per CTA; warps_k: family "direct" with num_warps = (block_n / 16) x warps_k (each warp one 16-row

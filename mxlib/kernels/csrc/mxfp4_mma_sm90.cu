@@ -897,7 +897,7 @@ __device__ __forceinline__ void wgmma_decode_chunk(uint32_t (&frag)[8][4], const
 
 // wgmma_chunk: one chunk's wgmmas (one commit group): the accumulators of BM columns (BM / 2 registers)
 // += the fragments times A's stage at shared address a_stage; one wgmma of width BM per k16 step up
-// to 64, BM / 64 of width 64 above.
+// to 64, two of width 64 at BM = 128.
 template <int BM>
 __device__ __forceinline__ void wgmma_chunk(float* acc, uint32_t a_stage, const uint32_t (&frag)[8][4]) {
   constexpr int WN_N = BM < 64 ? BM : 64, WN_I = BM / WN_N;  // wgmma width and count per k16 step
@@ -1338,4 +1338,3 @@ MXFP4_MMA_SM90_WSPEC(16, 1, 2, 1)
 MXFP4_MMA_SM90_WSPEC(32, 1, 2, 1)
 MXFP4_MMA_SM90_WSPEC(64, 1, 2, 1)
 MXFP4_MMA_SM90_WSPEC(128, 1, 2, 1)
-MXFP4_MMA_SM90_WSPEC(256, 1, 1, 1)
