@@ -848,6 +848,12 @@ WGMMA_BF16(64,
            "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,"
            "%28,%29,%30,%31",
            "%32,%33,%34,%35", "%36", WG_D8(d, 0), WG_D8(d, 8), WG_D8(d, 16), WG_D8(d, 24))
+WGMMA_BF16(128,
+           "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,"
+           "%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,"
+           "%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63",
+           "%64,%65,%66,%67", "%68", WG_D8(d, 0), WG_D8(d, 8), WG_D8(d, 16), WG_D8(d, 24), WG_D8(d, 32), WG_D8(d, 40),
+           WG_D8(d, 48), WG_D8(d, 56))
 
 // Keeps the compiler from moving reads of the accumulators above the wait for the wgmmas writing them.
 template <int R>
@@ -896,11 +902,10 @@ __device__ __forceinline__ void wgmma_decode_chunk(uint32_t (&frag)[8][4], const
 }
 
 // wgmma_chunk: one chunk's wgmmas (one commit group): the accumulators of BM columns (BM / 2 registers)
-// += the fragments times A's stage at shared address a_stage; one wgmma of width BM per k16 step up
-// to 64, two of width 64 at BM = 128.
+// += the fragments times A's stage at shared address a_stage; one wgmma of width BM per k16 step.
 template <int BM>
 __device__ __forceinline__ void wgmma_chunk(float* acc, uint32_t a_stage, const uint32_t (&frag)[8][4]) {
-  constexpr int WN_N = BM < 64 ? BM : 64, WN_I = BM / WN_N;  // wgmma width and count per k16 step
+  constexpr int WN_N = BM < 128 ? BM : 128, WN_I = BM / WN_N;  // wgmma width and count per k16 step
   wgmma_fence();
 #pragma unroll
   for (int s = 0; s < 8; ++s)
