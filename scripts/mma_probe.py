@@ -151,13 +151,6 @@ def checks(out_dir: Path) -> list[dict]:
                 cfg = dataclasses.replace(tiling, block_k=bk, split_k=split)
             data = generate_input(max(1, m), n, k, rng.randrange(2**31), device="cuda")
             record("tiling", cfg, data, run_cfg(data, cfg))
-    # family wspec's multicast of A along N (cluster_n): M and N tails, K % 128 == 64, short and long K
-    for tiling in [t for t in G.mma_tilings() if t.wgmma == 2]:
-        bm, bn = tiling.block_m, tiling.block_n
-        for m, n, k, cn in ((bm + 5, 4 * bn - 16, 1088, 2), (bm - 3, 4 * bn, 320, 4), (2 * bm + 1, 8 * bn - 48, 2048, 8)):
-            cfg = dataclasses.replace(tiling, num_stages=3 + tiling.warps_k // 2, cluster_n=cn)
-            data = generate_input(max(1, m), n, k, rng.randrange(2**31), device="cuda")
-            record("multicast", cfg, data, run_cfg(data, cfg))
     # random shapes with their default config
     for _ in range(40):
         m, n, k = rng.randrange(1, 300), 16 * rng.randrange(1, 260), 64 * rng.randrange(1, 80)
@@ -217,8 +210,7 @@ def candidates(m: int, n: int, k: int, families=("direct",)) -> list:
     "pipelined", "wgmma", "wspec"): every tiling whose block_m suits M, splits 1..8 that launch 40 CTAs to two
     waves; direct and staged with block_k covering a CTA's range in one round unless that leaves an SM
     under half its warps; pipelined with 2, 3 and 4 stages, wgmma with 3, 4 and 6 and wspec with 4, 6
-    and 8 where they fit (wspec at split 1 and 4 stages also with A multicast to 2, 4 and 8 CTAs along N
-    where they divide the N tiles),
+    and 8 where they fit,
     block_m from M (from 32 rows at M >= 64: more CTAs without splitting K) up to twice M, and grids up
     to 4.5 CTAs per SM."""
     chunks = -(-k // 128)
@@ -239,9 +231,6 @@ def candidates(m: int, n: int, k: int, families=("direct",)) -> list:
                     continue
                 if 40 <= G.grid(m, n, k, cfg) <= 4.5 * SMS:
                     out.append(cfg)
-                    tiles_n = -(-n // cfg.block_n)
-                    if family == "wspec" and split == 1 and stages == 4:  # A multicast along N
-                        out += [dataclasses.replace(cfg, cluster_n=c) for c in G.MMA_CLUSTER_N if tiles_n % c == 0]
     bms = sorted({c.block_m for c in G.mma_tilings()})
     if m > 64:
         allowed = {64}

@@ -17,7 +17,6 @@ from mxlib.runtime import dispatch
 from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4
 from mxlib.spec.reference import check_implementation, generate_input
 from mxlib.spec.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight
-from mxlib.tools.providers import config_text
 from mxlib.spec import shapes
 
 ON_HOPPER = torch.cuda.is_available() and torch.cuda.get_device_capability() == (9, 0)
@@ -101,17 +100,6 @@ def test_wspec_family_configs():
             dataclasses.replace(cfg, **bad)
     names = {G.mma_kernel_name(c) for c in G.mma_tilings() if c.wgmma == 2}
     assert names == {f"mxfp4_mma_sm90_t{bm}_x{g}_k{kw}" for bm, g, kw, _ in G.MMA_WSPEC}
-
-
-def test_wspec_multicast_configs():
-    """Config.cluster_n (A multicast along N) is family wspec at split_k=1 only, 1 or one of MMA_CLUSTER_N;
-    whether it divides the N tiles is checked at launch (it depends on N)."""
-    cfg = G.Config(block_m=128, block_n=64, block_k=128, num_warps=4, warps_k=0, num_stages=4, wgmma=2, cluster_n=4)
-    assert G.mma_kernel_name(cfg) == "mxfp4_mma_sm90_t128_x1_k1" and G.Config().cluster_n == 1
-    for bad in (dict(cluster_n=3), dict(cluster_n=0), dict(cluster_n=16), dict(split_k=2), dict(wgmma=1, num_stages=4)):
-        with pytest.raises(ValueError):
-            dataclasses.replace(cfg, **bad)
-    assert "cluster_n=4" in config_text(cfg)
 
 
 def test_default_configs_fit_and_cover_every_contest_shape():
@@ -201,20 +189,6 @@ def test_every_tiling_split_and_round():
             data = generate_input(cfg.block_m + 3, 2 * cfg.block_n + 16, 1088, seed, device="cuda")
             ok, msg = check_implementation(data, _run(data, cfg))
             assert ok, f"{cfg} seed {seed}: {msg}"
-
-
-@pytest.mark.gpu
-@pytest.mark.skipif(not ON_HOPPER, reason="mma_sm90 runs on compute capability 9.0 only")
-def test_wspec_multicast_matches_the_reference_and_refuses_a_cluster_that_does_not_divide():
-    seed = random.SystemRandom().randrange(2**31)
-    cfg = G.Config(block_m=64, block_n=64, block_k=128, num_warps=4, warps_k=0, num_stages=3, wgmma=2, cluster_n=4)
-    for m, n, k in ((67, 4 * 64 - 16, 1088), (5, 8 * 64, 320)):
-        data = generate_input(m, n, k, seed, device="cuda")
-        ok, msg = check_implementation(data, _run(data, cfg))
-        assert ok, f"{m}x{n}x{k} seed {seed}: {msg}"
-    data = generate_input(16, 3 * 64, 256, seed, device="cuda")
-    with pytest.raises(ValueError, match="cluster_n"):
-        _run(data, cfg)
 
 
 @pytest.mark.gpu

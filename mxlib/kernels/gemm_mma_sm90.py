@@ -65,7 +65,7 @@ MMA_WGMMA = ((16, 1), (32, 1), (64, 1), (128, 1), (16, 2), (32, 2), (64, 2), (12
 # (ptxas of nvcc 13.0, rounded up to 8; the single-warpgroup tilings up to 64 rows are capped for 3 CTAs
 # an SM)); each CTA has one producer warp beyond its 4 x warpgroups x warpgroups-along-K consumer warps.
 MMA_WSPEC = ((16, 1, 1, 128), (32, 1, 1, 128), (64, 1, 1, 128), (128, 1, 1, 168), (16, 2, 1, 128), (32, 2, 1, 128),
-             (64, 2, 1, 160), (128, 2, 1, 168), (16, 1, 2, 128), (32, 1, 2, 128), (64, 1, 2, 128), (128, 1, 2, 168))
+             (64, 2, 1, 152), (128, 2, 1, 168), (16, 1, 2, 128), (32, 1, 2, 128), (64, 1, 2, 128), (128, 1, 2, 168))
 MMA_MAX_STAGES = 6  # the ring depths the pipelined kernels wait on (cp.async.wait_group takes an immediate)
 MMA_WSPEC_MAX_STAGES = 8  # family wspec's ring (mbarriers, no immediate): bounded by shared memory
 MMA_QUANT_KERNEL = "mxfp4_quant_a_sm90"  # A quantized once per launch for the ring families (pipelined, wgmma, wspec)
@@ -75,7 +75,6 @@ MMA_MBARRIER_BYTES = 8  # one mbarrier (family wspec: two per stage and one for 
 MMA_SMEM_ALIGN = 1024  # the wgmma family aligns its stages to the 128-byte swizzle's 1024-byte period
 MMA_CHUNK_K = 128  # K values per chunk: one 32-value scale block for each thread of a quad
 MMA_MAX_SPLIT = 8  # the largest portable thread block cluster
-MMA_CLUSTER_N = (2, 4, 8)  # family wspec's multicast groups along N (Config.cluster_n above 1)
 MMA_MAX_SMEM = 227 * 1024  # dynamic shared memory one sm_90 CTA may have
 MMA_SM_WARPS = 16  # warps an SM holds at the kernels' register counts (128 a thread, 2048 threads)
 A_DTYPES = (torch.bfloat16,)  # the dtype of A the kernel quantizes (the dispatcher checks it)
@@ -95,10 +94,7 @@ class MmaConfig:
     with warpgroup MMAs: num_warps = 4 per 64 rows of block_n, warps_k = 0, num_stages >= 3), 2 for
     family "wspec" (the wgmma tilings warp-specialized, MMA_WSPEC: num_warps counts the consumer warps,
     4 per 64 rows of block_n times warpgroups along K, warps_k = 0 for one of those or 2 for two taking
-    alternate chunks; one producer warp is added; num_stages 2..MMA_WSPEC_MAX_STAGES), else 0; cluster_n:
-    family wspec with split_k = 1 only, the CTAs of a cluster along N (1, 2, 4 or 8; it must divide the
-    N tiles, checked at launch) that share each chunk of A, each copying 1/cluster_n of it into all of
-    them (a multicast: A read once out of L2 per cluster)."""
+    alternate chunks; one producer warp is added; num_stages 2..MMA_WSPEC_MAX_STAGES), else 0."""
     block_m: int = 16
     block_n: int = 64
     block_k: int = 1024
@@ -107,10 +103,9 @@ class MmaConfig:
     num_stages: int = 1
     warps_k: int = 4
     wgmma: int = 0
-    cluster_n: int = 1
 
     def __post_init__(self):
-        for name in ("block_m", "block_n", "block_k", "split_k", "num_warps", "num_stages", "cluster_n"):
+        for name in ("block_m", "block_n", "block_k", "split_k", "num_warps", "num_stages"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 raise ValueError(f"mma_sm90 Config.{name} must be a positive integer, got {v!r}")
@@ -143,9 +138,6 @@ class MmaConfig:
         if self.block_k % MMA_CHUNK_K or (self.num_stages > 1 and self.block_k != MMA_CHUNK_K):
             raise ValueError(f"mma_sm90 Config.block_k must be a multiple of {MMA_CHUNK_K} ({MMA_CHUNK_K} itself "
                              f"with num_stages >= 2), got {self.block_k}")
-        if self.cluster_n > 1 and (self.cluster_n not in MMA_CLUSTER_N or self.wgmma != 2 or self.split_k > 1):
-            raise ValueError(f"mma_sm90 Config.cluster_n must be 1, or one of {MMA_CLUSTER_N} with wgmma=2 (family wspec) "
-                             f"and split_k=1, got cluster_n={self.cluster_n} wgmma={self.wgmma} split_k={self.split_k}")
         if self.split_k > MMA_MAX_SPLIT:
             raise ValueError(f"mma_sm90 Config.split_k must be 1..{MMA_MAX_SPLIT} (a portable cluster), "
                              f"got {self.split_k}")
@@ -456,10 +448,7 @@ def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tens
     name = mma_kernel_name(cfg)
     queue = _mma_queue(a.device)
     grid = [-(-n // cfg.block_n), -(-m // cfg.block_m), cfg.split_k]
-    if grid[0] % cfg.cluster_n:
-        raise ValueError(f"mma_sm90 Config.cluster_n={cfg.cluster_n} must divide the N tiles, ceil(N / block_n) = "
-                         f"{grid[0]} for N={n}: pick a cluster_n that divides it, or 1")
-    cluster = _MmaLaunchAttr(id=_MMA_CLUSTER_DIMENSION, x=cfg.cluster_n, y=1, z=cfg.split_k)
+    cluster = _MmaLaunchAttr(id=_MMA_CLUSTER_DIMENSION, x=1, y=1, z=cfg.split_k)
     with _MmaContext(lib, ctx):
         fn = _mma_function(lib, mod, functions, name, smem)
         if cfg.num_stages == 1:

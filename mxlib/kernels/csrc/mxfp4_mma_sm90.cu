@@ -1038,38 +1038,6 @@ __device__ __forceinline__ void bulk_copy(uint32_t dst, const void* src, uint32_
                : "memory");
 }
 
-// bulk_copy into the shared memory of every CTA of the cluster in `mask` (cluster ranks), at the same
-// offsets, completing on each one's barrier at `bar`'s offset: one read of `src` out of L2 for all of them.
-__device__ __forceinline__ void bulk_copy_multicast(uint32_t dst, const void* src, uint32_t bytes, uint32_t bar,
-                                                    uint16_t mask) {
-  asm volatile(
-      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1], %2, [%3], %4;" ::"r"(
-          dst),
-      "l"(src), "r"(bytes), "r"(bar), "h"(mask)
-      : "memory");
-}
-
-// One arrival on the barrier at `bar`'s offset in the shared memory of cluster rank `rank`.
-__device__ __forceinline__ void mbar_arrive_cluster(uint32_t bar, uint32_t rank) {
-  asm volatile(
-      "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
-      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}" ::"r"(bar),
-      "r"(rank)
-      : "memory");
-}
-
-__device__ __forceinline__ uint32_t cluster_dim_x() {
-  uint32_t v;
-  asm("mov.u32 %0, %%cluster_nctaid.x;" : "=r"(v));
-  return v;
-}
-
-__device__ __forceinline__ uint32_t cluster_ctaid_x() {
-  uint32_t v;
-  asm("mov.u32 %0, %%cluster_ctaid.x;" : "=r"(v));
-  return v;
-}
-
 template <int BM, int NWG, int KW>
 __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, const uint8_t* __restrict__ B,
                                                const uint8_t* __restrict__ BS, uint16_t* __restrict__ C, int M,
@@ -1086,32 +1054,25 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
   const int split = kr.split, rank = kr.rank, kb32 = kr.kb32, c_begin = kr.c_begin, c_end = kr.c_end;
   const int pair0 = kr.pair0, SP = kr.SP;
   const int S = stages;
-  // A's multicast group: the CX CTAs of the cluster along N (split 1) share each chunk of A, each copying
-  // a CX-th of it into all of them; a stage is refilled only once every one of them has released it.
-  const uint32_t CX = cluster_dim_x(), cx = cluster_ctaid_x();
 
   uint8_t* a_sm = smem;                // [S][2 halves][BM][128 B], swizzled
   uint8_t* b_sm = a_sm + S * A_STAGE;  // [S][P16][1024 B of B_shuffle]
   uint8_t* s_sm = b_sm + S * B_STAGE;  // [G32][SP][256 B]
   // The mbarriers, past the ring and the output tiles: full[S] (the producer's arrival and the stage's
-  // bytes), empty[S] (one arrival per warp of the consuming warpgroups of each CTA of the multicast
-  // group), then the scales' barrier.
+  // bytes), empty[S] (one arrival per warp of the consuming warpgroups), then the scales' barrier.
   const uint32_t bars = smem_addr(smem) + max(S * (A_STAGE + B_STAGE) + G32 * SP * 256, KW * BM * CP * 4);
   const uint32_t sbar = bars + 16 * S;
   const int g_live = min(G32, (N - n0 + 31) / 32);  // 32-row scale groups that exist
   if (tid == 0) {
     for (int s = 0; s < S; ++s) {
       mbar_init(bars + 8 * s, 1);
-      mbar_init(bars + 8 * (S + s), NC / KW * CX);
+      mbar_init(bars + 8 * (S + s), NC / KW);
     }
     mbar_init(sbar, 1);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
   for (int i = g_live * SP * 256 + tid; i < G32 * SP * 256; i += NT) s_sm[i] = 127;  // groups past N: scale 1
-  if (CX > 1)
-    cluster_sync();  // every barrier of the group initialized before any copy or arrival reaches it
-  else
-    __syncthreads();
+  __syncthreads();
 
   float acc[MT * 4];
 #pragma unroll
@@ -1137,13 +1098,8 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
         bulk_copy(b_dst + (i % S) * B_STAGE, b_src + (size_t)(c_begin + i) * 1024, b_bytes(c_begin + i), bars + 8 * (i % S));
     };
     auto copy_a = [&](int i) {
-      if (lane == 0 && CX == 1)
+      if (lane == 0)
         bulk_copy(a_dst + (i % S) * A_STAGE, a_src + (size_t)(c_begin + i) * A_STAGE, A_STAGE, bars + 8 * (i % S));
-      if (lane == 0 && CX > 1) {
-        const uint32_t part = A_STAGE / CX;
-        bulk_copy_multicast(a_dst + (i % S) * A_STAGE + cx * part, a_src + (size_t)(c_begin + i) * A_STAGE + cx * part,
-                            part, bars + 8 * (i % S), uint16_t((1u << CX) - 1u));
-      }
     };
     if (lane == 0) mbar_expect_tx(sbar, g_live * SP * 256);
     __syncwarp();
@@ -1182,13 +1138,7 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
         wgmma_chunk<BM>(acc, a_base + slot * A_STAGE, cur);
         if (KW > 1 || c + KW < c_end) {
           asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
-          if (last >= 0 && lane == 0) {
-            if (CX == 1) {
-              mbar_arrive(bars + 8 * (S + last));
-            } else {
-              for (uint32_t p = 0; p < CX; ++p) mbar_arrive_cluster(bars + 8 * (S + last), p);
-            }
-          }
+          if (last >= 0 && lane == 0) mbar_arrive(bars + 8 * (S + last));
         }
         if (c + KW < c_end) {
           last = slot;
@@ -1217,7 +1167,6 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
                              warp % (4 * NWG) * 16, g, t);
   if (KW > 1) __syncthreads();
   reduce_store<BM, NR, NT, KW>(ct, C, tid, m0, n0, M, N, split, rank);
-  if (CX > 1) cluster_sync();  // no CTA leaves while a peer may still arrive on its barriers
 }
 
 }  // namespace
