@@ -1,6 +1,6 @@
-"""What the wgmma family's loop costs without its B decode or without its MMAs: diagnostic variants of the
-kernel, timed beside the real one (KERNEL_NOTES.md, "v5"). Their outputs are wrong by design and are
-never checked; only their times mean something.
+"""What the wgmma family's loop costs without its B decode or without its MMAs, and the wspec family's
+without its ring: diagnostic variants of the kernel, timed beside the real one (KERNEL_NOTES.md, "v5",
+"v11"). Their outputs are wrong by design and are never checked; only their times mean something.
 
     python3 scripts/mma_ablate.py --variant no_decode --cache DIR --out OUT.csv [--build-only]
 
@@ -10,7 +10,11 @@ and wspec, in a copy of the source; the library's cubin is untouched):
   no_decode    B's fragments are the raw words read from shared memory: no decode_word, no scale
                factors, no multiplies (the copies, barriers and wgmmas stay);
   no_mma       the decode stays (its words folded into one accumulator's bits), no wgmma is issued;
-  skeleton     neither: the ring's copies, waits and barriers, the prologue, the reduction and store.
+  skeleton     neither: the ring's copies, waits and barriers, the prologue, the reduction and store;
+  resident     family wspec only: every chunk reads the ring's first stage again (the producer fills it
+               once and stops; the consumers wait once), so the chunk work runs on data already in
+               shared memory: the SM's own rate, without the copies' latency or bandwidth;
+  resident_no_decode, resident_no_mma   resident with the no_decode or no_mma cut.
 Each variant's cubin is built into --cache (an explicit scratch directory, reused when it is already
 there: --build-only builds it without a GPU). On a GPU, every benchmark shape whose H200 table row is
 a wgmma or wspec config is timed contest-style (L2 flushed, events around one call: median and mean) and by
@@ -29,7 +33,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from mxlib.kernels import gemm_mma_sm90 as G  # noqa: E402
 
-VARIANTS = ("full", "no_decode", "no_mma", "skeleton")
+VARIANTS = ("full", "no_decode", "no_mma", "skeleton", "resident", "resident_no_decode", "resident_no_mma")
 
 START = "// The wgmma families' work on one chunk."  # the cuts apply from here on
 # wgmma_decode_chunk's decode and scaling, from the scale factors to the fragment stores (exclusive)
@@ -43,6 +47,10 @@ _RAW_WORDS = """  (void)sg;
     const uint32_t wh = q == 0 ? bh.x : q == 1 ? bh.y : q == 2 ? bh.z : bh.w;
     const uint32_t dg[4] = {wg, wg ^ 1u, wg ^ 2u, wg ^ 3u}, dh[4] = {wh, wh ^ 1u, wh ^ 2u, wh ^ 3u};
 """
+# family wspec's consumers moving to the next stage, and its producer's refills
+_NEXT_STAGE = "          slot += KW;\n"
+_REFILLS = "    for (int i = S; i < n; ++i) {\n"
+_FIRST = "n = c_end - c_begin, first = min(S, n);"
 _MMA_LOOP = """#pragma unroll
   for (int s = 0; s < 8; ++s)
 #pragma unroll
@@ -66,6 +74,12 @@ def variant_source(variant: str) -> str:
     src = G.mma_source()
     start = src.index(START)
     head, body = src[:start], src[start:]
+    if variant.startswith("resident"):
+        if body.count(_NEXT_STAGE) != 1 or body.count(_REFILLS) != 1 or body.count(_FIRST) != 1:
+            raise SystemExit("mma_ablate: wspec's stage step, first fills or refill loop not found")
+        body = body.replace(_NEXT_STAGE, "          slot += 0 * KW;\n").replace(_REFILLS, "    for (int i = n; i < n; ++i) {\n")
+        body = body.replace(_FIRST, "n = c_end - c_begin, first = 1;")  # no copy left in flight at the end
+        variant = variant[len("resident_"):] if variant != "resident" else "full"
     if variant in ("no_decode", "skeleton"):
         a, b = body.find(_DECODE_FROM), body.find(_DECODE_TO)
         if a < 0 or b < a:
