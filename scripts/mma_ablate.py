@@ -14,7 +14,7 @@ and wspec, in a copy of the source; the library's cubin is untouched):
   resident     family wspec only: every chunk reads the ring's first stage again (the producer fills it
                once and stops; the consumers wait once), so the chunk work runs on data already in
                shared memory: the SM's own rate, without the copies' latency or bandwidth;
-  resident_no_decode, resident_no_mma   resident with the no_decode or no_mma cut.
+  resident_no_decode, resident_no_mma, resident_skeleton   resident with the no_decode, no_mma or both cuts.
 Each variant's cubin is built into --cache (an explicit scratch directory, reused when it is already
 there: --build-only builds it without a GPU). On a GPU, every benchmark shape whose H200 table row is
 a wgmma or wspec config is timed contest-style (L2 flushed, events around one call: median and mean) and by
@@ -33,7 +33,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from mxlib.kernels import gemm_mma_sm90 as G  # noqa: E402
 
-VARIANTS = ("full", "no_decode", "no_mma", "skeleton", "resident", "resident_no_decode", "resident_no_mma")
+VARIANTS = ("full", "no_decode", "no_mma", "skeleton", "resident", "resident_no_decode", "resident_no_mma",
+            "resident_skeleton")
 
 START = "// The wgmma families' work on one chunk."  # the cuts apply from here on
 # wgmma_decode_chunk's decode and scaling, from the scale factors to the fragment stores (exclusive)
