@@ -269,8 +269,9 @@ def test_timeline_script_finds_its_anchors_in_the_kernel_source(tmp_path):
 
 
 def test_ablation_variants_find_their_anchors_and_compile(tmp_path):
-    """scripts/mma_ablate.py cuts the wgmma families' decode and MMAs by text; a kernel edit that moves an
-    anchor must fail here, not on the GPU. "skeleton" carries both cuts; where nvcc exists it must compile."""
+    """scripts/mma_ablate.py cuts the wgmma families' decode and MMAs, and wspec's ring, by text; a kernel
+    edit that moves an anchor must fail here, not on the GPU. "resident_skeleton" carries every cut; where
+    nvcc exists it must compile."""
     import importlib.util
     from pathlib import Path
 
@@ -279,14 +280,17 @@ def test_ablation_variants_find_their_anchors_and_compile(tmp_path):
     spec.loader.exec_module(ablate)
     full = ablate.variant_source("full")
     assert full == G.mma_source()
-    for variant in ("no_decode", "no_mma", "skeleton"):
-        src = ablate.variant_source(variant)
+    sources = {v: ablate.variant_source(v) for v in ablate.VARIANTS if v != "full"}
+    for src in sources.values():
         assert src != full and src[:src.index(ablate.START)] == full[:full.index(ablate.START)]
-    skeleton = ablate.variant_source("skeleton")
-    assert "decode_word(q == 0 ? bg.x" not in skeleton[skeleton.index(ablate.START):]
-    assert "wgmma_bf16<WN_N>" not in skeleton[skeleton.index(ablate.START):skeleton.index("mma_gemm_wgmma(const")]
+    assert len(set(sources.values())) == len(sources)
+    for variant in ("skeleton", "resident_skeleton"):
+        body = sources[variant][sources[variant].index(ablate.START):]
+        assert "decode_word(q == 0 ? bg.x" not in body
+        assert "wgmma_bf16<WN_N>" not in body[:body.index("mma_gemm_wgmma(const")]
+    assert "slot += 0 * KW" in sources["resident_skeleton"] and "slot += 0 * KW" not in sources["skeleton"]
     with pytest.raises(SystemExit):
         ablate.variant_source("nothing")
     nvcc = G.mma_find_nvcc()
     if nvcc is not None:
-        G.mma_compile(skeleton, nvcc, tmp_path / "skeleton.cubin")
+        G.mma_compile(sources["resident_skeleton"], nvcc, tmp_path / "resident_skeleton.cubin")
