@@ -53,11 +53,7 @@ _NEXT_STAGE = "          slot += KW;\n"
 _REFILLS = "    for (int i = S; i < n; ++i) {\n"
 _FIRST = "n = c_end - c_begin, first = min(S, n);"
 _MMA_LOOP = """#pragma unroll
-  for (int s = 0; s < 8; ++s)
-#pragma unroll
-    for (int j = 0; j < WN_I; ++j)
-      wgmma_bf16<WN_N>(acc + j * WN_N / 2, frag[s],
-                       wgmma_desc(a_stage + (s / 4) * BM * 128 + j * 64 * 128 + (s % 4) * 32));
+  for (int s = 0; s < 8; ++s) wgmma_bf16<BM>(acc, frag[s], wgmma_desc(a_stage + (s / 4) * BM * 128 + (s % 4) * 32));
 """
 _NO_MMA = """  (void)a_stage;
   uint32_t sink = 0;  // the fragments feed the accumulators' bits, so the decode is not dead code

@@ -287,7 +287,7 @@ def test_ablation_variants_find_their_anchors_and_compile(tmp_path):
     for variant in ("skeleton", "resident_skeleton"):
         body = sources[variant][sources[variant].index(ablate.START):]
         assert "decode_word(q == 0 ? bg.x" not in body
-        assert "wgmma_bf16<WN_N>" not in body[:body.index("mma_gemm_wgmma(const")]
+        assert "wgmma_bf16<BM>(acc" not in body[:body.index("mma_gemm_wgmma(const")]
     assert "slot += 0 * KW" in sources["resident_skeleton"] and "slot += 0 * KW" not in sources["skeleton"]
     with pytest.raises(SystemExit):
         ablate.variant_source("nothing")

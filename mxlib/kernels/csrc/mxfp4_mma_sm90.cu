@@ -905,14 +905,10 @@ __device__ __forceinline__ void wgmma_decode_chunk(uint32_t (&frag)[8][4], const
 // += the fragments times A's stage at shared address a_stage; one wgmma of width BM per k16 step.
 template <int BM>
 __device__ __forceinline__ void wgmma_chunk(float* acc, uint32_t a_stage, const uint32_t (&frag)[8][4]) {
-  constexpr int WN_N = BM < 128 ? BM : 128, WN_I = BM / WN_N;  // wgmma width and count per k16 step
+  static_assert(BM <= 128, "one wgmma of width BM (16..128) per k16 step");
   wgmma_fence();
 #pragma unroll
-  for (int s = 0; s < 8; ++s)
-#pragma unroll
-    for (int j = 0; j < WN_I; ++j)
-      wgmma_bf16<WN_N>(acc + j * WN_N / 2, frag[s],
-                       wgmma_desc(a_stage + (s / 4) * BM * 128 + j * 64 * 128 + (s % 4) * 32));
+  for (int s = 0; s < 8; ++s) wgmma_bf16<BM>(acc, frag[s], wgmma_desc(a_stage + (s / 4) * BM * 128 + (s % 4) * 32));
   wgmma_commit();
 }
 
