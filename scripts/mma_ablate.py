@@ -37,25 +37,34 @@ VARIANTS = ("full", "no_decode", "no_mma", "skeleton", "resident", "resident_no_
             "resident_skeleton")
 
 START = "// The wgmma families' work on one chunk."  # the cuts apply from here on
-# wgmma_decode_chunk's decode and scaling, from the scale factors to the fragment stores (exclusive)
-_DECODE_FROM = "  uint32_t f1g, f2g, f1h, f2h;\n  scale_factors(sg, f1g, f2g);"
-_DECODE_TO = "#pragma unroll\n    for (int h = 0; h < 2; ++h) {"
+# wgmma_decode_chunk's decode and scaling, from the scale factors to the function's end (exclusive)
+_DECODE_FROM = "  const uint32_t f1g = scale_f1(sg), f1h = scale_f1(sh);"
+_DECODE_TO = "\n}\n\n// wgmma_chunk:"
 _RAW_WORDS = """  (void)sg;
   (void)sh;
 #pragma unroll
   for (int q = 0; q < 4; ++q) {
     const uint32_t wg = q == 0 ? bg.x : q == 1 ? bg.y : q == 2 ? bg.z : bg.w;
     const uint32_t wh = q == 0 ? bh.x : q == 1 ? bh.y : q == 2 ? bh.z : bh.w;
-    const uint32_t dg[4] = {wg, wg ^ 1u, wg ^ 2u, wg ^ 3u}, dh[4] = {wh, wh ^ 1u, wh ^ 2u, wh ^ 3u};
-"""
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      frag[2 * q + h][0] = wg ^ (2u * h);
+      frag[2 * q + h][1] = wh ^ (2u * h);
+      frag[2 * q + h][2] = wg ^ (2u * h + 1u);
+      frag[2 * q + h][3] = wh ^ (2u * h + 1u);
+    }
+  }"""
 # family wspec's consumers moving to the next stage, and its producer's refills
 _NEXT_STAGE = "          slot += KW;\n"
 _REFILLS = "    for (int i = S; i < n; ++i) {\n"
 _FIRST = "n = c_end - c_begin, first = min(S, n);"
 _MMA_LOOP = """#pragma unroll
-  for (int s = 0; s < 8; ++s) wgmma_bf16<BM>(acc, frag[s], wgmma_desc(a_stage + (s / 4) * BM * 128 + (s % 4) * 32));
+  for (int s = 0; s < 8; ++s)
+    wgmma_bf16<BM>(acc, frag[s], (d0 & 0xFFFFFFFF00000000ull) | (lo + (s / 4) * BM * 8 + (s % 4) * 2));
 """
 _NO_MMA = """  (void)a_stage;
+  (void)d0;
+  (void)lo;
   uint32_t sink = 0;  // the fragments feed the accumulators' bits, so the decode is not dead code
 #pragma unroll
   for (int s = 0; s < 8; ++s) sink ^= frag[s][0] ^ frag[s][1] ^ frag[s][2] ^ frag[s][3];

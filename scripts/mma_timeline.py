@@ -1,14 +1,16 @@
-"""Where a "pipelined" or "wgmma" mma_sm90 block's time goes: one call, timed from inside (KERNEL_NOTES.md,
-"v4" and "v5").
+"""Where a "pipelined", "wgmma" or "wspec" mma_sm90 block's time goes: one call, timed from inside
+(KERNEL_NOTES.md, "v4", "v5" and "v12").
 
     python3 scripts/mma_timeline.py M N K "block_m=64 block_n=64 block_k=128 split_k=2 num_warps=4 num_stages=3 warps_k=0"
 
-Builds a copy of the CUDA source with `%globaltimer` stamps (thread 0 of each block, into a device array)
-at the block's start, before and after `griddepcontrol.wait`, after its first chunk (pipelined: its
-MMAs done; wgmma: its wgmmas issued), after its K loop (wgmma: every wgmma done) and after its store; compiles it into a scratch cache (the library's own cubin is untouched), makes three
-warm-up calls, writes 256 MiB to push the inputs out of L2, makes one call and prints, per stamp, the
-minimum, median and maximum over blocks in us from the first block's start, and the median time of a
-later chunk. Needs an sm_90 GPU and nvcc.
+Builds a copy of the CUDA source with `%globaltimer` stamps (into a device array) at the block's start,
+before and after `griddepcontrol.wait` (wspec: its producer warp's), after its first chunk (pipelined:
+its MMAs done; wgmma: its wgmmas issued; wspec: its first stage landed, before any decode), after its K
+loop (wgmma, wspec: every wgmma done) and after its store; thread 0 of each block stamps, except the
+producer's two. The quantizer's blocks stamp their start and their thread 0's last store. Compiles it into a scratch
+cache (the library's own cubin is untouched), makes three warm-up calls, writes 256 MiB to push the
+inputs out of L2, makes one call and prints, per stamp, the minimum, median and maximum over blocks in us
+from the first quantizer block's start, and the median time of a later chunk. Needs an sm_90 GPU and nvcc.
 """
 import ctypes
 import os
@@ -25,19 +27,39 @@ from mxlib.kernels import gemm_mma_sm90 as G  # noqa: E402
 from mxlib.spec.reference import generate_input  # noqa: E402
 
 STAMPS = ("start", "before wait", "after wait", "chunk0 done", "loop done", "stored")
+FAMILIES = ("pipelined", "wgmma", "wspec")
+_HEADER = ("namespace {\n__device__ unsigned long long g_tl[8192 * 8];\n"
+           "__device__ unsigned long long g_tq[8192 * 2];\n"
+           "__device__ __forceinline__ unsigned long long gtime() {\n"
+           "  unsigned long long t; asm volatile(\"mov.u64 %0, %globaltimer;\" : \"=l\"(t)); return t; }\n"
+           "#define TLX(i) g_tl[(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)) * 8 + (i)] = gtime();\n"
+           "#define TL(i) if (threadIdx.x == 0) { TLX(i) }\n"
+           "#define TQ(i) if (threadIdx.x == 0) g_tq[blockIdx.x * 2 + (i)] = gtime();\n")
+# The quantizer's stamps: its start, and thread 0's last store of the wspec layout (order 2).
+_QUANT = (("  asm volatile(\"griddepcontrol.launch_dependents;\");\n  const int i = blockIdx.x * 256 + threadIdx.x;",
+           "TQ(0)", False),
+          ("    }\n    return;\n  }\n  if (order) {", "TQ(1)", None))
 
 
 def stamped_source(family: str = "pipelined") -> str:
-    """The kernels' source with the six stamps: around the wait in the ring's prologue (RingCopies, shared
-    by both families), the rest in the family's kernel, mma_gemm_pipelined or mma_gemm_wgmma (fails loudly
-    if an anchor moved)."""
-    src = G.mma_source()
-    header = ("namespace {\n__device__ unsigned long long g_tl[8192 * 8];\n"
-              "__device__ __forceinline__ unsigned long long gtime() {\n"
-              "  unsigned long long t; asm volatile(\"mov.u64 %0, %globaltimer;\" : \"=l\"(t)); return t; }\n"
-              "#define TL(i) if (threadIdx.x == 0) "
-              "g_tl[(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)) * 8 + (i)] = gtime();\n")
-    src = src.replace("namespace {\n", header, 1)
+    """The kernels' source with the six stamps: for "pipelined" and "wgmma", around the wait in the ring's
+    prologue (RingCopies, shared by both families) and the rest in the family's kernel; for "wspec", all in
+    mma_gemm_wspec (the wait is its producer's); plus the quantizer's two (fails loudly if an anchor moved)."""
+    if family not in FAMILIES:
+        raise SystemExit(f"mma_timeline: the stamps are in the families {', '.join(FAMILIES)}, not {family!r}")
+    src = G.mma_source().replace("namespace {\n", _HEADER, 1)
+    q = src.index("mxfp4_quant_a_sm90(const uint16_t")
+    head, quant = src[:q], src[q:]
+    for anchor, mark, before in _QUANT:
+        if quant.count(anchor) != 1:
+            raise SystemExit(f"mma_timeline: anchor not found in the quantizer: {anchor!r}")
+        if before is None:  # inside the anchor: before its "return;"
+            quant = quant.replace(anchor, anchor.replace("    return;", f"    {mark}\n    return;"), 1)
+        else:
+            quant = quant.replace(anchor, f"{anchor}\n  {mark}", 1)
+    src = head + quant
+    if family == "wspec":
+        return _stamp_wspec(src)
     ring = src.index("struct RingCopies")
     start = src.index(f"mma_gemm_{family}(const uint8_t")
     end = next((i for i in (src.find("\ntemplate <", start), src.find("}  // namespace", start)) if i > 0))
@@ -58,12 +80,33 @@ def stamped_source(family: str = "pipelined") -> str:
     return "".join(parts)
 
 
+def _stamp_wspec(src: str) -> str:
+    start = src.index("mma_gemm_wspec(const uint8_t")
+    end = src.index("}  // namespace", start)
+    body = src[start:end]
+    for anchor, mark, before in (
+            ("const int S = stages;", "TL(0)", False),
+            ("    grid_dependency_wait();\n    for (int i = 0; i < first; ++i) copy_a(i);", None, None),
+            ("      mbar_wait(bars + 8 * slot, phase);\n      wgmma_decode_chunk(frag0,", "TL(3)", "mid"),
+            ("      wgmma_wait_all();\n      wgmma_fence_acc<MT * 4>(acc);\n", "TL(4)", False),
+            ("reduce_store<BM, NR, NT, KW>(ct, C, tid, m0, n0, M, N, split, rank);", "TL(5)", False)):
+        if body.count(anchor) != 1:
+            raise SystemExit(f"mma_timeline: anchor not found in mma_gemm_wspec: {anchor!r}")
+        if mark is None:  # the producer's lane 0 around its wait
+            new = anchor.replace("    grid_dependency_wait();",
+                                 "    if (lane == 0) { TLX(1) }\n    grid_dependency_wait();\n    if (lane == 0) { TLX(2) }")
+        elif before == "mid":
+            new = anchor.replace("phase);\n", f"phase);\n      {mark}\n")
+        else:
+            new = f"{anchor}\n  {mark}"
+        body = body.replace(anchor, new, 1)
+    return src[:start] + body + src[end:]
+
+
 def main() -> int:
     m, n, k = map(int, sys.argv[1:4])
     cfg = G.Config(**{key: int(v) for key, v in (x.split("=") for x in sys.argv[4].split())})
     family = G.mma_family(cfg)
-    if family not in ("pipelined", "wgmma"):
-        raise SystemExit("mma_timeline: the stamps are in the families pipelined and wgmma (num_stages >= 2, warps_k = 0)")
     os.environ["MXLIB_CACHE_DIR"] = tempfile.mkdtemp()  # the stamped cubin must not land in the real cache
     source = stamped_source(family)
     G.mma_source = lambda: source
@@ -75,15 +118,26 @@ def main() -> int:
     torch.cuda.synchronize()
     lib = G._mma_cuda()
     _, module, _ = G._mma_module(torch.cuda.current_device())
-    name = re.findall(rb"_Z\w*g_tl\w*", G.mma_cubin())[0]  # the array's mangled name
-    ptr, size = ctypes.c_uint64(), ctypes.c_size_t()
-    G._mma_check(lib, lib.cuModuleGetGlobal_v2(ctypes.byref(ptr), ctypes.byref(size), module, name), "cuModuleGetGlobal")
-    buf = (ctypes.c_uint64 * (8192 * 8))()
-    G._mma_check(lib, lib.cuMemcpyDtoH_v2(buf, ptr, size), "cuMemcpyDtoH")
+
+    def read(array, count):  # a stamp array of the module, by its mangled name
+        name = re.findall(rb"_Z\w*" + array + rb"\w*", G.mma_cubin())[0]
+        ptr, size = ctypes.c_uint64(), ctypes.c_size_t()
+        G._mma_check(lib, lib.cuModuleGetGlobal_v2(ctypes.byref(ptr), ctypes.byref(size), module, name), "cuModuleGetGlobal")
+        buf = (ctypes.c_uint64 * count)()
+        G._mma_check(lib, lib.cuMemcpyDtoH_v2(buf, ptr, size), "cuMemcpyDtoH")
+        return buf
+
+    buf, tq = read(b"g_tl", 8192 * 8), read(b"g_tq", 8192 * 2)
     blocks = G.grid(m, n, k, cfg)
     rows = [[buf[i * 8 + j] for j in range(len(STAMPS))] for i in range(blocks)]
-    t0 = min(r[0] for r in rows)
-    print(f"{m}x{n}x{k} {G.mma_kernel_name(cfg)} split_k={cfg.split_k} num_stages={cfg.num_stages}: {blocks} blocks")
+    quant = [(tq[2 * i], tq[2 * i + 1]) for i in range(8192) if tq[2 * i]]
+    t0 = min([r[0] for r in rows] + [q[0] for q in quant])
+    print(f"{m}x{n}x{k} {G.mma_kernel_name(cfg)} split_k={cfg.split_k} num_stages={cfg.num_stages}: {blocks} blocks"
+          f" (quantizer: {len(quant)} blocks)")
+    for j, what in enumerate(("quant start", "quant stored")):
+        v = [(q[j] - t0) / 1000 for q in quant]
+        if v:
+            print(f"{what:12s} min {min(v):6.2f} med {statistics.median(v):6.2f} max {max(v):6.2f} us")
     for j, what in enumerate(STAMPS):
         v = [(r[j] - t0) / 1000 for r in rows]
         print(f"{what:12s} min {min(v):6.2f} med {statistics.median(v):6.2f} max {max(v):6.2f} us")

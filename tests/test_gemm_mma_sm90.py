@@ -249,8 +249,9 @@ def test_probe_table_writer_keeps_the_rows_of_shapes_it_did_not_sweep(tmp_path, 
 
 
 def test_timeline_script_finds_its_anchors_in_the_kernel_source(tmp_path):
-    """scripts/mma_timeline.py stamps the pipelined or the wgmma kernel at six places found by text; a kernel
-    edit that moves one must fail here, not on the GPU. Where nvcc exists the stamped source must also compile."""
+    """scripts/mma_timeline.py stamps the pipelined, wgmma or wspec kernel at six places and the quantizer at
+    two, found by text; a kernel edit that moves one must fail here, not on the GPU. Where nvcc exists the
+    stamped source must also compile."""
     import importlib.util
     from pathlib import Path
 
@@ -258,12 +259,15 @@ def test_timeline_script_finds_its_anchors_in_the_kernel_source(tmp_path):
     timeline = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(timeline)
     nvcc = G.mma_find_nvcc()
-    for family in ("pipelined", "wgmma"):
+    for family in timeline.FAMILIES:
         src = timeline.stamped_source(family)
-        assert all(src.count(f"TL({i})") == 1 for i in range(6)), family
+        marks = [f"TLX({i})" if family == "wspec" and i in (1, 2) else f"TL({i})" for i in range(6)]
+        assert all(src.count(mark) == 1 for mark in marks), family
+        assert src.count("TQ(0)") == 1 and src.count("TQ(1)") == 1, family  # the quantizer's
         body = src[src.index(f"mma_gemm_{family}(const uint8_t"):]
-        assert all(f"TL({i})" in body[:body.index("\ntemplate <") if "\ntemplate <" in body else None]
-                   for i in (0, 3, 4, 5)), family  # in the family's own kernel
+        body = body[:body.index("\ntemplate <") if "\ntemplate <" in body else body.index("}  // namespace")]
+        own = marks if family == "wspec" else [marks[i] for i in (0, 3, 4, 5)]
+        assert all(mark in body for mark in own), family  # in the family's own kernel
         if nvcc is not None:
             G.mma_compile(src, nvcc, tmp_path / f"stamped_{family}.cubin")
 

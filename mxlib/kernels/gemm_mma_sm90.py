@@ -64,13 +64,13 @@ MMA_WGMMA = ((16, 1), (32, 1), (64, 1), (128, 1), (16, 2), (32, 2), (64, 2), (12
 # Family "wspec" (wgmma=2): (block_m, warpgroups of 64 B rows, warpgroups along K, registers a thread uses
 # (ptxas of nvcc 13.0, rounded up to 8; the single-warpgroup tilings up to 64 rows are capped for 3 CTAs
 # an SM)); each CTA has one producer warp beyond its 4 x warpgroups x warpgroups-along-K consumer warps.
-MMA_WSPEC = ((16, 1, 1, 128), (32, 1, 1, 128), (64, 1, 1, 128), (128, 1, 1, 168), (16, 2, 1, 128), (32, 2, 1, 128),
-             (64, 2, 1, 152), (128, 2, 1, 168), (16, 1, 2, 128), (32, 1, 2, 128), (64, 1, 2, 128), (128, 1, 2, 168))
+MMA_WSPEC = ((16, 1, 1, 128), (32, 1, 1, 128), (64, 1, 1, 128), (128, 1, 1, 160), (16, 2, 1, 128), (32, 2, 1, 128),
+             (64, 2, 1, 128), (128, 2, 1, 160), (16, 1, 2, 128), (32, 1, 2, 128), (64, 1, 2, 128), (128, 1, 2, 160))
 MMA_MAX_STAGES = 6  # the ring depths the pipelined kernels wait on (cp.async.wait_group takes an immediate)
 MMA_WSPEC_MAX_STAGES = 8  # family wspec's ring (mbarriers, no immediate): bounded by shared memory
 MMA_QUANT_KERNEL = "mxfp4_quant_a_sm90"  # A quantized once per launch for the ring families (pipelined, wgmma, wspec)
 # Registers a thread of the wgmma family uses, by block_m (ptxas of nvcc 13.0, rounded up to 8).
-MMA_WGMMA_REGS = {16: 128, 32: 128, 64: 168, 128: 200}
+MMA_WGMMA_REGS = {16: 112, 32: 128, 64: 152, 128: 192}
 MMA_MBARRIER_BYTES = 8  # one mbarrier (family wspec: two per stage and one for the scales)
 MMA_SMEM_ALIGN = 1024  # the wgmma family aligns its stages to the 128-byte swizzle's 1024-byte period
 MMA_CHUNK_K = 128  # K values per chunk: one 32-value scale block for each thread of a quad

@@ -181,17 +181,17 @@ __device__ __forceinline__ void decode_word(uint32_t w, uint32_t (&d)[4]) {
 
 // The factor 2^(s - 1) = 2^126 * 2^(s - 127) that turns code * 2^-126 into code * 2^(s - 127), as two
 // bf16 factors (f1 = 2^min(s - 1, 127), f2 = 2^max(s - 128, 0); NaN for s = 255). f2 is 1 unless s > 128.
-__device__ __forceinline__ void scale_factors(uint32_t s, uint32_t& f1, uint32_t& f2) {
-  const uint32_t h1 = min(s + 126u, 254u) << 7;
-  const uint32_t h2 = s == 255u ? 0x7FC0u : (max(s, 128u) - 1u) << 7;
-  f1 = h1 | (h1 << 16);
-  f2 = h2 | (h2 << 16);
+// Each factor's exponent field (at most 254) times 0x00800080 lands in both halves (<< 7 and << 23).
+__device__ __forceinline__ uint32_t scale_f1(uint32_t s) { return min(s + 126u, 254u) * 0x00800080u; }
+__device__ __forceinline__ uint32_t scale_f2(uint32_t s) {
+  return s == 255u ? 0x7FC07FC0u : (max(s, 128u) - 1u) * 0x00800080u;
 }
 
-// Words wg and wh (rows g and g+8, one 8-value slice each) decoded (decode_word) and scaled to
-// code * 2^(s - 127): times f1, then times f2 only where `wide` (a scale byte above 128 in the warp).
-__device__ __forceinline__ void decode_scaled(uint32_t wg, uint32_t wh, uint32_t f1g, uint32_t f2g, uint32_t f1h,
-                                              uint32_t f2h, bool wide, uint32_t (&dg)[4], uint32_t (&dh)[4]) {
+// Words wg and wh (rows g and g+8, one 8-value slice each; scale bytes sg and sh) decoded (decode_word)
+// and scaled to code * 2^(s - 127): times f1 (scale_f1 of the bytes), then times f2 only where `wide` (a
+// scale byte above 128 in the warp; f2 is computed there, off the common path).
+__device__ __forceinline__ void decode_scaled(uint32_t wg, uint32_t wh, uint32_t f1g, uint32_t f1h, uint32_t sg,
+                                              uint32_t sh, bool wide, uint32_t (&dg)[4], uint32_t (&dh)[4]) {
   decode_word(wg, dg);
   decode_word(wh, dh);
 #pragma unroll
@@ -200,6 +200,7 @@ __device__ __forceinline__ void decode_scaled(uint32_t wg, uint32_t wh, uint32_t
     dh[i] = bf16x2_mul(dh[i], f1h);
   }
   if (wide) {
+    const uint32_t f2g = scale_f2(sg), f2h = scale_f2(sh);
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
       dg[i] = bf16x2_mul(dg[i], f2g);
@@ -211,9 +212,14 @@ __device__ __forceinline__ void decode_scaled(uint32_t wg, uint32_t wh, uint32_t
 // ---------------------------------------------------------------------------------------------
 // Pieces the kernel families share.
 
+// The warp's index, through a shuffle so that the compiler knows it is the same in every lane: branches
+// on it stay warp-uniform, and arithmetic on it (a stage's or a descriptor's address) can run on the
+// uniform registers.
+__device__ __forceinline__ int warp_index() { return __shfl_sync(0xFFFFFFFFu, threadIdx.x >> 5, 0); }
+
 // The first chunk of rank r's share when `split` CTAs split `chunks` chunks (rank split is the end).
 __device__ __forceinline__ int chunk_bound(int r, int chunks, int split) {
-  return int((long long)r * chunks / split);
+  return r * chunks / split;  // r <= 8 and chunks < 2^24 (K < 2^31): no overflow, no 64-bit division
 }
 
 // A ring family CTA's share of K: chunks c_begin .. c_end - 1 of its tile's `split` (rank `rank`, the
@@ -294,9 +300,7 @@ __device__ __forceinline__ void a_round_quantize(uint8_t* a_sm, int tid, int rc,
 template <int MT, int NACC>
 __device__ __forceinline__ void mma_tile_chunk(float (&acc)[NACC][MT][4], uint4 bg, uint4 bh, uint32_t sg,
                                                uint32_t sh, const uint8_t* a_blk, int a_mt, int g, int t) {
-  uint32_t f1g, f2g, f1h, f2h;
-  scale_factors(sg, f1g, f2g);
-  scale_factors(sh, f1h, f2h);
+  const uint32_t f1g = scale_f1(sg), f1h = scale_f1(sh);
   const bool wide = __any_sync(0xFFFFFFFFu, sg > 128u || sh > 128u);
 #pragma unroll
   for (int q = 0; q < 4; ++q) {
@@ -307,7 +311,7 @@ __device__ __forceinline__ void mma_tile_chunk(float (&acc)[NACC][MT][4], uint4 
     const uint32_t wg = q == 0 ? bg.x : q == 1 ? bg.y : q == 2 ? bg.z : bg.w;
     const uint32_t wh = q == 0 ? bh.x : q == 1 ? bh.y : q == 2 ? bh.z : bh.w;
     uint32_t dg[4], dh[4];
-    decode_scaled(wg, wh, f1g, f2g, f1h, f2h, wide, dg, dh);
+    decode_scaled(wg, wh, f1g, f1h, sg, sh, wide, dg, dh);
 #pragma unroll
     for (int mt = 0; mt < MT; ++mt) {
       mma_bf16(acc[0][mt], dg[0], dh[0], dg[1], dh[1], af[mt].x, af[mt].y);
@@ -365,8 +369,8 @@ __device__ __forceinline__ void reduce_store(float* ct, uint16_t* __restrict__ C
   } else {
     __syncthreads();
   }
-  const int v_end = int((long long)(rank + 1) * V / split);
-  for (int v = int((long long)rank * V / split) + tid; v < v_end; v += NT) {
+  const int v_end = (rank + 1) * V / split;  // (rank + 1) * V <= 8 * 2048: no overflow
+  for (int v = rank * V / split + tid; v < v_end; v += NT) {
     const int m = v / (NR / 8), n = (v % (NR / 8)) * 8;
     if (m0 + m >= M || n0 + n >= N) continue;
     const float* p = ct + m * CP + n;
@@ -428,7 +432,7 @@ __device__ __forceinline__ void mma_gemm_staged(const uint16_t* __restrict__ A, 
   constexpr int NACC = WN * MT <= 4 ? 2 : 1;
   extern __shared__ __align__(16) uint8_t smem[];
 
-  const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
+  const int tid = threadIdx.x, warp = warp_index(), lane = tid & 31, g = lane >> 2, t = lane & 3;
   const int n0 = blockIdx.x * NR, m0 = blockIdx.y * BM;
   const int split = gridDim.z, rank = blockIdx.z;
   const int kb32 = K / 32, kbytes = K / 2;
@@ -514,7 +518,7 @@ __device__ __forceinline__ void mma_gemm_direct(const uint16_t* __restrict__ A, 
   constexpr int CMAX = MT >= 4 ? 2 : 4;  // chunks of B in registers at once (128 registers a thread)
   extern __shared__ __align__(16) uint8_t smem[];
 
-  const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
+  const int tid = threadIdx.x, warp = warp_index(), lane = tid & 31, g = lane >> 2, t = lane & 3;
   const int p = warp % P16, kw = warp / P16;
   const int n0 = blockIdx.x * NR, m0 = blockIdx.y * BM;
   const int split = gridDim.z, rank = blockIdx.z;
@@ -621,12 +625,12 @@ template <int MT, int WN>
 __device__ __forceinline__ void mma_tiles_chunk(float (&acc)[WN][1][MT][4], const uint4 (&bg)[WN],
                                                 const uint4 (&bh)[WN], const uint32_t (&sg)[WN],
                                                 const uint32_t (&sh)[WN], const uint8_t* a_blk, int g, int t) {
-  uint32_t f1g[WN], f2g[WN], f1h[WN], f2h[WN];
+  uint32_t f1g[WN], f1h[WN];
   bool wide = false;
 #pragma unroll
   for (int w = 0; w < WN; ++w) {
-    scale_factors(sg[w], f1g[w], f2g[w]);
-    scale_factors(sh[w], f1h[w], f2h[w]);
+    f1g[w] = scale_f1(sg[w]);
+    f1h[w] = scale_f1(sh[w]);
     wide = wide || sg[w] > 128u || sh[w] > 128u;
   }
   wide = __any_sync(0xFFFFFFFFu, wide);
@@ -637,7 +641,7 @@ __device__ __forceinline__ void mma_tiles_chunk(float (&acc)[WN][1][MT][4], cons
     for (int w = 0; w < WN; ++w) {
       const uint32_t wg = q == 0 ? bg[w].x : q == 1 ? bg[w].y : q == 2 ? bg[w].z : bg[w].w;
       const uint32_t wh = q == 0 ? bh[w].x : q == 1 ? bh[w].y : q == 2 ? bh[w].z : bh[w].w;
-      decode_scaled(wg, wh, f1g[w], f2g[w], f1h[w], f2h[w], wide, dg[w], dh[w]);
+      decode_scaled(wg, wh, f1g[w], f1h[w], sg[w], sh[w], wide, dg[w], dh[w]);
     }
     uint4 af[MT];
 #pragma unroll
@@ -734,7 +738,7 @@ __device__ __forceinline__ void mma_gemm_pipelined(const uint8_t* __restrict__ A
   constexpr int A_STAGE = Copies::A_STAGE, B_STAGE = Copies::B_STAGE;
   extern __shared__ __align__(16) uint8_t smem[];
 
-  const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
+  const int tid = threadIdx.x, warp = warp_index(), lane = tid & 31, g = lane >> 2, t = lane & 3;
   const int n0 = blockIdx.x * NR, m0 = blockIdx.y * BM;
   const KRange kr(K);
   const int split = kr.split, rank = kr.rank, kb32 = kr.kb32, c_begin = kr.c_begin, c_end = kr.c_end;
@@ -869,13 +873,11 @@ __device__ __forceinline__ void wgmma_fence_acc(float* d) {
 __device__ __forceinline__ void wgmma_decode_chunk(uint32_t (&frag)[8][4], const uint8_t* b_stage, int b_g, int b_h,
                                                    const uint8_t* s_thr, int c, int pair0, int kb32, int t) {
   const bool live = 4 * c + t < kb32;
-  const uint8_t* sc = s_thr + (c / 2 - pair0) * 256 + (c % 2) * 2;
+  const uint8_t* sc = s_thr + (int(uint32_t(c) >> 1) - pair0) * 256 + (c & 1) * 2;  // c >= 0: no signed division
   const uint32_t sg = live ? sc[0] : 127u, sh = live ? sc[32] : 127u;
   const uint4 bg = *reinterpret_cast<const uint4*>(b_stage + b_g);
   const uint4 bh = *reinterpret_cast<const uint4*>(b_stage + b_h);
-  uint32_t f1g, f2g, f1h, f2h;
-  scale_factors(sg, f1g, f2g);
-  scale_factors(sh, f1h, f2h);
+  const uint32_t f1g = scale_f1(sg), f1h = scale_f1(sh);  // f2 only in the rare branch below
   const bool wide = __any_sync(0xFFFFFFFFu, sg > 128u || sh > 128u);
 #pragma unroll
   for (int q = 0; q < 4; ++q) {
@@ -883,20 +885,23 @@ __device__ __forceinline__ void wgmma_decode_chunk(uint32_t (&frag)[8][4], const
     decode_word(q == 0 ? bg.x : q == 1 ? bg.y : q == 2 ? bg.z : bg.w, dg);
     decode_word(q == 0 ? bh.x : q == 1 ? bh.y : q == 2 ? bh.z : bh.w, dh);
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      dg[i] = bf16x2_mul(dg[i], f1g);
-      dh[i] = bf16x2_mul(dh[i], f1h);
-      if (wide) {
-        dg[i] = bf16x2_mul(dg[i], f2g);
-        dh[i] = bf16x2_mul(dh[i], f2h);
-      }
-    }
-#pragma unroll
     for (int h = 0; h < 2; ++h) {
-      frag[2 * q + h][0] = dg[2 * h];
-      frag[2 * q + h][1] = dh[2 * h];
-      frag[2 * q + h][2] = dg[2 * h + 1];
-      frag[2 * q + h][3] = dh[2 * h + 1];
+      frag[2 * q + h][0] = bf16x2_mul(dg[2 * h], f1g);
+      frag[2 * q + h][1] = bf16x2_mul(dh[2 * h], f1h);
+      frag[2 * q + h][2] = bf16x2_mul(dg[2 * h + 1], f1g);
+      frag[2 * q + h][3] = bf16x2_mul(dh[2 * h + 1], f1h);
+    }
+  }
+  // The second factor in a branch of its own, taken by the whole warp or by none: folded into the
+  // loop above, the compiler predicates its 32 multiplies, and they take issue slots even when off.
+  if (__builtin_expect(wide, false)) {
+    const uint32_t f2g = scale_f2(sg), f2h = scale_f2(sh);
+#pragma unroll
+    for (int s = 0; s < 8; ++s) {
+      frag[s][0] = bf16x2_mul(frag[s][0], f2g);
+      frag[s][1] = bf16x2_mul(frag[s][1], f2h);
+      frag[s][2] = bf16x2_mul(frag[s][2], f2g);
+      frag[s][3] = bf16x2_mul(frag[s][3], f2h);
     }
   }
 }
@@ -906,9 +911,14 @@ __device__ __forceinline__ void wgmma_decode_chunk(uint32_t (&frag)[8][4], const
 template <int BM>
 __device__ __forceinline__ void wgmma_chunk(float* acc, uint32_t a_stage, const uint32_t (&frag)[8][4]) {
   static_assert(BM <= 128, "one wgmma of width BM (16..128) per k16 step");
+  // The descriptor of step s is the stage's plus the step's offset in 16-byte units, added to its low
+  // word only (a shared address fits the 14-bit field with room to spare): one add a step.
+  const uint64_t d0 = wgmma_desc(a_stage);
+  const uint32_t lo = uint32_t(d0);
   wgmma_fence();
 #pragma unroll
-  for (int s = 0; s < 8; ++s) wgmma_bf16<BM>(acc, frag[s], wgmma_desc(a_stage + (s / 4) * BM * 128 + (s % 4) * 32));
+  for (int s = 0; s < 8; ++s)
+    wgmma_bf16<BM>(acc, frag[s], (d0 & 0xFFFFFFFF00000000ull) | (lo + (s / 4) * BM * 8 + (s % 4) * 2));
   wgmma_commit();
 }
 
@@ -924,7 +934,7 @@ __device__ __forceinline__ void mma_gemm_wgmma(const uint8_t* __restrict__ AQ, c
   // The swizzle repeats every 1024 bytes and the descriptors assume a stage starts on one.
   uint8_t* smem = smem_raw + ((1024 - (smem_addr(smem_raw) & 1023u)) & 1023u);
 
-  const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
+  const int tid = threadIdx.x, warp = warp_index(), lane = tid & 31, g = lane >> 2, t = lane & 3;
   const int n0 = blockIdx.x * NR, m0 = blockIdx.y * BM;
   const KRange kr(K);
   const int split = kr.split, rank = kr.rank, kb32 = kr.kb32, c_begin = kr.c_begin, c_end = kr.c_end;
@@ -1044,7 +1054,7 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
   extern __shared__ __align__(16) uint8_t smem_raw[];
   uint8_t* smem = smem_raw + ((1024 - (smem_addr(smem_raw) & 1023u)) & 1023u);  // the swizzle's period
 
-  const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
+  const int tid = threadIdx.x, warp = warp_index(), lane = tid & 31, g = lane >> 2, t = lane & 3;
   const int n0 = blockIdx.x * NR, m0 = blockIdx.y * BM;
   const KRange kr(K);
   const int split = kr.split, rank = kr.rank, kb32 = kr.kb32, c_begin = kr.c_begin, c_end = kr.c_end;
