@@ -1037,6 +1037,13 @@ __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
       : "memory");
 }
 
+// True in one lane of the (converged) warp, false in the others.
+__device__ __forceinline__ bool elect_one() {
+  uint32_t elected;
+  asm volatile("{\n.reg .pred p;\nelect.sync _|p, 0xFFFFFFFF;\nselp.u32 %0, 1, 0, p;\n}" : "=r"(elected));
+  return elected != 0;
+}
+
 // `bytes` (a multiple of 16, both addresses 16-byte aligned) from global `src` to shared `dst`, completing on `bar`.
 __device__ __forceinline__ void bulk_copy(uint32_t dst, const void* src, uint32_t bytes, uint32_t bar) {
   asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
@@ -1087,41 +1094,53 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
   if (c_end == c_begin) {
     // A rank without chunks (split_k above the chunks) adds zeros to its cluster's sum.
   } else if (warp == NC) {
-    // The producer. Lane p copies 16-row tile p of B (p < p_live), lane 0 also A; lane 0 announces each
-    // stage's bytes before any of its copies is issued. B's scales and first S chunks are copied before
-    // the wait for A's quantizer, A's first S chunks right after it.
+    // The producer. The warp runs the loop together on warp-uniform values and one elected lane
+    // announces each stage's bytes and issues its copies, so the copies' operands sit in uniform
+    // registers (no loop over lanes), and the stage, its parity and the sources advance by additions:
+    // the producer shares a scheduler with a consumer warp, and every instruction it issues is one that
+    // warp waits for. B's scales and first S chunks are copied before the wait for A's quantizer, A's
+    // first S chunks right after it.
     const int p_live = min(P16, N / 16 - n0 / 16), n = c_end - c_begin, first = min(S, n);
-    const uint8_t* a_src = AQ + (size_t)blockIdx.y * (kb_pad / 4) * A_STAGE;  // chunk c at + c * A_STAGE
-    const uint8_t* b_src = B + (size_t)(n0 / 16 + (lane < p_live ? lane : 0)) * 8 * K;  // chunk c at + c * 1024
-    const uint32_t a_dst = smem_addr(a_sm), b_dst = smem_addr(b_sm) + lane * 1024;
-    auto b_bytes = [&](int c) { return min(4, kb32 - 4 * c) * 256; };  // a tile's runs of chunk c inside K
-    auto announce = [&](int i) {
-      if (lane == 0) mbar_expect_tx(bars + 8 * (i % S), A_STAGE + p_live * b_bytes(c_begin + i));
-      __syncwarp();
+    const size_t b_tile = (size_t)8 * K;  // bytes from one 16-row tile of B to the next
+    const uint8_t* a_src = AQ + ((size_t)blockIdx.y * (kb_pad / 4) + c_begin) * A_STAGE;  // chunk c_begin + i at + i * A_STAGE
+    const uint8_t* b_src = B + (size_t)(n0 / 16) * b_tile + (size_t)c_begin * 1024;      // tile p, chunk c_begin + i at + p * b_tile + i * 1024
+    const uint32_t a_dst = smem_addr(a_sm), b_dst = smem_addr(b_sm);
+    auto fill_b = [&](int i, int slot) {  // chunk c_begin + i into stage `slot`: its bytes announced, then B
+      const uint32_t bar = bars + 8 * slot, bytes = min(4, kb32 - 4 * (c_begin + i)) * 256;  // a tile's runs inside K
+      mbar_expect_tx(bar, A_STAGE + p_live * bytes);
+#pragma unroll
+      for (int p = 0; p < P16; ++p)
+        if (p < p_live) bulk_copy(b_dst + slot * B_STAGE + p * 1024, b_src + p * b_tile + (size_t)i * 1024, bytes, bar);
     };
-    auto copy_b = [&](int i) {
-      if (lane < p_live)
-        bulk_copy(b_dst + (i % S) * B_STAGE, b_src + (size_t)(c_begin + i) * 1024, b_bytes(c_begin + i), bars + 8 * (i % S));
+    auto fill_a = [&](int i, int slot) {
+      bulk_copy(a_dst + slot * A_STAGE, a_src + (size_t)i * A_STAGE, A_STAGE, bars + 8 * slot);
     };
-    auto copy_a = [&](int i) {
-      if (lane == 0)
-        bulk_copy(a_dst + (i % S) * A_STAGE, a_src + (size_t)(c_begin + i) * A_STAGE, A_STAGE, bars + 8 * (i % S));
-    };
-    if (lane == 0) mbar_expect_tx(sbar, g_live * SP * 256);
-    __syncwarp();
-    if (lane < g_live)
-      bulk_copy(smem_addr(s_sm) + lane * SP * 256, BS + (size_t)(n0 / 32 + lane) * 32 * sn + pair0 * 256, SP * 256, sbar);
-    for (int i = 0; i < first; ++i) {
-      announce(i);
-      copy_b(i);
+    if (elect_one()) {
+      mbar_expect_tx(sbar, g_live * SP * 256);
+#pragma unroll
+      for (int gi = 0; gi < G32; ++gi)
+        if (gi < g_live)
+          bulk_copy(smem_addr(s_sm) + gi * SP * 256, BS + (size_t)(n0 / 32 + gi) * 32 * sn + pair0 * 256, SP * 256, sbar);
+      for (int i = 0; i < first; ++i) fill_b(i, i);
     }
+    __syncwarp();
     grid_dependency_wait();
-    for (int i = 0; i < first; ++i) copy_a(i);
+    if (elect_one())
+      for (int i = 0; i < first; ++i) fill_a(i, i);
+    __syncwarp();
+    int slot = 0;         // chunk i's stage (i % S)
+    uint32_t parity = 0;  // the parity of that stage's release of chunk i - S (i / S - 1, mod 2)
     for (int i = S; i < n; ++i) {
-      mbar_wait(bars + 8 * (S + i % S), ((i / S) & 1) ^ 1);  // the consumers released chunk i - S's stage
-      announce(i);
-      copy_b(i);
-      copy_a(i);
+      mbar_wait(bars + 8 * (S + slot), parity);  // the consumers released chunk i - S's stage
+      if (elect_one()) {
+        fill_b(i, slot);
+        fill_a(i, slot);
+      }
+      __syncwarp();
+      if (++slot == S) {
+        slot = 0;
+        parity ^= 1u;
+      }
     }
   } else {
     // The consumers, as the wgmma family's loop: warpgroup kw takes chunks c_begin + kw, + KW, ...; its
