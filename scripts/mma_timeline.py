@@ -1,23 +1,30 @@
 """Where a "pipelined", "wgmma" or "wspec" mma_sm90 block's time goes: one call, timed from inside
 (KERNEL_NOTES.md, "v4", "v5" and "v12").
 
-    python3 scripts/mma_timeline.py M N K "block_m=64 block_n=64 block_k=128 split_k=2 num_warps=4 num_stages=3 warps_k=0"
+    python3 scripts/mma_timeline.py M N K "block_m=64 block_n=64 block_k=128 split_k=2 num_warps=4 num_stages=3 warps_k=0" [--cache DIR]
 
 Builds a copy of the CUDA source with `%globaltimer` stamps (into a device array) at the block's start,
 before and after `griddepcontrol.wait` (wspec: its producer warp's), after its first chunk (pipelined:
 its MMAs done; wgmma: its wgmmas issued; wspec: its first stage landed, before any decode), after its K
 loop (wgmma, wspec: every wgmma done) and after its store; thread 0 of each block stamps, except the
-producer's two. The quantizer's blocks stamp their start and their thread 0's last store. Compiles it into a scratch
-cache (the library's own cubin is untouched), makes three warm-up calls, writes 256 MiB to push the
-inputs out of L2, makes one call and prints, per stamp, the minimum, median and maximum over blocks in us
-from the first quantizer block's start, and the median time of a later chunk. Needs an sm_90 GPU and nvcc.
+producer's two. wspec adds two: after the barrier that follows the mbarriers' setup, and the scales
+landed (a consumer's wait on them). The quantizer's blocks stamp their start and their thread 0's last
+store. Compiles it into a scratch cache (a fresh temporary folder, or --cache DIR to reuse one built
+beforehand, e.g. on a machine without a GPU by `--build-only`; the library's own cubin is untouched),
+makes three warm-up calls, writes 256 MiB to push the inputs out of L2, keeps the GPU busy for about a
+millisecond so that the quantizer and the GEMM are queued behind it and start as they would in a
+contest call (the GEMM as the quantizer's programmatic dependent, not after the host's launch gap),
+makes one call and prints, per stamp, the minimum, median and maximum over blocks in us from the first
+quantizer block's start, and the median time of a later chunk. Needs an sm_90 GPU and nvcc.
 """
+import argparse
 import ctypes
 import os
 import re
 import statistics
 import sys
 import tempfile
+from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -26,7 +33,7 @@ import torch  # noqa: E402
 from mxlib.kernels import gemm_mma_sm90 as G  # noqa: E402
 from mxlib.spec.reference import generate_input  # noqa: E402
 
-STAMPS = ("start", "before wait", "after wait", "chunk0 done", "loop done", "stored")
+STAMPS = ("start", "before wait", "after wait", "chunk0 done", "loop done", "stored", "set up", "scales in")
 FAMILIES = ("pipelined", "wgmma", "wspec")
 _HEADER = ("namespace {\n__device__ unsigned long long g_tl[8192 * 8];\n"
            "__device__ unsigned long long g_tq[8192 * 2];\n"
@@ -86,6 +93,9 @@ def _stamp_wspec(src: str) -> str:
     body = src[start:end]
     for anchor, mark, before in (
             ("const int S = stages;", "TL(0)", False),
+            ("  for (int i = g_live * SP * 256 + tid; i < G32 * SP * 256; i += NT) s_sm[i] = 127;  // groups past N: scale 1\n"
+             "  __syncthreads();", "TL(6)", False),
+            ("    mbar_wait(sbar, 0);", "  TL(7)", False),
             ("    grid_dependency_wait();\n    for (int i = 0; i < first; ++i) copy_a(i);", None, None),
             ("      mbar_wait(bars + 8 * slot, phase);\n      wgmma_decode_chunk(frag0,", "TL(3)", "mid"),
             ("      wgmma_wait_all();\n      wgmma_fence_acc<MT * 4>(acc);\n", "TL(4)", False),
@@ -104,16 +114,32 @@ def _stamp_wspec(src: str) -> str:
 
 
 def main() -> int:
-    m, n, k = map(int, sys.argv[1:4])
-    cfg = G.Config(**{key: int(v) for key, v in (x.split("=") for x in sys.argv[4].split())})
+    p = argparse.ArgumentParser()
+    p.add_argument("m", type=int)
+    p.add_argument("n", type=int)
+    p.add_argument("k", type=int)
+    p.add_argument("config", help='the Config\'s fields, "key=value ..."')
+    p.add_argument("--cache", type=Path, help="scratch folder for the stamped cubin (default: a fresh temporary one)")
+    p.add_argument("--build-only", action="store_true", help="build the stamped cubin into --cache and stop")
+    args = p.parse_args()
+    m, n, k = args.m, args.n, args.k
+    cfg = G.Config(**{key: int(v) for key, v in (x.split("=") for x in args.config.split())})
     family = G.mma_family(cfg)
-    os.environ["MXLIB_CACHE_DIR"] = tempfile.mkdtemp()  # the stamped cubin must not land in the real cache
+    if args.build_only and args.cache is None:
+        raise SystemExit("mma_timeline: --build-only needs --cache DIR")
+    # the stamped cubin must not land in the real cache
+    os.environ["MXLIB_CACHE_DIR"] = str(args.cache.resolve()) if args.cache else tempfile.mkdtemp()
     source = stamped_source(family)
     G.mma_source = lambda: source
+    if args.build_only:
+        G.mma_cubin()
+        print(f"mma_timeline: {family} stamped cubin built into {args.cache}")
+        return 0
     a, _, _, bs, ss = generate_input(m, n, k, 1, device="cuda")
     for _ in range(3):
         G.gemm(a, bs, ss, config=cfg)
     torch.empty(256 * 2**20, dtype=torch.uint8, device="cuda").fill_(1)
+    torch.cuda._sleep(2_000_000)  # about 1 ms of GPU time: both launches queue behind it
     G.gemm(a, bs, ss, config=cfg)
     torch.cuda.synchronize()
     lib = G._mma_cuda()
@@ -134,13 +160,13 @@ def main() -> int:
     t0 = min([r[0] for r in rows] + [q[0] for q in quant])
     print(f"{m}x{n}x{k} {G.mma_kernel_name(cfg)} split_k={cfg.split_k} num_stages={cfg.num_stages}: {blocks} blocks"
           f" (quantizer: {len(quant)} blocks)")
-    for j, what in enumerate(("quant start", "quant stored")):
-        v = [(q[j] - t0) / 1000 for q in quant]
-        if v:
+    # A stamp the family does not have (wspec's last two; the quantizer's store outside order 2) stays 0.
+    columns = [(what, [q[j] for q in quant]) for j, what in enumerate(("quant start", "quant stored"))]
+    columns += [(what, [r[j] for r in rows]) for j, what in enumerate(STAMPS)]
+    for what, stamps in columns:
+        if stamps and all(stamps):
+            v = [(x - t0) / 1000 for x in stamps]
             print(f"{what:12s} min {min(v):6.2f} med {statistics.median(v):6.2f} max {max(v):6.2f} us")
-    for j, what in enumerate(STAMPS):
-        v = [(r[j] - t0) / 1000 for r in rows]
-        print(f"{what:12s} min {min(v):6.2f} med {statistics.median(v):6.2f} max {max(v):6.2f} us")
     chunks = -(-k // 128) / cfg.split_k
     print("per later chunk, median over blocks:",
           round(statistics.median([(r[4] - r[3]) / 1000 / max(1, chunks - 1) for r in rows]), 3), "us")

@@ -249,8 +249,8 @@ def test_probe_table_writer_keeps_the_rows_of_shapes_it_did_not_sweep(tmp_path, 
 
 
 def test_timeline_script_finds_its_anchors_in_the_kernel_source(tmp_path):
-    """scripts/mma_timeline.py stamps the pipelined, wgmma or wspec kernel at six places and the quantizer at
-    two, found by text; a kernel edit that moves one must fail here, not on the GPU. Where nvcc exists the
+    """scripts/mma_timeline.py stamps the pipelined or wgmma kernel at six places, the wspec kernel at eight and
+    the quantizer at two, found by text; a kernel edit that moves one must fail here, not on the GPU. Where nvcc exists the
     stamped source must also compile."""
     import importlib.util
     from pathlib import Path
@@ -261,7 +261,7 @@ def test_timeline_script_finds_its_anchors_in_the_kernel_source(tmp_path):
     nvcc = G.mma_find_nvcc()
     for family in timeline.FAMILIES:
         src = timeline.stamped_source(family)
-        marks = [f"TLX({i})" if family == "wspec" and i in (1, 2) else f"TL({i})" for i in range(6)]
+        marks = [f"TLX({i})" if family == "wspec" and i in (1, 2) else f"TL({i})" for i in range(8 if family == "wspec" else 6)]
         assert all(src.count(mark) == 1 for mark in marks), family
         assert src.count("TQ(0)") == 1 and src.count("TQ(1)") == 1, family  # the quantizer's
         body = src[src.index(f"mma_gemm_{family}(const uint8_t"):]
