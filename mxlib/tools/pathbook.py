@@ -676,7 +676,8 @@ MMA_VERSIONS = (  # (name, recorded CSV under data/results/h200/, "bench" or "pr
     ("v6c: stage counted, not divided", "mma_v6c/probe.csv", "probe"),
     ("v6: the shipped table", "run_2ace167/bench.csv", "bench"),
     ("v9: one n128 wgmma at 128 rows", "run_b022894/bench.csv", "bench"),
-    ("v12: the lean chunk loop", "final/bench.csv", "bench"),
+    ("v12: the lean chunk loop", "run_36e1c5e/bench.csv", "bench"),
+    ("v13: the lean producer", "final/bench.csv", "bench"),
 )
 
 
