@@ -49,9 +49,10 @@ _QUANT = (("  asm volatile(\"griddepcontrol.launch_dependents;\");\n  const int 
 
 
 def stamped_source(family: str = "pipelined") -> str:
-    """The kernels' source with the six stamps: for "pipelined" and "wgmma", around the wait in the ring's
-    prologue (RingCopies, shared by both families) and the rest in the family's kernel; for "wspec", all in
-    mma_gemm_wspec (the wait is its producer's); plus the quantizer's two (fails loudly if an anchor moved)."""
+    """The kernels' source with the stamps: for "pipelined" and "wgmma" six, around the wait in the ring's
+    prologue (RingCopies, shared by both families) and the rest in the family's kernel; for "wspec" eight,
+    all in mma_gemm_wspec (the wait is its producer's); plus the quantizer's two (fails loudly if an anchor
+    moved)."""
     if family not in FAMILIES:
         raise SystemExit(f"mma_timeline: the stamps are in the families {', '.join(FAMILIES)}, not {family!r}")
     src = G.mma_source().replace("namespace {\n", _HEADER, 1)
@@ -96,7 +97,7 @@ def _stamp_wspec(src: str) -> str:
             ("  for (int i = g_live * SP * 256 + tid; i < G32 * SP * 256; i += NT) s_sm[i] = 127;  // groups past N: scale 1\n"
              "  __syncthreads();", "TL(6)", False),
             ("    mbar_wait(sbar, 0);", "  TL(7)", False),
-            ("    grid_dependency_wait();\n    for (int i = 0; i < first; ++i) copy_a(i);", None, None),
+            ("    grid_dependency_wait();\n    if (elect_one())\n      for (int i = 0; i < first; ++i) fill_a(i, i);", None, None),
             ("      mbar_wait(bars + 8 * slot, phase);\n      wgmma_decode_chunk(frag0,", "TL(3)", "mid"),
             ("      wgmma_wait_all();\n      wgmma_fence_acc<MT * 4>(acc);\n", "TL(4)", False),
             ("reduce_store<BM, NR, NT, KW>(ct, C, tid, m0, n0, M, N, split, rank);", "TL(5)", False)):
