@@ -298,3 +298,27 @@ def test_ablation_variants_find_their_anchors_and_compile(tmp_path):
     nvcc = G.mma_find_nvcc()
     if nvcc is not None:
         G.mma_compile(sources["resident_skeleton"], nvcc, tmp_path / "resident_skeleton.cubin")
+
+
+def test_sass_loops_script_finds_the_chunk_loops(tmp_path, monkeypatch):
+    """scripts/mma_sass_loops.py (the static counts behind KERNEL_NOTES "v12" and "v13") finds, in a wspec
+    kernel, the consumers' chunk loop (16 wgmmas: two chunks unrolled) and the producer's refill loop (bulk
+    copies, a wait on a released stage, no MMA), and in a pipelined kernel the mma.sync loop and no producer.
+    Needs nvcc and Triton's cuobjdump (skipped without them); no GPU."""
+    import importlib.util
+    from pathlib import Path
+
+    if G.mma_find_nvcc() is None:
+        pytest.skip("no nvcc: the cubin cannot be built here")
+    pytest.importorskip("triton")
+    monkeypatch.setenv("MXLIB_CACHE_DIR", str(tmp_path))
+    spec = importlib.util.spec_from_file_location("mma_sass_loops", Path(__file__).parents[1] / "scripts" / "mma_sass_loops.py")
+    loops = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loops)
+    cubin = G.mma_cubin()
+    wspec = loops.loop_row("mxfp4_mma_sm90_t64_x1_k1", loops.sass(cubin, "mxfp4_mma_sm90_t64_x1_k1"))
+    assert wspec["consumer_mma"] == 16 and wspec["consumer_copies"] == 0
+    assert wspec["producer_mma"] == 0 and wspec["producer_copies"] >= 2
+    assert 0 < wspec["producer_loop"] < wspec["consumer_loop"] < wspec["sass"]
+    pipelined = loops.loop_row("mxfp4_mma_sm90_p16_w1_x4", loops.sass(cubin, "mxfp4_mma_sm90_p16_w1_x4"))
+    assert pipelined["consumer_mma"] == 16 and pipelined["producer_loop"] == ""
