@@ -5,15 +5,14 @@ the counts behind KERNEL_NOTES.md "v12" and "v13" (what the consumers and the pr
 
 Builds (or finds cached) the library's cubin with nvcc (or, with --source, a cubin of another version of
 csrc/mxfp4_mma_sm90.cu, e.g. `git show REV:mxlib/kernels/csrc/mxfp4_mma_sm90.cu > FILE`; its kernel names
-must be the same), disassembles each kernel with the cuobjdump that
-Triton bundles, and finds its loops (a branch back to an earlier address). The consumers' chunk loop is
-the shortest loop that holds matrix instructions (HGMMA or HMMA); the producer's refill loop (family wspec)
-the shortest that waits on an mbarrier (a released stage) and holds bulk copies (UBLKCP) but no matrix
-instruction. Prints, per kernel, its SASS
-instructions in all, and for each of the two loops its instructions, MMAs and copies, and per chunk
-(chunks an iteration: 8 wgmmas make a chunk, 16 MMAs of one 16-row tile for mma.sync, one refill for
-the producer). Static counts: a branch inside a loop that is rarely taken (the wide-scale factor) counts
-as if taken. Needs nvcc and Triton; no GPU.
+must be the same), disassembles each kernel with the cuobjdump that Triton bundles, and finds its loops (a
+branch back to an earlier address). The consumers' chunk loop is the shortest loop that holds matrix
+instructions (HGMMA or HMMA); the producer's refill loop (family wspec) the shortest that waits on an
+mbarrier (a released stage) and holds bulk copies (UBLKCP) but no matrix instruction. Prints, per kernel,
+its SASS instructions in all, and for each of the two loops its instructions, MMAs and copies, and per
+chunk (8 wgmmas make a chunk; the pipelined family's mma.sync, 8 per 8 rows of A and 16-row tile of B;
+one refill for the producer). Static counts: a branch inside a loop that is rarely taken (the wide-scale
+factor) counts as if taken. Needs nvcc and Triton; no GPU.
 """
 from __future__ import annotations
 
@@ -68,14 +67,18 @@ def loop_row(kernel: str, code: list[tuple[int, str]]) -> dict:
             row.update({f"{role}_loop": "", f"{role}_mma": "", f"{role}_copies": "", f"{role}_per_chunk": ""})
             continue
         hgmma, hmma, copies = count(body, "HGMMA"), count(body, "HMMA"), count(body, "UBLKCP")
-        # chunks an iteration: 8 wgmmas a chunk; 16 mma.sync per 16-row tile and chunk (m16n8k16 over 128 K
-        # values and two 8-row tiles of A at least); one refill a wait on a released stage for the producer
-        if role == "consumer":
-            chunks = hgmma / 8 if hgmma else max(1.0, hmma / 16)
-        else:
+        # chunks an iteration: 8 wgmmas a chunk; for the pipelined family's mma.sync (p{BM}_w{WN}_x{NW}) 8
+        # m16n8k16 a chunk for each 8 rows of A and 16-row tile of B, BM * WN in all; other mma.sync
+        # families are not counted per chunk; one refill a wait on a released stage for the producer
+        if role == "producer":
             chunks = max(1, count(body, "SYNCS.PHASECHK.TRANS64.TRYWAIT"))
+        elif hgmma:
+            chunks = hgmma / 8
+        else:
+            tiling = re.search(r"_p(\d+)_w(\d+)_x\d+$", kernel)
+            chunks = hmma / (int(tiling[1]) * int(tiling[2])) if tiling else None
         row.update({f"{role}_loop": len(body), f"{role}_mma": hgmma + hmma, f"{role}_copies": copies,
-                    f"{role}_per_chunk": round(len(body) / chunks, 1)})
+                    f"{role}_per_chunk": round(len(body) / chunks, 1) if chunks else ""})
     return row
 
 

@@ -322,3 +322,4 @@ def test_sass_loops_script_finds_the_chunk_loops(tmp_path, monkeypatch):
     assert 0 < wspec["producer_loop"] < wspec["consumer_loop"] < wspec["sass"]
     pipelined = loops.loop_row("mxfp4_mma_sm90_p16_w1_x4", loops.sass(cubin, "mxfp4_mma_sm90_p16_w1_x4"))
     assert pipelined["consumer_mma"] == 16 and pipelined["producer_loop"] == ""
+    assert pipelined["consumer_per_chunk"] == pipelined["consumer_loop"]  # 16 = 16 rows x 1 tile: one chunk
