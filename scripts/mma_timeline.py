@@ -1,7 +1,7 @@
 """Where a "pipelined", "wgmma" or "wspec" mma_sm90 block's time goes: one call, timed from inside
 (KERNEL_NOTES.md, "v4", "v5" and "v12").
 
-    python3 scripts/mma_timeline.py M N K "block_m=64 block_n=64 block_k=128 split_k=2 num_warps=4 num_stages=3 warps_k=0" [--cache DIR]
+    python3 scripts/mma_timeline.py M N K "block_m=64 block_n=64 block_k=128 split_k=2 num_warps=4 num_stages=3 warps_k=0" [--cache DIR] [--waits]
 
 Builds a copy of the CUDA source with `%globaltimer` stamps (into a device array) at the block's start,
 before and after `griddepcontrol.wait` (wspec: its producer warp's), after its first chunk (pipelined:
@@ -15,7 +15,10 @@ makes three warm-up calls, writes 256 MiB to push the inputs out of L2, keeps th
 millisecond so that the quantizer and the GEMM are queued behind it and start as they would in a
 contest call (the GEMM as the quantizer's programmatic dependent, not after the host's launch gap),
 makes one call and prints, per stamp, the minimum, median and maximum over blocks in us from the first
-quantizer block's start, and the median time of a later chunk. Needs an sm_90 GPU and nvcc.
+quantizer block's start, and the median time of a later chunk. With `--waits` (wspec only, KERNEL_NOTES.md
+"v14") it builds the kernels with `clock64` sums around the chunk loop's waits and decode instead (WAITS below)
+and prints, per item, the minimum, median and maximum over blocks in cycles a chunk. Needs an sm_90 GPU and
+nvcc.
 """
 import argparse
 import ctypes
@@ -114,6 +117,46 @@ def _stamp_wspec(src: str) -> str:
     return src[:start] + body + src[end:]
 
 
+# --waits (wspec): clock64 cycles a CTA's thread 0 (a consumer of warpgroup 0) spends, over its chunks after
+# its first, in the loop's waits for a stage ("full"), in `wgmma.wait_group 1` ("tensor") and decoding
+# ("decode", the stage's reads included), and in the whole loop from its first chunk's wait to its last
+# wgmma done ("loop"; the rest of it is mostly issuing the wgmmas); and the producer's lane 0 in its waits
+# for a released stage ("empty", chunks S and later).
+WAITS = ("full", "tensor", "decode", "loop", "empty")
+_WAIT_HEADER = ("__device__ long long g_tw[8192 * 5];\n"
+                "#define TW_BLOCK (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z))\n"
+                "#define TW(i, stmt) { const long long t_ = clock64(); stmt; tw[i] += clock64() - t_; }\n")
+
+
+def waited_source() -> str:
+    """The kernels' source with wspec's wait accounting (WAITS), no other stamps (fails loudly if an anchor moved)."""
+    src = G.mma_source().replace("namespace {\n", "namespace {\n" + _WAIT_HEADER, 1)
+    start = src.index("mma_gemm_wspec(const uint8_t")
+    end = src.index("}  // namespace", start)
+    body = src[start:end]
+    for anchor, new in (
+            ("const int S = stages;", "const int S = stages;\n  long long tw[5] = {0, 0, 0, 0, 0};"),
+            ("      mbar_wait(bars + 8 * (S + slot), parity);", "      TW(4, mbar_wait(bars + 8 * (S + slot), parity));"),
+            ("          asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");",
+             "          TW(1, asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\"));"),
+            ("          mbar_wait(bars + 8 * slot, phase);\n"
+             "          wgmma_decode_chunk(next, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c + KW, pair0, kb32, t);",
+             "          TW(0, mbar_wait(bars + 8 * slot, phase));\n"
+             "          TW(2, wgmma_decode_chunk(next, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c + KW, pair0, kb32, t));"),
+            ("reduce_store<BM, NR, NT, KW>(ct, C, tid, m0, n0, M, N, split, rank);",
+             "reduce_store<BM, NR, NT, KW>(ct, C, tid, m0, n0, M, N, split, rank);\n"
+             "  if (tid == 0) for (int i = 0; i < 4; ++i) g_tw[TW_BLOCK * 5 + i] = tw[i];\n"
+             "  if (tid == NC * 32) g_tw[TW_BLOCK * 5 + 4] = tw[4];"),
+            ("      mbar_wait(bars + 8 * slot, phase);\n      wgmma_decode_chunk(frag0,",
+             "      const long long loop0 = clock64();\n      mbar_wait(bars + 8 * slot, phase);\n      wgmma_decode_chunk(frag0,"),
+            ("      wgmma_wait_all();\n      wgmma_fence_acc<MT * 4>(acc);\n",
+             "      wgmma_wait_all();\n      wgmma_fence_acc<MT * 4>(acc);\n      tw[3] = clock64() - loop0;\n")):
+        if body.count(anchor) != 1:
+            raise SystemExit(f"mma_timeline: anchor not found in mma_gemm_wspec: {anchor!r}")
+        body = body.replace(anchor, new, 1)
+    return src[:start] + body + src[end:]
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("m", type=int)
@@ -122,6 +165,7 @@ def main() -> int:
     p.add_argument("config", help='the Config\'s fields, "key=value ..."')
     p.add_argument("--cache", type=Path, help="scratch folder for the stamped cubin (default: a fresh temporary one)")
     p.add_argument("--build-only", action="store_true", help="build the stamped cubin into --cache and stop")
+    p.add_argument("--waits", action="store_true", help="wspec only: the loop's wait accounting (WAITS) instead of the stamps")
     args = p.parse_args()
     m, n, k = args.m, args.n, args.k
     cfg = G.Config(**{key: int(v) for key, v in (x.split("=") for x in args.config.split())})
@@ -130,7 +174,9 @@ def main() -> int:
         raise SystemExit("mma_timeline: --build-only needs --cache DIR")
     # the stamped cubin must not land in the real cache
     os.environ["MXLIB_CACHE_DIR"] = str(args.cache.resolve()) if args.cache else tempfile.mkdtemp()
-    source = stamped_source(family)
+    if args.waits and family != "wspec":
+        raise SystemExit("mma_timeline: --waits needs a wspec config (wgmma=2)")
+    source = waited_source() if args.waits else stamped_source(family)
     G.mma_source = lambda: source
     if args.build_only:
         G.mma_cubin()
@@ -154,8 +200,19 @@ def main() -> int:
         G._mma_check(lib, lib.cuMemcpyDtoH_v2(buf, ptr, size), "cuMemcpyDtoH")
         return buf
 
-    buf, tq = read(b"g_tl", 8192 * 8), read(b"g_tq", 8192 * 2)
     blocks = G.grid(m, n, k, cfg)
+    chunks = -(-k // 128) / cfg.split_k
+    if args.waits:
+        tw = read(b"g_tw", 8192 * 5)
+        mine = chunks / max(1, cfg.warps_k)  # thread 0's warpgroup's chunks
+        per = {"loop": mine, "empty": max(1, chunks - cfg.num_stages)}
+        print(f"{m}x{n}x{k} {G.mma_kernel_name(cfg)} split_k={cfg.split_k} num_stages={cfg.num_stages}: {blocks} "
+              f"blocks, clock64 cycles a chunk (WAITS in scripts/mma_timeline.py)")
+        for j, what in enumerate(WAITS):
+            v = [tw[i * 5 + j] / max(1, per.get(what, mine - 1)) for i in range(blocks)]
+            print(f"{what:7s} min {min(v):7.0f} med {statistics.median(v):7.0f} max {max(v):7.0f}")
+        return 0
+    buf, tq = read(b"g_tl", 8192 * 8), read(b"g_tq", 8192 * 2)
     rows = [[buf[i * 8 + j] for j in range(len(STAMPS))] for i in range(blocks)]
     quant = [(tq[2 * i], tq[2 * i + 1]) for i in range(8192) if tq[2 * i]]
     t0 = min([r[0] for r in rows] + [q[0] for q in quant])
@@ -168,7 +225,6 @@ def main() -> int:
         if stamps and all(stamps):
             v = [(x - t0) / 1000 for x in stamps]
             print(f"{what:12s} min {min(v):6.2f} med {statistics.median(v):6.2f} max {max(v):6.2f} us")
-    chunks = -(-k // 128) / cfg.split_k
     print("per later chunk, median over blocks:",
           round(statistics.median([(r[4] - r[3]) / 1000 / max(1, chunks - 1) for r in rows]), 3), "us")
     return 0

@@ -270,6 +270,34 @@ def test_timeline_script_finds_its_anchors_in_the_kernel_source(tmp_path):
         assert all(mark in body for mark in own), family  # in the family's own kernel
         if nvcc is not None:
             G.mma_compile(src, nvcc, tmp_path / f"stamped_{family}.cubin")
+    waited = timeline.waited_source()  # --waits: clock64 sums in the wspec kernel only
+    body = waited[waited.index("mma_gemm_wspec(const uint8_t"):waited.index("}  // namespace")]
+    assert all(body.count(f"TW({i}, ") == 1 for i in range(len(timeline.WAITS)) if timeline.WAITS[i] != "loop")
+    assert body.count("tw[3] = clock64() - loop0;") == 1 and timeline.WAITS[3] == "loop"
+    if nvcc is not None:
+        G.mma_compile(waited, nvcc, tmp_path / "waited.cubin")
+
+
+def test_contention_script_has_one_kernel_per_mode(tmp_path):
+    """scripts/mma_contention.py (KERNEL_NOTES "v14") launches mma_contention_m<mma>_d<dec>_r<ring> for each of
+    its modes: each must be instantiated exactly once in its source, which calls the library's wgmma and decode
+    functions by name (so a rename there fails here); where nvcc exists the source must compile."""
+    import importlib.util
+    import re
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("mma_contention",
+                                                  Path(__file__).parents[1] / "scripts" / "mma_contention.py")
+    contention = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(contention)
+    src = contention.source()
+    made = re.findall(r"^CONTENTION\((\d), (\d), (\d)\)$", src, flags=re.M)
+    assert sorted(made) == sorted({tuple(str(v) for v in mode) for mode in contention.MODES.values()})
+    assert len(made) == len(contention.MODES)
+    nvcc = G.mma_find_nvcc()
+    if nvcc is not None:
+        report = G.mma_compile(src, nvcc, tmp_path / "contention.cubin")
+        assert "serialized" not in report  # ptxas would otherwise measure something else than the modes say
 
 
 def test_ablation_variants_find_their_anchors_and_compile(tmp_path):
