@@ -185,6 +185,9 @@ def main() -> int:
     p.add_argument("--build-only", action="store_true", help="build the cubin into --cache and stop")
     p.add_argument("--iters", type=int, default=2000, help="chunks per warpgroup (default 2000)")
     args = p.parse_args()
+    if args.iters < 2 or args.iters % 2:
+        raise SystemExit(f"mma_contention: --iters must be a positive even number (the chunkdecode modes run chunks "
+                         f"in pairs), got {args.iters}")
     if args.build_only and args.cache is None:
         raise SystemExit("mma_contention: --build-only needs --cache DIR")
     os.environ["MXLIB_CACHE_DIR"] = str(args.cache.resolve()) if args.cache else tempfile.mkdtemp()
