@@ -91,30 +91,33 @@ def stamped_source(family: str = "pipelined") -> str:
     return "".join(parts)
 
 
-def _stamp_wspec(src: str) -> str:
+def _edit_wspec(src: str, edits) -> str:
+    """`src` with each (anchor, replacement) of `edits` applied once inside mma_gemm_wspec (fails loudly if an
+    anchor is not there exactly once)."""
     start = src.index("mma_gemm_wspec(const uint8_t")
     end = src.index("}  // namespace", start)
     body = src[start:end]
-    for anchor, mark, before in (
-            ("const int S = stages;", "TL(0)", False),
-            ("  for (int i = g_live * SP * 256 + tid; i < G32 * SP * 256; i += NT) s_sm[i] = 127;  // groups past N: scale 1\n"
-             "  __syncthreads();", "TL(6)", False),
-            ("    mbar_wait(sbar, 0);", "  TL(7)", False),
-            ("    grid_dependency_wait();\n    if (elect_one())\n      for (int i = 0; i < first; ++i) fill_a(i, i);", None, None),
-            ("      mbar_wait(bars + 8 * slot, phase);\n      wgmma_decode_chunk(frag0,", "TL(3)", "mid"),
-            ("      wgmma_wait_all();\n      wgmma_fence_acc<MT * 4>(acc);\n", "TL(4)", False),
-            ("reduce_store<BM, NR, NT, KW>(ct, C, tid, m0, n0, M, N, split, rank);", "TL(5)", False)):
+    for anchor, new in edits:
         if body.count(anchor) != 1:
             raise SystemExit(f"mma_timeline: anchor not found in mma_gemm_wspec: {anchor!r}")
-        if mark is None:  # the producer's lane 0 around its wait
-            new = anchor.replace("    grid_dependency_wait();",
-                                 "    if (lane == 0) { TLX(1) }\n    grid_dependency_wait();\n    if (lane == 0) { TLX(2) }")
-        elif before == "mid":
-            new = anchor.replace("phase);\n", f"phase);\n      {mark}\n")
-        else:
-            new = f"{anchor}\n  {mark}"
         body = body.replace(anchor, new, 1)
     return src[:start] + body + src[end:]
+
+
+def _stamp_wspec(src: str) -> str:
+    after = (("const int S = stages;", "TL(0)"),
+             ("  for (int i = g_live * SP * 256 + tid; i < G32 * SP * 256; i += NT) s_sm[i] = 127;  // groups past N: "
+              "scale 1\n  __syncthreads();", "TL(6)"),
+             ("    mbar_wait(sbar, 0);", "  TL(7)"),
+             ("      wgmma_wait_all();\n      wgmma_fence_acc<MT * 4>(acc);\n", "TL(4)"),
+             ("reduce_store<BM, NR, NT, KW>(ct, C, tid, m0, n0, M, N, split, rank);", "TL(5)"))
+    wait = "    grid_dependency_wait();\n    if (elect_one())\n      for (int i = 0; i < first; ++i) fill_a(i, i);"
+    first = "      mbar_wait(bars + 8 * slot, phase);\n      wgmma_decode_chunk(frag0,"
+    return _edit_wspec(src, [(anchor, f"{anchor}\n  {mark}") for anchor, mark in after] + [
+        # the producer's lane 0 around its wait; the first stage landed, before any decode
+        (wait, wait.replace("    grid_dependency_wait();",
+                            "    if (lane == 0) { TLX(1) }\n    grid_dependency_wait();\n    if (lane == 0) { TLX(2) }")),
+        (first, first.replace("phase);\n", "phase);\n      TL(3)\n"))])
 
 
 # --waits (wspec): clock64 cycles a CTA's thread 0 (a consumer of warpgroup 0) spends, over its chunks after
@@ -131,30 +134,23 @@ _WAIT_HEADER = ("__device__ long long g_tw[8192 * 5];\n"
 def waited_source() -> str:
     """The kernels' source with wspec's wait accounting (WAITS), no other stamps (fails loudly if an anchor moved)."""
     src = G.mma_source().replace("namespace {\n", "namespace {\n" + _WAIT_HEADER, 1)
-    start = src.index("mma_gemm_wspec(const uint8_t")
-    end = src.index("}  // namespace", start)
-    body = src[start:end]
-    for anchor, new in (
-            ("const int S = stages;", "const int S = stages;\n  long long tw[5] = {0, 0, 0, 0, 0};"),
-            ("      mbar_wait(bars + 8 * (S + slot), parity);", "      TW(4, mbar_wait(bars + 8 * (S + slot), parity));"),
-            ("          asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");",
-             "          TW(1, asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\"));"),
-            ("          mbar_wait(bars + 8 * slot, phase);\n"
-             "          wgmma_decode_chunk(next, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c + KW, pair0, kb32, t);",
-             "          TW(0, mbar_wait(bars + 8 * slot, phase));\n"
-             "          TW(2, wgmma_decode_chunk(next, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c + KW, pair0, kb32, t));"),
-            ("reduce_store<BM, NR, NT, KW>(ct, C, tid, m0, n0, M, N, split, rank);",
-             "reduce_store<BM, NR, NT, KW>(ct, C, tid, m0, n0, M, N, split, rank);\n"
-             "  if (tid == 0) for (int i = 0; i < 4; ++i) g_tw[TW_BLOCK * 5 + i] = tw[i];\n"
-             "  if (tid == NC * 32) g_tw[TW_BLOCK * 5 + 4] = tw[4];"),
-            ("      mbar_wait(bars + 8 * slot, phase);\n      wgmma_decode_chunk(frag0,",
-             "      const long long loop0 = clock64();\n      mbar_wait(bars + 8 * slot, phase);\n      wgmma_decode_chunk(frag0,"),
-            ("      wgmma_wait_all();\n      wgmma_fence_acc<MT * 4>(acc);\n",
-             "      wgmma_wait_all();\n      wgmma_fence_acc<MT * 4>(acc);\n      tw[3] = clock64() - loop0;\n")):
-        if body.count(anchor) != 1:
-            raise SystemExit(f"mma_timeline: anchor not found in mma_gemm_wspec: {anchor!r}")
-        body = body.replace(anchor, new, 1)
-    return src[:start] + body + src[end:]
+    return _edit_wspec(src, (
+        ("const int S = stages;", "const int S = stages;\n  long long tw[5] = {0, 0, 0, 0, 0};"),
+        ("      mbar_wait(bars + 8 * (S + slot), parity);", "      TW(4, mbar_wait(bars + 8 * (S + slot), parity));"),
+        ("          asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");",
+         "          TW(1, asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\"));"),
+        ("          mbar_wait(bars + 8 * slot, phase);\n"
+         "          wgmma_decode_chunk(next, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c + KW, pair0, kb32, t);",
+         "          TW(0, mbar_wait(bars + 8 * slot, phase));\n"
+         "          TW(2, wgmma_decode_chunk(next, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c + KW, pair0, kb32, t));"),
+        ("reduce_store<BM, NR, NT, KW>(ct, C, tid, m0, n0, M, N, split, rank);",
+         "reduce_store<BM, NR, NT, KW>(ct, C, tid, m0, n0, M, N, split, rank);\n"
+         "  if (tid == 0) for (int i = 0; i < 4; ++i) g_tw[TW_BLOCK * 5 + i] = tw[i];\n"
+         "  if (tid == NC * 32) g_tw[TW_BLOCK * 5 + 4] = tw[4];"),
+        ("      mbar_wait(bars + 8 * slot, phase);\n      wgmma_decode_chunk(frag0,",
+         "      const long long loop0 = clock64();\n      mbar_wait(bars + 8 * slot, phase);\n      wgmma_decode_chunk(frag0,"),
+        ("      wgmma_wait_all();\n      wgmma_fence_acc<MT * 4>(acc);\n",
+         "      wgmma_wait_all();\n      wgmma_fence_acc<MT * 4>(acc);\n      tw[3] = clock64() - loop0;\n")))
 
 
 def main() -> int:

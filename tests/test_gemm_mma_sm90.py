@@ -6,8 +6,10 @@ the nvcc this machine has (PATH, /usr/local/cuda, $CUDA_HOME or the nvidia-cuda-
 requires every kernel to use no local memory. It skips, saying so, only where no nvcc exists.
 """
 import dataclasses
+import importlib.util
 import random
 import re
+from pathlib import Path
 
 import pytest
 import torch
@@ -20,6 +22,14 @@ from mxlib.spec.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight
 from mxlib.spec import shapes
 
 ON_HOPPER = torch.cuda.is_available() and torch.cuda.get_device_capability() == (9, 0)
+
+
+def _script(name: str):
+    """scripts/<name>.py loaded as a module (the scripts are not a package)."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).parents[1] / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_kernels_compile_for_sm90a_without_local_memory(tmp_path):
@@ -230,12 +240,7 @@ def test_no_state_between_calls():
 
 def test_probe_table_writer_keeps_the_rows_of_shapes_it_did_not_sweep(tmp_path, monkeypatch):
     """scripts/mma_probe.py --table on a subset of shapes rewrites only those shapes' mma_sm90 rows."""
-    import importlib.util
-    from pathlib import Path
-
-    spec = importlib.util.spec_from_file_location("mma_probe", Path(__file__).parents[1] / "scripts" / "mma_probe.py")
-    probe = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(probe)
+    probe = _script("mma_probe")
     (tmp_path / "h200.csv").write_text("m,n,k,path,config\n4,64,512,mma_sm90,old4\n4,64,512,fused,f4\n"
                                        "8,64,512,mma_sm90,old8\n8,64,512,fused,f8\n")
     monkeypatch.setattr(probe, "CONFIG_DIR", tmp_path)
@@ -252,12 +257,7 @@ def test_timeline_script_finds_its_anchors_in_the_kernel_source(tmp_path):
     """scripts/mma_timeline.py stamps the pipelined or wgmma kernel at six places, the wspec kernel at eight and
     the quantizer at two, found by text; a kernel edit that moves one must fail here, not on the GPU. Where nvcc exists the
     stamped source must also compile."""
-    import importlib.util
-    from pathlib import Path
-
-    spec = importlib.util.spec_from_file_location("mma_timeline", Path(__file__).parents[1] / "scripts" / "mma_timeline.py")
-    timeline = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(timeline)
+    timeline = _script("mma_timeline")
     nvcc = G.mma_find_nvcc()
     for family in timeline.FAMILIES:
         src = timeline.stamped_source(family)
@@ -282,14 +282,7 @@ def test_contention_script_has_one_kernel_per_mode(tmp_path):
     """scripts/mma_contention.py (KERNEL_NOTES "v14") launches mma_contention_m<mma>_d<dec>_r<ring> for each of
     its modes: each must be instantiated exactly once in its source, which calls the library's wgmma and decode
     functions by name (so a rename there fails here); where nvcc exists the source must compile."""
-    import importlib.util
-    import re
-    from pathlib import Path
-
-    spec = importlib.util.spec_from_file_location("mma_contention",
-                                                  Path(__file__).parents[1] / "scripts" / "mma_contention.py")
-    contention = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(contention)
+    contention = _script("mma_contention")
     src = contention.source()
     made = re.findall(r"^CONTENTION\((\d), (\d), (\d)\)$", src, flags=re.M)
     assert sorted(made) == sorted({tuple(str(v) for v in mode) for mode in contention.MODES.values()})
@@ -304,12 +297,7 @@ def test_ablation_variants_find_their_anchors_and_compile(tmp_path):
     """scripts/mma_ablate.py cuts the wgmma families' decode and MMAs, and wspec's ring, by text; a kernel
     edit that moves an anchor must fail here, not on the GPU. "resident_skeleton" carries every cut; where
     nvcc exists it must compile."""
-    import importlib.util
-    from pathlib import Path
-
-    spec = importlib.util.spec_from_file_location("mma_ablate", Path(__file__).parents[1] / "scripts" / "mma_ablate.py")
-    ablate = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ablate)
+    ablate = _script("mma_ablate")
     full = ablate.variant_source("full")
     assert full == G.mma_source()
     sources = {v: ablate.variant_source(v) for v in ablate.VARIANTS if v != "full"}
@@ -333,16 +321,11 @@ def test_sass_loops_script_finds_the_chunk_loops(tmp_path, monkeypatch):
     kernel, the consumers' chunk loop (16 wgmmas: two chunks unrolled) and the producer's refill loop (bulk
     copies, a wait on a released stage, no MMA), and in a pipelined kernel the mma.sync loop and no producer.
     Needs nvcc and Triton's cuobjdump (skipped without them); no GPU."""
-    import importlib.util
-    from pathlib import Path
-
     if G.mma_find_nvcc() is None:
         pytest.skip("no nvcc: the cubin cannot be built here")
     pytest.importorskip("triton")
     monkeypatch.setenv("MXLIB_CACHE_DIR", str(tmp_path))
-    spec = importlib.util.spec_from_file_location("mma_sass_loops", Path(__file__).parents[1] / "scripts" / "mma_sass_loops.py")
-    loops = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(loops)
+    loops = _script("mma_sass_loops")
     cubin = G.mma_cubin()
     wspec = loops.loop_row("mxfp4_mma_sm90_t64_x1_k1", loops.sass(cubin, "mxfp4_mma_sm90_t64_x1_k1"))
     assert wspec["consumer_mma"] == 16 and wspec["consumer_copies"] == 0
