@@ -5,7 +5,7 @@
 
 Builds a copy of the CUDA source with `%globaltimer` stamps (into a device array) at the block's start,
 before and after `griddepcontrol.wait` (wspec: its producer warp's), after its first chunk (pipelined:
-its MMAs done; wgmma: its wgmmas issued; wspec: its first stage landed, before any decode), after its K
+its MMAs done; wgmma: its wgmmas issued; wspec: its first chunk's B decoded and its A landed), after its K
 loop (wgmma, wspec: every wgmma done) and after its store; thread 0 of each block stamps, except the
 producer's two. wspec adds two: after the barrier that follows the mbarriers' setup, and the scales
 landed (a consumer's wait on them). The quantizer's blocks stamp their start and their thread 0's last
@@ -112,19 +112,20 @@ def _stamp_wspec(src: str) -> str:
              ("      wgmma_wait_all();\n      wgmma_fence_acc<MT * 4>(acc);\n", "TL(4)"),
              ("reduce_store<BM, NR, NT, KW>(ct, C, tid, m0, n0, M, N, split, rank);", "TL(5)"))
     wait = "    grid_dependency_wait();\n    if (elect_one())\n      for (int i = 0; i < first; ++i) fill_a(i, i);"
-    first = "      mbar_wait(bars + 8 * slot, phase);\n      wgmma_decode_chunk(frag0,"
+    first = "      }\n      mbar_wait(bars + 8 * slot, phase);\n"
     return _edit_wspec(src, [(anchor, f"{anchor}\n  {mark}") for anchor, mark in after] + [
-        # the producer's lane 0 around its wait; the first stage landed, before any decode
+        # the producer's lane 0 around its wait; the first chunk: its B decoded and its A landed
         (wait, wait.replace("    grid_dependency_wait();",
                             "    if (lane == 0) { TLX(1) }\n    grid_dependency_wait();\n    if (lane == 0) { TLX(2) }")),
-        (first, first.replace("phase);\n", "phase);\n      TL(3)\n"))])
+        (first, first + "      TL(3)\n")])
 
 
 # --waits (wspec): clock64 cycles a CTA's thread 0 (a consumer of warpgroup 0) spends, over its chunks after
 # its first, in the loop's waits for a stage ("full"), in `wgmma.wait_group 1` ("tensor") and decoding
-# ("decode", the stage's reads included), and in the whole loop from its first chunk's wait to its last
-# wgmma done ("loop"; the rest of it is mostly issuing the wgmmas); and the producer's lane 0 in its waits
-# for a released stage ("empty", chunks S and later).
+# ("decode", the stage's reads included; over its chunks after the EARLY ones decoded before the loop),
+# and in the whole loop from its first chunk's wait to its last wgmma done ("loop"; the rest of it is
+# mostly issuing the wgmmas); and the producer's lane 0 in its waits for a released stage ("empty",
+# chunks S and later).
 WAITS = ("full", "tensor", "decode", "loop", "empty")
 _WAIT_HEADER = ("__device__ long long g_tw[8192 * 5];\n"
                 "#define TW_BLOCK (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z))\n"
@@ -139,16 +140,15 @@ def waited_source() -> str:
         ("      mbar_wait(bars + 8 * (S + slot), parity);", "      TW(4, mbar_wait(bars + 8 * (S + slot), parity));"),
         ("          asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");",
          "          TW(1, asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\"));"),
-        ("          mbar_wait(bars + 8 * slot, phase);\n"
-         "          wgmma_decode_chunk(next, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c + KW, pair0, kb32, t);",
-         "          TW(0, mbar_wait(bars + 8 * slot, phase));\n"
-         "          TW(2, wgmma_decode_chunk(next, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c + KW, pair0, kb32, t));"),
+        ("          mbar_wait(bars + 8 * slot, phase);\n          if (decoded)\n            decoded = false;\n          else\n"
+         "            wgmma_decode_chunk(next, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c + KW, pair0, kb32, t);",
+         "          TW(0, mbar_wait(bars + 8 * slot, phase));\n          if (decoded)\n            decoded = false;\n          else\n"
+         "            TW(2, wgmma_decode_chunk(next, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c + KW, pair0, kb32, t));"),
         ("reduce_store<BM, NR, NT, KW>(ct, C, tid, m0, n0, M, N, split, rank);",
          "reduce_store<BM, NR, NT, KW>(ct, C, tid, m0, n0, M, N, split, rank);\n"
          "  if (tid == 0) for (int i = 0; i < 4; ++i) g_tw[TW_BLOCK * 5 + i] = tw[i];\n"
          "  if (tid == NC * 32) g_tw[TW_BLOCK * 5 + 4] = tw[4];"),
-        ("      mbar_wait(bars + 8 * slot, phase);\n      wgmma_decode_chunk(frag0,",
-         "      const long long loop0 = clock64();\n      mbar_wait(bars + 8 * slot, phase);\n      wgmma_decode_chunk(frag0,"),
+        ("      mbar_wait(bfirst + 8 * kw, 0);", "      const long long loop0 = clock64();\n      mbar_wait(bfirst + 8 * kw, 0);"),
         ("      wgmma_wait_all();\n      wgmma_fence_acc<MT * 4>(acc);\n",
          "      wgmma_wait_all();\n      wgmma_fence_acc<MT * 4>(acc);\n      tw[3] = clock64() - loop0;\n")))
 
@@ -201,7 +201,8 @@ def main() -> int:
     if args.waits:
         tw = read(b"g_tw", 8192 * 5)
         mine = chunks / max(1, cfg.warps_k)  # thread 0's warpgroup's chunks
-        per = {"loop": mine, "empty": max(1, chunks - cfg.num_stages)}
+        early = 2 if cfg.warps_k == 2 and 4 <= cfg.num_stages else 1  # chunks decoded before the loop (EARLY)
+        per = {"loop": mine, "empty": max(1, chunks - cfg.num_stages), "decode": max(1, mine - early)}
         print(f"{m}x{n}x{k} {G.mma_kernel_name(cfg)} split_k={cfg.split_k} num_stages={cfg.num_stages}: {blocks} "
               f"blocks, clock64 cycles a chunk (WAITS in scripts/mma_timeline.py)")
         for j, what in enumerate(WAITS):

@@ -93,12 +93,13 @@ def test_wgmma_family_configs():
 def test_wspec_family_configs():
     """Family "wspec" is wgmma=2: the wgmma tilings with one producer warp beyond num_warps, 2..MMA_WSPEC_MAX_STAGES
     stages (an mbarrier ring: no wait_group immediate), warps_k 0 or 2 (two warpgroups taking alternate chunks);
-    the wgmma family's shared memory (an output tile per warpgroup along K) plus two mbarriers a stage and the
-    scales' one; the producer warp and MMA_WSPEC's registers count against the SM."""
+    the wgmma family's shared memory (an output tile per warpgroup along K) plus two mbarriers a stage, the
+    scales' one and two per warpgroup along K (B of the chunks decoded before A lands); the producer warp and
+    MMA_WSPEC's registers count against the SM."""
     cfg = G.Config(block_m=64, block_n=128, block_k=128, num_warps=8, warps_k=0, num_stages=8, wgmma=2)
     assert G.mma_kernel_name(cfg) == "mxfp4_mma_sm90_t64_x2_k1" and G.mma_family(cfg) == "wspec"
     wgmma = dataclasses.replace(cfg, num_stages=4, wgmma=1)
-    assert G.mma_smem_bytes(dataclasses.replace(cfg, num_stages=4), 12) == G.mma_smem_bytes(wgmma, 12) + 9 * 8
+    assert G.mma_smem_bytes(dataclasses.replace(cfg, num_stages=4), 12) == G.mma_smem_bytes(wgmma, 12) + (2 * 4 + 1 + 2) * 8
     one = dataclasses.replace(cfg, block_n=64, num_warps=4, num_stages=2)
     assert G.mma_ctas_per_sm(one, 4) == 3 and G.mma_ctas_per_sm(dataclasses.replace(one, block_m=128), 4) == 2
     along_k = dataclasses.replace(one, block_m=128, num_warps=8, warps_k=2, num_stages=3)

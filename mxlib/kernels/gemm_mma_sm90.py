@@ -198,8 +198,8 @@ def mma_smem_bytes(cfg: MmaConfig, round_chunks: int) -> int:
     bm, bn = cfg.block_m, cfg.block_n
     if cfg.num_stages > 1:
         ring = cfg.num_stages * (bm * 256 + (bn // 16) * 1024) + (bn // 32) * (round_chunks // 2 + 2) * 256
-        bars = (2 * cfg.num_stages + 1) * MMA_MBARRIER_BYTES if cfg.wgmma == 2 else 0
         tiles = max(1, cfg.warps_k) if cfg.wgmma == 2 else 1
+        bars = (2 * cfg.num_stages + 1 + 2 * tiles) * MMA_MBARRIER_BYTES if cfg.wgmma == 2 else 0
         return max(ring, tiles * bm * (bn + 4) * 4) + (MMA_SMEM_ALIGN if cfg.wgmma else 0) + bars
     staged = bm * round_chunks * 256
     if not cfg.warps_k:

@@ -678,7 +678,8 @@ MMA_VERSIONS = (  # (name, recorded CSV under data/results/h200/, "bench" or "pr
     ("v9: one n128 wgmma at 128 rows", "run_b022894/bench.csv", "bench"),
     ("v12: the lean chunk loop", "run_36e1c5e/bench.csv", "bench"),
     ("v13: the lean producer", "run_fc616db/bench.csv", "bench"),
-    ("v14: (64, 7168, 2048) on two warpgroups", "final/bench.csv", "bench"),
+    ("v14: (64, 7168, 2048) on two warpgroups", "run_a8e5cc9/bench.csv", "bench"),
+    ("v15: B's first chunks decoded before A", "final/bench.csv", "bench"),
 )
 
 

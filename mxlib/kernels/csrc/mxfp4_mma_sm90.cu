@@ -1014,7 +1014,9 @@ __device__ __forceinline__ void mma_gemm_wgmma(const uint8_t* __restrict__ AQ, c
 // 1024 contiguous bytes of B_shuffle (copied as they are, so the decode's two 16-byte reads a chunk
 // meet 4-way bank conflicts); the scales of the CTA's K range are SP * 256 bytes per 32-row group.
 // With KW = 2 two warpgroups share one set of B rows and take alternate chunks (twice the warps to hide
-// the decode's latency), their partial tiles summed in shared memory at the end.
+// the decode's latency), their partial tiles summed in shared memory at the end. B's first stages are
+// copied before the wait for A's quantizer and land about 1 us before A's: each warpgroup decodes its
+// first chunk (two with KW = 2) from a barrier that counts B alone, and waits for A before its wgmmas.
 
 __device__ __forceinline__ void mbar_init(uint32_t bar, uint32_t count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
@@ -1067,14 +1069,19 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
   const int split = kr.split, rank = kr.rank, kb32 = kr.kb32, c_begin = kr.c_begin, c_end = kr.c_end;
   const int pair0 = kr.pair0, SP = kr.SP;
   const int S = stages;
+  // Chunks a warpgroup decodes before its first A lands (at most one per fragment set): two with two
+  // warpgroups along K, where the second paid, one otherwise, where it cost (KERNEL_NOTES, v15c).
+  const int EARLY = KW == 2 && 2 * KW <= S ? 2 : 1;
 
   uint8_t* a_sm = smem;                // [S][2 halves][BM][128 B], swizzled
   uint8_t* b_sm = a_sm + S * A_STAGE;  // [S][P16][1024 B of B_shuffle]
   uint8_t* s_sm = b_sm + S * B_STAGE;  // [G32][SP][256 B]
   // The mbarriers, past the ring and the output tiles: full[S] (the producer's arrival and the stage's
-  // bytes), empty[S] (one arrival per warp of the consuming warpgroups), then the scales' barrier.
+  // bytes), empty[S] (one arrival per warp of the consuming warpgroups), the scales' barrier, then
+  // bfirst[2 KW]: B's bytes of chunk c_begin + i (i < EARLY * KW: each warpgroup's first EARLY chunks),
+  // which that chunk's full[] does not count, so that their decode runs while A is still awaited.
   const uint32_t bars = smem_addr(smem) + max(S * (A_STAGE + B_STAGE) + G32 * SP * 256, KW * BM * CP * 4);
-  const uint32_t sbar = bars + 16 * S;
+  const uint32_t sbar = bars + 16 * S, bfirst = sbar + 8;
   const int g_live = min(G32, (N - n0 + 31) / 32);  // 32-row scale groups that exist
   if (tid == 0) {
     for (int s = 0; s < S; ++s) {
@@ -1082,6 +1089,7 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
       mbar_init(bars + 8 * (S + s), NC / KW);
     }
     mbar_init(sbar, 1);
+    for (int i = 0; i < EARLY * KW; ++i) mbar_init(bfirst + 8 * i, 1);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
   for (int i = g_live * SP * 256 + tid; i < G32 * SP * 256; i += NT) s_sm[i] = 127;  // groups past N: scale 1
@@ -1106,8 +1114,15 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
     const uint8_t* b_src = B + (size_t)(n0 / 16) * b_tile + (size_t)c_begin * 1024;      // tile p, chunk c_begin + i at + p * b_tile + i * 1024
     const uint32_t a_dst = smem_addr(a_sm), b_dst = smem_addr(b_sm);
     auto fill_b = [&](int i, int slot) {  // chunk c_begin + i into stage `slot`: its bytes announced, then B
-      const uint32_t bar = bars + 8 * slot, bytes = min(4, kb32 - 4 * (c_begin + i)) * 256;  // a tile's runs inside K
-      mbar_expect_tx(bar, A_STAGE + p_live * bytes);
+      const uint32_t bytes = min(4, kb32 - 4 * (c_begin + i)) * 256;  // a tile's runs inside K
+      uint32_t bar = bars + 8 * slot;
+      if (i < EARLY * KW) {  // decoded before A: B on bfirst, A alone on full
+        mbar_expect_tx(bar, A_STAGE);
+        bar = bfirst + 8 * i;
+        mbar_expect_tx(bar, p_live * bytes);
+      } else {
+        mbar_expect_tx(bar, A_STAGE + p_live * bytes);
+      }
 #pragma unroll
       for (int p = 0; p < P16; ++p)
         if (p < p_live) bulk_copy(b_dst + slot * B_STAGE + p * 1024, b_src + p * b_tile + (size_t)i * 1024, bytes, bar);
@@ -1155,8 +1170,16 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
     if (c_begin + kw < c_end) {
       int slot = kw, last = -1;  // this warpgroup's current chunk's stage; its previous chunk's (-1: none)
       uint32_t phase = 0;        // parity of the current chunk's use of its stage
-      mbar_wait(bars + 8 * slot, phase);
+      // The first EARLY chunks' B, decoded before their A has landed (the second into frag1, the
+      // fragment set the loop's first step would decode it into).
+      bool decoded = EARLY == 2 && c_begin + kw + KW < c_end;
+      mbar_wait(bfirst + 8 * kw, 0);
       wgmma_decode_chunk(frag0, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c_begin + kw, pair0, kb32, t);
+      if (decoded) {
+        mbar_wait(bfirst + 8 * (kw + KW), 0);
+        wgmma_decode_chunk(frag1, b_sm + (kw + KW) * B_STAGE, b_g, b_h, s_thr, c_begin + kw + KW, pair0, kb32, t);
+      }
+      mbar_wait(bars + 8 * slot, phase);
       // With KW = 2 a warpgroup's previous chunk is released even when it has no next one: the producer
       // may be waiting for that stage to fill the other warpgroup's last chunk.
       auto step = [&](int c, const uint32_t (&cur)[8][4], uint32_t (&next)[8][4]) {
@@ -1173,7 +1196,10 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
             phase ^= 1u;
           }
           mbar_wait(bars + 8 * slot, phase);
-          wgmma_decode_chunk(next, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c + KW, pair0, kb32, t);
+          if (decoded)
+            decoded = false;
+          else
+            wgmma_decode_chunk(next, b_sm + slot * B_STAGE, b_g, b_h, s_thr, c + KW, pair0, kb32, t);
         }
       };
       for (int c = c_begin + kw; c < c_end; c += 2 * KW) {
