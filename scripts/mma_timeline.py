@@ -1,7 +1,7 @@
 """Where a "pipelined", "wgmma" or "wspec" mma_sm90 block's time goes: one call, timed from inside
 (KERNEL_NOTES.md, "v4", "v5" and "v12").
 
-    python3 scripts/mma_timeline.py M N K "block_m=64 block_n=64 block_k=128 split_k=2 num_warps=4 num_stages=3 warps_k=0" [--cache DIR] [--waits]
+    python3 scripts/mma_timeline.py M N K "block_m=64 block_n=64 block_k=128 split_k=2 num_warps=4 num_stages=3 warps_k=0" [--cache DIR] [--waits] [--flush read]
 
 Builds a copy of the CUDA source with `%globaltimer` stamps (into a device array) at the block's start,
 before and after `griddepcontrol.wait` (wspec: its producer warp's), after its first chunk (pipelined:
@@ -11,7 +11,9 @@ producer's two. wspec adds two: after the barrier that follows the mbarriers' se
 landed (a consumer's wait on them). The quantizer's blocks stamp their start and their thread 0's last
 store. Compiles it into a scratch cache (a fresh temporary folder, or --cache DIR to reuse one built
 beforehand, e.g. on a machine without a GPU by `--build-only`; the library's own cubin is untouched),
-makes three warm-up calls, writes 256 MiB to push the inputs out of L2, keeps the GPU busy for about a
+makes three warm-up calls, writes 256 MiB to push the inputs out of L2 (`--flush read`: reads 256 MiB
+written beforehand instead, so that L2 is left holding clean lines, not the write's dirty ones, which
+every line the call writes must first evict to DRAM), keeps the GPU busy for about a
 millisecond so that the quantizer and the GEMM are queued behind it and start as they would in a
 contest call (the GEMM as the quantizer's programmatic dependent, not after the host's launch gap),
 makes one call and prints, per stamp, the minimum, median and maximum over blocks in us from the first
@@ -162,6 +164,9 @@ def main() -> int:
     p.add_argument("--cache", type=Path, help="scratch folder for the stamped cubin (default: a fresh temporary one)")
     p.add_argument("--build-only", action="store_true", help="build the stamped cubin into --cache and stop")
     p.add_argument("--waits", action="store_true", help="wspec only: the loop's wait accounting (WAITS) instead of the stamps")
+    p.add_argument("--flush", choices=("write", "read"), default="write",
+                   help="push the inputs out of L2 by writing 256 MiB (as the contest's flush: L2 left holding dirty lines) "
+                        "or by reading 256 MiB (clean lines)")
     args = p.parse_args()
     m, n, k = args.m, args.n, args.k
     cfg = G.Config(**{key: int(v) for key, v in (x.split("=") for x in args.config.split())})
@@ -181,7 +186,14 @@ def main() -> int:
     a, _, _, bs, ss = generate_input(m, n, k, 1, device="cuda")
     for _ in range(3):
         G.gemm(a, bs, ss, config=cfg)
-    torch.empty(256 * 2**20, dtype=torch.uint8, device="cuda").fill_(1)
+    # Two 256 MiB buffers, the second written last; then `flush` written again (L2 ends holding its dirty
+    # lines, as after the contest's flush) or read (its clean lines evict the second buffer's dirty ones).
+    flush, spare = (torch.ones(256 * 2**20 // 4, dtype=torch.int32, device="cuda") for _ in range(2))
+    if args.flush == "read":
+        flush.sum()
+    else:
+        flush.fill_(2)
+    del spare
     torch.cuda._sleep(2_000_000)  # about 1 ms of GPU time: both launches queue behind it
     G.gemm(a, bs, ss, config=cfg)
     torch.cuda.synchronize()
