@@ -11,8 +11,9 @@ and wspec, in a copy of the source; the library's cubin is untouched):
                factors, no multiplies (the copies, barriers and wgmmas stay);
   no_mma       the decode stays (its words folded into one accumulator's bits), no wgmma is issued;
   skeleton     neither: the ring's copies, waits and barriers, the prologue, the reduction and store;
-  resident     family wspec only: every chunk reads the ring's first stage again (the producer fills it
-               once and stops; the consumers wait once), so the chunk work runs on data already in
+  resident     family wspec only: every chunk of a consumer warpgroup reads that warpgroup's first stage
+               again (the producer fills one stage a warpgroup along K once and stops; the consumers wait
+               once; no second chunk is decoded before A lands), so the chunk work runs on data already in
                shared memory: the SM's own rate, without the copies' latency or bandwidth;
   resident_no_decode, resident_no_mma, resident_skeleton   resident with the no_decode, no_mma or both cuts.
 Each variant's cubin is built into --cache (an explicit scratch directory, reused when it is already
@@ -32,6 +33,7 @@ from pathlib import Path
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from mxlib.kernels import gemm_mma_sm90 as G  # noqa: E402
+from mxlib.tools import mma_scratch  # noqa: E402
 
 VARIANTS = ("full", "no_decode", "no_mma", "skeleton", "resident", "resident_no_decode", "resident_no_mma",
             "resident_skeleton")
@@ -58,6 +60,7 @@ _RAW_WORDS = """  (void)sg;
 _NEXT_STAGE = "          slot += KW;\n"
 _REFILLS = "    for (int i = S; i < n; ++i) {\n"
 _FIRST = "n = c_end - c_begin, first = min(S, n);"
+_EARLY2 = "bool decoded = EARLY == 2 && c_begin + kw + KW < c_end;"
 _MMA_LOOP = """#pragma unroll
   for (int s = 0; s < 8; ++s)
     wgmma_bf16<BM>(acc, frag[s], (d0 & 0xFFFFFFFF00000000ull) | (lo + (s / 4) * BM * 8 + (s % 4) * 2));
@@ -81,10 +84,13 @@ def variant_source(variant: str) -> str:
     start = src.index(START)
     head, body = src[:start], src[start:]
     if variant.startswith("resident"):
-        if body.count(_NEXT_STAGE) != 1 or body.count(_REFILLS) != 1 or body.count(_FIRST) != 1:
-            raise SystemExit("mma_ablate: wspec's stage step, first fills or refill loop not found")
+        if any(body.count(anchor) != 1 for anchor in (_NEXT_STAGE, _REFILLS, _FIRST, _EARLY2)):
+            raise SystemExit("mma_ablate: wspec's stage step, first fills, refill loop or early decode not found")
         body = body.replace(_NEXT_STAGE, "          slot += 0 * KW;\n").replace(_REFILLS, "    for (int i = n; i < n; ++i) {\n")
-        body = body.replace(_FIRST, "n = c_end - c_begin, first = 1;")  # no copy left in flight at the end
+        # One stage a warpgroup along K, filled once, and no second chunk decoded before A (its stage is not
+        # filled): every copy issued is waited for, none is left in flight at the end.
+        body = body.replace(_FIRST, "n = c_end - c_begin, first = min(KW, n);")
+        body = body.replace(_EARLY2, "bool decoded = false;")
         variant = variant[len("resident_"):] if variant != "resident" else "full"
     if variant in ("no_decode", "skeleton"):
         a, b = body.find(_DECODE_FROM), body.find(_DECODE_TO)
@@ -106,11 +112,7 @@ def main() -> int:
     p.add_argument("--build-only", action="store_true")
     p.add_argument("--iters", type=int, default=50)
     args = p.parse_args()
-    source = variant_source(args.variant)
-    os.environ["MXLIB_CACHE_DIR"] = str(args.cache.resolve())  # mma_cubin's cache: this variant's scratch dir
-    G.mma_source = lambda: source
-    if args.build_only:
-        G.mma_cubin()
+    if mma_scratch.use_source(variant_source(args.variant), args.cache, args.build_only, "mma_ablate"):
         print(f"mma_ablate: {args.variant} built into {args.cache}")
         return 0
     if args.out is None:

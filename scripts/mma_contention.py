@@ -22,12 +22,11 @@ import ctypes
 import os
 import statistics
 import sys
-import tempfile
-from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from mxlib.kernels import gemm_mma_sm90 as G  # noqa: E402
+from mxlib.tools import mma_scratch  # noqa: E402
 
 # (mma, dec, ring). mma: 0 none, 1 RS, 2 SS. dec: 0 none, 1 in warpgroup 1, 2 in warpgroup 0 after each
 # chunk's wgmmas, 3 as 2 but the wspec consumer's own work: wgmma_decode_chunk from shared memory into the fragment
@@ -181,26 +180,18 @@ def source() -> str:
 
 def main() -> int:
     p = argparse.ArgumentParser()
-    p.add_argument("--cache", type=Path, help="scratch folder for the cubin (default: a fresh temporary one)")
-    p.add_argument("--build-only", action="store_true", help="build the cubin into --cache and stop")
+    mma_scratch.add_arguments(p)
     p.add_argument("--iters", type=int, default=2000, help="chunks per warpgroup (default 2000)")
     args = p.parse_args()
     if args.iters < 2 or args.iters % 2:
         raise SystemExit(f"mma_contention: --iters must be a positive even number (the chunkdecode modes run chunks "
                          f"in pairs), got {args.iters}")
-    if args.build_only and args.cache is None:
-        raise SystemExit("mma_contention: --build-only needs --cache DIR")
-    os.environ["MXLIB_CACHE_DIR"] = str(args.cache.resolve()) if args.cache else tempfile.mkdtemp()
-    text = source()
-    G.mma_source = lambda: text
-    if args.build_only:
-        G.mma_cubin()
+    if mma_scratch.use_source(source(), args.cache, args.build_only, "mma_contention"):
         print(f"mma_contention: cubin built into {args.cache}")
         return 0
     import torch
 
-    lib = G._mma_cuda()
-    ctx, mod, functions = G._mma_module(torch.cuda.current_device())
+    lib, ctx, mod, functions = mma_scratch.load()
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     out = torch.zeros(sms * 5, dtype=torch.int64, device="cuda")
     src = torch.zeros(1 << 20, dtype=torch.uint8, device="cuda")  # the streaming warp's source (L2-resident)

@@ -28,14 +28,13 @@ import os
 import re
 import statistics
 import sys
-import tempfile
-from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import torch  # noqa: E402
 
 from mxlib.kernels import gemm_mma_sm90 as G  # noqa: E402
+from mxlib.tools import mma_scratch  # noqa: E402
 from mxlib.spec.reference import generate_input  # noqa: E402
 
 STAMPS = ("start", "before wait", "after wait", "chunk0 done", "loop done", "stored", "set up", "scales in")
@@ -161,8 +160,7 @@ def main() -> int:
     p.add_argument("n", type=int)
     p.add_argument("k", type=int)
     p.add_argument("config", help='the Config\'s fields, "key=value ..."')
-    p.add_argument("--cache", type=Path, help="scratch folder for the stamped cubin (default: a fresh temporary one)")
-    p.add_argument("--build-only", action="store_true", help="build the stamped cubin into --cache and stop")
+    mma_scratch.add_arguments(p, "the stamped cubin")
     p.add_argument("--waits", action="store_true", help="wspec only: the loop's wait accounting (WAITS) instead of the stamps")
     p.add_argument("--flush", choices=("write", "read"), default="write",
                    help="push the inputs out of L2 by writing 256 MiB (as the contest's flush: L2 left holding dirty lines) "
@@ -171,16 +169,10 @@ def main() -> int:
     m, n, k = args.m, args.n, args.k
     cfg = G.Config(**{key: int(v) for key, v in (x.split("=") for x in args.config.split())})
     family = G.mma_family(cfg)
-    if args.build_only and args.cache is None:
-        raise SystemExit("mma_timeline: --build-only needs --cache DIR")
-    # the stamped cubin must not land in the real cache
-    os.environ["MXLIB_CACHE_DIR"] = str(args.cache.resolve()) if args.cache else tempfile.mkdtemp()
     if args.waits and family != "wspec":
         raise SystemExit("mma_timeline: --waits needs a wspec config (wgmma=2)")
     source = waited_source() if args.waits else stamped_source(family)
-    G.mma_source = lambda: source
-    if args.build_only:
-        G.mma_cubin()
+    if mma_scratch.use_source(source, args.cache, args.build_only, "mma_timeline"):  # never the real cache
         print(f"mma_timeline: {family} stamped cubin built into {args.cache}")
         return 0
     a, _, _, bs, ss = generate_input(m, n, k, 1, device="cuda")
@@ -197,8 +189,7 @@ def main() -> int:
     torch.cuda._sleep(2_000_000)  # about 1 ms of GPU time: both launches queue behind it
     G.gemm(a, bs, ss, config=cfg)
     torch.cuda.synchronize()
-    lib = G._mma_cuda()
-    _, module, _ = G._mma_module(torch.cuda.current_device())
+    lib, _, module, _ = mma_scratch.load()
 
     def read(array, count):  # a stamp array of the module, by its mangled name
         name = re.findall(rb"_Z\w*" + array + rb"\w*", G.mma_cubin())[0]

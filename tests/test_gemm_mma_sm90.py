@@ -294,6 +294,42 @@ def test_contention_script_has_one_kernel_per_mode(tmp_path):
         assert "serialized" not in report  # ptxas would otherwise measure something else than the modes say
 
 
+def test_fp8_script_has_one_kernel_per_mode_and_tile(tmp_path):
+    """scripts/mma_fp8.py (KERNEL_NOTES "v16") launches mma_fp8_m<mode>_t<BM> for each mode and tile and the two
+    exactness kernels: each must be defined exactly once, and the bf16 mode must run the library's own chain (its
+    wgmma and decode functions by name, so a rename there fails here); where nvcc exists the source must compile
+    with no wgmma serialized and nothing spilled, or the modes would time something else than they say."""
+    fp8 = _script("mma_fp8")
+    src = fp8.source()
+    made = re.findall(r"^FP8_CHAIN\((\d), (\d+)\)$", src, flags=re.M)
+    assert sorted(made) == sorted((str(mode), str(bm)) for mode in fp8.MODES.values() for bm in fp8.TILES)
+    for kernel in fp8.EXACT.values():
+        assert src.count(f"void __launch_bounds__(128, 1) {kernel}(") == 1
+    chain = src[src.index("__device__ __forceinline__ void fp8_chain("):]
+    assert "wgmma_chunk<BM>(c, base, frag0);" in chain and "wgmma_decode_chunk(frag1," in chain
+    nvcc = G.mma_find_nvcc()
+    if nvcc is not None:
+        report = G.mma_compile(src, nvcc, tmp_path / "fp8.cubin")
+        assert "serialized" not in report
+        assert re.findall(r"(\d+) bytes spill stores", report) and \
+            all(v == "0" for v in re.findall(r"(\d+) bytes spill stores", report))
+
+
+def test_scratch_build_needs_a_cache_and_never_touches_the_library_cache(tmp_path, monkeypatch):
+    """mxlib.tools.mma_scratch: a diagnostic build asked for with --build-only and no scratch folder is refused
+    with the script's name and the rule (before anything is compiled); otherwise the process builds the given
+    source, into the scratch folder."""
+    from mxlib.tools import mma_scratch
+
+    monkeypatch.setattr(G, "mma_source", G.mma_source)  # restored after the test
+    monkeypatch.setenv("MXLIB_CACHE_DIR", str(tmp_path / "library"))
+    with pytest.raises(SystemExit, match="mma_demo: --build-only needs --cache DIR"):
+        mma_scratch.use_source("// demo", None, True, "mma_demo")
+    assert G.mma_source() != "// demo"
+    assert mma_scratch.use_source("// demo", tmp_path / "scratch", False, "mma_demo") is False
+    assert G.mma_source() == "// demo" and G.mma_cache_dir() == (tmp_path / "scratch").resolve()
+
+
 def test_ablation_variants_find_their_anchors_and_compile(tmp_path):
     """scripts/mma_ablate.py cuts the wgmma families' decode and MMAs, and wspec's ring, by text; a kernel
     edit that moves an anchor must fail here, not on the GPU. "resident_skeleton" carries every cut; where
@@ -310,6 +346,9 @@ def test_ablation_variants_find_their_anchors_and_compile(tmp_path):
         assert "decode_word(q == 0 ? bg.x" not in body
         assert "wgmma_bf16<BM>(acc" not in body[:body.index("mma_gemm_wgmma(const")]
     assert "slot += 0 * KW" in sources["resident_skeleton"] and "slot += 0 * KW" not in sources["skeleton"]
+    # resident fills one stage a warpgroup along K and decodes no second chunk early (with two warpgroups, a
+    # single stage or the early decode's second stage would leave a consumer waiting forever)
+    assert "first = min(KW, n);" in sources["resident"] and "bool decoded = false;" in sources["resident"]
     with pytest.raises(SystemExit):
         ablate.variant_source("nothing")
     nvcc = G.mma_find_nvcc()

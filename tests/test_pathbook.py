@@ -249,3 +249,17 @@ def test_a_quantization_cost_table_and_bars():
     assert lines[2].split() == ["4x2880x512", "0.00", "1.00", "2.00"]
     heights = [p.get_height() for p in fig.axes[0].patches]
     assert heights[:len(keys)] == [float(i) for i in range(len(keys))]  # first variant, every shape in order
+
+
+def test_mma_floor_rows_bars_and_bound():
+    ablate = pd.read_csv(RESULTS_DIR / "h200" / "mma_v16" / "ablate.csv")
+    bench = pd.read_csv(RESULTS_DIR / "h200" / "final" / "bench.csv")
+    text, fig = pb.mma_floor(ablate, bench)
+    rows = {ln.split()[0]: [float(x) for x in ln.split()[1:]] for ln in text.splitlines()[1:]}
+    assert list(rows) == ["16x2112x7168", "64x7168x2048", "256x3072x1536"]
+    r = ablate[(ablate.m == 256) & (ablate.variant == "resident_skeleton")]
+    assert rows["256x3072x1536"][2] == pytest.approx(r.mean_us.mean(), abs=0.005)  # the mean over the rounds
+    touch = bench[(bench.timing == "contest") & (bench.m == 256) & bench.provider.str.startswith("touch")]
+    assert rows["256x3072x1536"][3] == pytest.approx(1.5 * touch.mean_us.min(), abs=0.005)
+    assert rows["256x3072x1536"][2] > rows["256x3072x1536"][3]  # the recorded finding: the fixed part alone is over
+    assert len(fig.axes[0].patches) == len(pb.FLOOR_VARIANTS) * 3 and len(fig.axes[0].collections) == 2 * 3

@@ -711,6 +711,55 @@ def mma_versions(frames: dict):
     return "\n".join(lines), fig
 
 
+FLOOR_VARIANTS = (  # scripts/mma_ablate.py's variants that bound the CUDA path from below (KERNEL_NOTES.md "v16")
+    ("full", "as shipped"),
+    ("resident", "chunk work on resident data (no copies streamed)"),
+    ("resident_skeleton", "no ring, no decode, no MMA (the fixed part)"),
+)
+
+
+def mma_floor(ablate, bench):
+    """(text, figure) of what issue 17's second condition asks of the CUDA path: per shape of `ablate` (a CSV
+    of scripts/mma_ablate.py, the table's config of each long benchmark shape) the contest mean of each
+    `FLOOR_VARIANTS` variant (the mean over the rounds recorded), beside the bound TARGET_TOUCH_RATIO x touch at
+    its best grid and cuBLAS bf16, both from `bench` (one bench.csv run, contest means). A variant above the
+    bound says that no loop, however fast, brings the shipped structure under it."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from . import figures
+    from .acceptance import TARGET_TOUCH_RATIO, touch_best_rows
+
+    rows = bench[(bench.timing == "contest") & (bench.kind == "benchmark")].to_dict("records")
+    best = {(r["m"], r["n"], r["k"]): float(r["mean_us"]) for r in touch_best_rows(rows)}
+    cublas = {(r["m"], r["n"], r["k"]): float(r["mean_us"]) for r in rows if r["provider"] == "cublas_bf16"}
+    means = ablate.groupby(["m", "n", "k", "variant"]).mean_us.mean()
+    keys = sorted({(m, n, k) for m, n, k, _ in means.index}, key=lambda key: (key[0], key[1]))
+    width = max(len(v) for v, _ in FLOOR_VARIANTS) + 2
+    lines = [f"{'shape':>14}" + "".join(f"{v:>{width}}" for v, _ in FLOOR_VARIANTS)
+             + f"{f'{TARGET_TOUCH_RATIO} x touch':>16}{'cublas_bf16':>13}   contest means, us"]
+    for key in keys:
+        lines.append(f"{'x'.join(map(str, key)):>14}" + "".join(f"{means[(*key, v)]:{width}.2f}" for v, _ in FLOOR_VARIANTS)
+                     + f"{TARGET_TOUCH_RATIO * best[key]:16.2f}{cublas[key]:13.2f}")
+    fig, ax = plt.subplots(figsize=(7, 4.6), layout="constrained")
+    bar = 0.8 / len(FLOOR_VARIANTS)
+    colors = ("#0072B2", "#56B4E9", "#999999")
+    for i, ((v, label), color) in enumerate(zip(FLOOR_VARIANTS, colors)):
+        ax.bar(np.arange(len(keys)) - 0.4 + bar * (i + 0.5), [means[(*key, v)] for key in keys], bar,
+               label=f"{v}: {label}", color=color)
+    for j, key in enumerate(keys):
+        ax.hlines(TARGET_TOUCH_RATIO * best[key], j - 0.45, j + 0.45, colors="black", linewidth=2,
+                  label=f"{TARGET_TOUCH_RATIO} x touch at its best grid (the bound)" if j == 0 else None)
+        ax.hlines(cublas[key], j - 0.45, j + 0.45, colors="#D55E00", linestyles="dashed",
+                  label="cuBLAS bf16" if j == 0 else None)
+    ax.set_xticks(range(len(keys)), ["x".join(map(str, key)) for key in keys])
+    ax.set(ylabel="contest time per call (us, mean)")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2)
+    ax.set_title("H200: the CUDA path with parts cut out, against issue 17's bound")
+    figures.stamp(fig, ablate, "data/results/h200/mma_v16/ablate.csv, final/bench.csv")
+    return "\n".join(lines), fig
+
+
 def fused_timeline(summary: dict, stamp_frame):
     """(text, figure) of one program of the fused kernel timed from inside, per benchmark shape: `summary` is
     `probe.timelines` of a timeline.csv ({(m, n, k, state): timeline_summary}). The text gives the cold

@@ -1,0 +1,386 @@
+"""Would FP8 tensor cores shorten the wspec chunk on the H200? The measurement behind KERNEL_NOTES.md "v16".
+
+    python3 scripts/mma_fp8.py [--cache DIR] [--build-only] [--iters N] [--per-sm 1|2]
+
+Every E2M1 value is exact in E4M3, so B could reach the tensor cores as E4M3, at twice bf16's MMA rate. The
+E8M0 scales cannot ride along as they do in bf16 (2^(s - 127) is far outside E4M3's range), which leaves two
+designs, both timed here against the library's bf16 chain on data resident in shared memory:
+- "fold": each operand's scales relative to a base per row (A's by its quantizer, B's per CTA row), the
+  relative power 2^k folded into the E4M3 values by a table lookup (the 8 magnitudes times 2^k are normal
+  E4M3 bytes for k in -5..6: one byte permute a value, the sign moved beside it), accumulation in place and
+  the bases applied once in the epilogue. Exact only while each row's scales stay within that window: rows
+  that do not would need another path.
+- "promote": B's codes placed in E4M3 bytes with no scale (code c at bits 2..4, sign at bit 7: the byte is
+  c * 2^-6), each 32-value block's wgmma (m64nBMk32) into fresh accumulators, waited for, then added into the
+  fp32 tile times its rows' factor 2^(s - 127 + 12) (BM / 2 FFMAs a thread a block; A's scales folded as in
+  "fold"). No window on B's scales.
+
+One warpgroup a CTA, one CTA per SM (or two: `--per-sm 2`, two chains sharing an SM's tensor pipe), `--iters`
+chunks of 128 K values, at BM = 64 and 128 (the tiles of the (64, 7168, 2048) and (256, 3072, 1536) rows):
+- "bf16": the library's wspec consumer chain (`wgmma_chunk<BM>`: 8 m64nBMk16 wgmmas, one commit group;
+  `wait_group 1`; `wgmma_decode_chunk` of the next chunk into the other fragment set);
+- "fp8": 4 m64nBMk32 E4M3 wgmmas a chunk accumulating in place, fragments unchanged (the tensor work alone);
+- "fp8 fold": as "fp8", then the next chunk's B decoded by table from the same two 16-byte runs a thread as
+  the bf16 decode reads;
+- "fp8 fold promoted": as "fp8 fold", but the chunk's four wgmmas into fresh accumulators, waited for and added
+  into the fp32 tile (BM / 2 FADDs a thread a chunk: CUTLASS's FP8 promotion every 128 K values, for an MMA
+  that does not add exactly);
+- "fp8 promote": the four wgmmas one by one with their promotion, then the next chunk's B placed (8 32-bit
+  reads) and its 8 row factors made from the scale bytes.
+Thread 0 stamps `clock64` around the loop; the script prints the median over CTAs in cycles a chunk (with two
+CTAs an SM, also the SM's cycles a chunk: half that), beside the chunk's bf16 tensor work at the H200's peak
+(32 cycles per m64n64k16).
+
+"exact": does the E4M3 wgmma add exactly? A register operand whose row g holds four values 256 and 28 values
+2^e (row g + 8: 32 values 2^e) against a shared-memory operand of ones, one wgmma and then a second one
+accumulating ("mixed"), or the big values alone in the first and the small ones alone in the second ("split":
+the small terms meet the big ones in the accumulator, not inside one MMA), for e = -9..0; the bf16 wgmma the
+library uses on the same sums (e = -8) beside it. The script prints the distinct row sums against fp32's.
+
+Built from the library's source (`csrc/mxfp4_mma_sm90.cu`) plus the kernels below into a scratch cache. Needs an
+sm_90 GPU and nvcc (`--build-only`: nvcc only).
+"""
+import argparse
+import ctypes
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from mxlib.kernels import gemm_mma_sm90 as G  # noqa: E402
+from mxlib.tools import mma_scratch  # noqa: E402
+
+MODES = {"bf16": 0, "fp8": 1, "fp8 fold": 2, "fp8 fold promoted": 4, "fp8 promote": 3}
+TILES = (64, 128)
+KERNEL = "mma_fp8_m{}_t{}"  # one kernel a mode and tile: no branch around the wgmmas
+EXACT = {"bf16": "mma_fp8_exact_bf16", "e4m3": "mma_fp8_exact_e4m3"}
+SMEM = 32768 + 2 * 8192  # A operand (up to 128 rows x 256 bytes), two raw B stages with their scales
+
+
+def _wgmma_e4m3(n: int) -> str:
+    """wgmma_e4m3<n>: D[64 x n] (+)= A[64 x 32] (registers, E4M3) * B[32 x n] (shared memory, K-major); the
+    accumulators are kept (scale-d 1) or overwritten (0) as `keep` says."""
+    regs = ",".join(f"%{i}" for i in range(n // 2))
+    a = ",".join(f"%{n // 2 + i}" for i in range(4))
+    outs = ", ".join(f"WG_D8(d, {8 * i})" for i in range(n // 16))
+    return (f'template <>\n__device__ __forceinline__ void wgmma_e4m3<{n}>(float* d, const uint32_t (&a)[4], '
+            f'uint64_t desc, int keep) {{\n'
+            f'  asm volatile("{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{n // 2 + 5}, 0;\\n"\n'
+            f'               "wgmma.mma_async.sync.aligned.m64n{n}k32.f32.e4m3.e4m3 {{{regs}}}, {{{a}}}, %{n // 2 + 4}, '
+            f'p, 1, 1;\\n}}"\n'
+            f'               : {outs}\n'
+            f'               : WG_A(a), "l"(desc), "r"(keep));\n}}\n')
+
+
+_SOURCE = r'''
+namespace {
+template <int N>
+__device__ __forceinline__ void wgmma_e4m3(float* d, const uint32_t (&a)[4], uint64_t desc, int keep);
+''' + "".join(_wgmma_e4m3(n) for n in TILES) + r'''
+// E2M1 nibbles to E4M3 bytes by bit placement (c * 2^-6): the even nibbles of x (K values 0, 2, 4, 6 of the
+// word) and the odd ones, one byte each.
+__device__ __forceinline__ uint32_t e4m3_even(uint32_t x) { return ((x << 4) & 0x80808080u) | ((x << 2) & 0x1C1C1C1Cu); }
+__device__ __forceinline__ uint32_t e4m3_odd(uint32_t x) { return (x & 0x80808080u) | ((x >> 2) & 0x1C1C1C1Cu); }
+
+// The row factor 2^(s - 127 + 12) of scale byte s (undoing both operands' 2^-6), clamped below fp32's infinity.
+__device__ __forceinline__ float fp8_factor(uint32_t s) { return __uint_as_float(min(s + 12u, 254u) << 23); }
+
+// "promote"'s next chunk: k32 step j = 32-value block j, rows g and g + 8 (four registers: the even and odd
+// nibbles of word t of each row's run of block j), and the two rows' factors of each step.
+__device__ __forceinline__ void fp8_decode_placed(uint32_t (&frag)[4][4], float (&fg)[4], float (&fh)[4],
+                                                  const uint8_t* stage, int run_g, const uint8_t* sc_g, int t) {
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const uint32_t xg = *reinterpret_cast<const uint32_t*>(stage + run_g + j * 256 + 4 * t);
+    const uint32_t xh = *reinterpret_cast<const uint32_t*>(stage + run_g + 128 + j * 256 + 4 * t);
+    frag[j][0] = e4m3_even(xg);
+    frag[j][1] = e4m3_even(xh);
+    frag[j][2] = e4m3_odd(xg);
+    frag[j][3] = e4m3_odd(xh);
+  }
+  const uint32_t sg = *reinterpret_cast<const uint32_t*>(sc_g), sh = *reinterpret_cast<const uint32_t*>(sc_g + 32);
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    fg[j] = fp8_factor((sg >> (8 * j)) & 0xFFu);
+    fh[j] = fp8_factor((sh >> (8 * j)) & 0xFFu);
+  }
+}
+
+// Four nibbles (the low 16 bits of x) to four E4M3 bytes through the table (lo, hi) of the 8 magnitudes: the
+// magnitude by one byte permute, each nibble's sign bit moved to its byte's bit 7.
+__device__ __forceinline__ uint32_t e4m3_lut4(uint32_t x, uint32_t lo, uint32_t hi) {
+  const uint32_t mag = prmt(lo, hi, x & 0x7777u);
+  const uint32_t dup = prmt(x, 0u, 0x1100u);  // bytes b0 b0 b1 b1: nibble i's sign at bit 3 or 7 of byte i
+  return mag | ((((dup << 4) & 0x00800080u) | (dup & 0x80008000u)));
+}
+
+// The table of E2M1 magnitudes 0, 0.5, 1, 1.5, 2, 3, 4, 6 times 2^k in E4M3 (normal for k in -5..6): the
+// exponent fields of the seven nonzero bytes move by k.
+__device__ __forceinline__ void e4m3_table(int k, uint32_t& lo, uint32_t& hi) {
+  lo = 0x3C383000u + uint32_t(k) * 0x08080800u;
+  hi = 0x4C484440u + uint32_t(k) * 0x08080808u;
+}
+
+// "fold"'s next chunk: thread t's two 16-byte runs (rows g and g + 8, block t, as the bf16 decode reads
+// them), k32 step j from word j: its low nibbles to registers 0 / 1, its high ones to 2 / 3; each row's
+// scale relative to a base (here the byte's low three bits less 3) chooses its table.
+__device__ __forceinline__ void fp8_decode_folded(uint32_t (&frag)[4][4], const uint8_t* stage, int b_g, int b_h,
+                                                  const uint8_t* s_thr) {
+  const uint4 bg = *reinterpret_cast<const uint4*>(stage + b_g);
+  const uint4 bh = *reinterpret_cast<const uint4*>(stage + b_h);
+  uint32_t lg, hg, lh, hh;
+  e4m3_table(int(s_thr[0] & 7u) - 3, lg, hg);
+  e4m3_table(int(s_thr[32] & 7u) - 3, lh, hh);
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const uint32_t wg = j == 0 ? bg.x : j == 1 ? bg.y : j == 2 ? bg.z : bg.w;
+    const uint32_t wh = j == 0 ? bh.x : j == 1 ? bh.y : j == 2 ? bh.z : bh.w;
+    frag[j][0] = e4m3_lut4(wg, lg, hg);
+    frag[j][1] = e4m3_lut4(wh, lh, hh);
+    frag[j][2] = e4m3_lut4(wg >> 16, lg, hg);
+    frag[j][3] = e4m3_lut4(wh >> 16, lh, hh);
+  }
+}
+
+// c += d * (row factor): accumulator 4i, 4i + 1 of row g, 4i + 2, 4i + 3 of row g + 8.
+template <int BM>
+__device__ __forceinline__ void fp8_promote(float* c, const float* d, float fg, float fh) {
+#pragma unroll
+  for (int i = 0; i < BM / 2; i += 4) {
+    c[i] = fmaf(d[i], fg, c[i]);
+    c[i + 1] = fmaf(d[i + 1], fg, c[i + 1]);
+    c[i + 2] = fmaf(d[i + 2], fh, c[i + 2]);
+    c[i + 3] = fmaf(d[i + 3], fh, c[i + 3]);
+  }
+}
+}  // namespace
+
+template <int BM, int MODE>
+__device__ __forceinline__ void fp8_chain(long long* out, int iters, uint32_t seed) {
+  extern __shared__ __align__(1024) uint8_t smem[];
+  const int tid = threadIdx.x, lane = tid & 31, g = lane >> 2, t = lane & 3, w = warp_index() % 4;
+  for (int i = tid; i < (32768 + 2 * 8192) / 4; i += blockDim.x)
+    reinterpret_cast<uint32_t*>(smem)[i] = seed * (i + 1);  // nonzero words: no shortcut on zeros
+  __syncthreads();
+  const uint32_t base = smem_addr(smem);
+  const uint64_t da = wgmma_desc(base);
+  const uint8_t* raw = smem + 32768;  // two stages of 8 KiB: B's runs, then the scales at + 4096
+  const int b_g = w * 1024 + t * 256 + g * 16, b_h = b_g + 128, run_g = w * 1024 + g * 16;
+  const uint8_t* s_thr = raw + 4096 + t * 64 + g * 4 + (w / 2) * 256 + (w % 2);
+  const uint8_t* sc_g = raw + 4096 + w * 64 + g * 4;
+  float c[BM / 2], d[BM / 2];
+#pragma unroll
+  for (int i = 0; i < BM / 2; ++i) c[i] = d[i] = 0.0f;
+  long long t0 = 0, t1 = 0;
+  if (MODE == 0) {  // the library's bf16 chain (wspec's consumer on resident data)
+    uint32_t frag0[8][4], frag1[8][4];
+    for (int s = 0; s < 8; ++s)
+      for (int j = 0; j < 4; ++j) frag0[s][j] = frag1[s][j] = seed + 4 * s + j;
+    t0 = clock64();
+#pragma unroll 1
+    for (int it = 0; it < iters; it += 2) {
+      wgmma_chunk<BM>(c, base, frag0);
+      asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+      wgmma_decode_chunk(frag1, raw + 8192, b_g, b_h, s_thr + 8192, 1, 0, 1 << 20, t);
+      wgmma_chunk<BM>(c, base, frag1);
+      asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+      wgmma_decode_chunk(frag0, raw, b_g, b_h, s_thr, 0, 0, 1 << 20, t);
+    }
+    wgmma_wait_all();
+    t1 = clock64();
+  } else {
+    uint32_t frag0[4][4], frag1[4][4];
+    float fg0[4], fh0[4], fg1[4], fh1[4];
+    for (int s = 0; s < 4; ++s) {
+      for (int j = 0; j < 4; ++j) frag0[s][j] = frag1[s][j] = (seed + 4 * s + j) & 0x3C3C3C3Cu;
+      fg0[s] = fh0[s] = fg1[s] = fh1[s] = __uint_as_float((127u + ((seed >> s) & 1u)) << 23);
+    }
+    // One chunk: four k32 wgmmas on `frag`. Accumulating in place ("fp8", "fold": one commit group, then
+    // wait_group 1 as the bf16 chain); into fresh accumulators, waited for and added into the tile ("fold
+    // promoted"); or ("promote") each into fresh accumulators, waited for, and added into the tile times its
+    // rows' factors.
+    auto chunk = [&](const uint32_t (&frag)[4][4], const float (&fg)[4], const float (&fh)[4]) {
+      if (MODE == 4) {
+        wgmma_fence();
+#pragma unroll
+        for (int s = 0; s < 4; ++s) wgmma_e4m3<BM>(d, frag[s], da + 2 * s, s);
+        wgmma_commit();
+        wgmma_wait_all();
+        wgmma_fence_acc<BM / 2>(d);
+#pragma unroll
+        for (int i = 0; i < BM / 2; ++i) c[i] += d[i];
+      } else if (MODE != 3) {
+        wgmma_fence();
+#pragma unroll
+        for (int s = 0; s < 4; ++s) wgmma_e4m3<BM>(c, frag[s], da + 2 * s, 1);
+        wgmma_commit();
+        asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+      } else {
+#pragma unroll
+        for (int s = 0; s < 4; ++s) {
+          wgmma_fence();
+          wgmma_e4m3<BM>(d, frag[s], da + 2 * s, 0);
+          wgmma_commit();
+          wgmma_wait_all();
+          wgmma_fence_acc<BM / 2>(d);
+          fp8_promote<BM>(c, d, fg[s], fh[s]);
+        }
+      }
+    };
+    t0 = clock64();
+#pragma unroll 1
+    for (int it = 0; it < iters; it += 2) {
+      chunk(frag0, fg0, fh0);
+      if (MODE == 2 || MODE == 4) fp8_decode_folded(frag1, raw + 8192, b_g, b_h, s_thr + 8192);
+      if (MODE == 3) fp8_decode_placed(frag1, fg1, fh1, raw + 8192, run_g, sc_g + 8192, t);
+      chunk(frag1, fg1, fh1);
+      if (MODE == 2 || MODE == 4) fp8_decode_folded(frag0, raw, b_g, b_h, s_thr);
+      if (MODE == 3) fp8_decode_placed(frag0, fg0, fh0, raw, run_g, sc_g, t);
+    }
+    wgmma_wait_all();
+    t1 = clock64();
+  }
+  wgmma_fence_acc<BM / 2>(c);
+  wgmma_fence_acc<BM / 2>(d);
+  float keep = 0.0f;
+  for (int i = 0; i < BM / 2; ++i) keep += c[i] + d[i];
+  if (tid == 0) {
+    out[2 * blockIdx.x] = t1 - t0;
+    out[2 * blockIdx.x + 1] = (long long)__float_as_uint(keep);
+  }
+}
+
+#define FP8_CHAIN(M, T)                                                                                      \
+  extern "C" __global__ void __launch_bounds__(128, 1) mma_fp8_m##M##_t##T(long long* out, int iters,        \
+                                                                            uint32_t seed) {                 \
+    fp8_chain<T, M>(out, iters, seed);                                                                       \
+  }
+FP8_CHAIN(0, 64)
+FP8_CHAIN(1, 64)
+FP8_CHAIN(2, 64)
+FP8_CHAIN(3, 64)
+FP8_CHAIN(4, 64)
+FP8_CHAIN(0, 128)
+FP8_CHAIN(1, 128)
+FP8_CHAIN(2, 128)
+FP8_CHAIN(3, 128)
+FP8_CHAIN(4, 128)
+
+// The exactness check: one warpgroup, the shared-memory operand all ones; out[0 .. 4095] the sums after one
+// wgmma, out[4096 .. 8191] after a second one accumulating. "mixed" (split 0): both wgmmas on a register
+// operand of E4M3 bytes `small` except one byte `big` in each thread's first register (row g: four values big,
+// 28 small; row g + 8: 32 small). "split" (1): the first wgmma's operand holds only the four big values of
+// row g (zeros elsewhere), the second's only small ones, so the small terms meet the big ones in the
+// accumulator, not inside one MMA.
+extern "C" __global__ void __launch_bounds__(128, 1) mma_fp8_exact_e4m3(float* out, uint32_t big, uint32_t small,
+                                                                        int split) {
+  extern __shared__ __align__(1024) uint8_t smem[];
+  for (int i = threadIdx.x; i < 16384 / 4; i += blockDim.x) reinterpret_cast<uint32_t*>(smem)[i] = 0x38383838u;
+  __syncthreads();
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  const uint32_t fill = small * 0x01010101u;
+  float d[32];
+  const uint64_t desc = wgmma_desc(smem_addr(smem));
+  for (int pass = 0; pass < 2; ++pass) {
+    uint32_t a[4] = {(fill & 0xFFFFFF00u) | big, fill, fill, fill};
+    if (split && pass == 0) a[0] = big, a[1] = a[2] = a[3] = 0u;
+    if (split && pass == 1) a[0] = fill;
+    wgmma_fence();
+    wgmma_e4m3<64>(d, a, desc, pass);
+    wgmma_commit();
+    wgmma_wait_all();
+    wgmma_fence_acc<32>(d);
+    for (int i = 0; i < 32; ++i) out[pass * 4096 + threadIdx.x * 32 + i] = d[i];
+  }
+}
+
+// The same sums through the bf16 wgmma the library uses (two k16 steps make the 32 values).
+extern "C" __global__ void __launch_bounds__(128, 1) mma_fp8_exact_bf16(float* out) {
+  extern __shared__ __align__(1024) uint8_t smem[];
+  for (int i = threadIdx.x; i < 16384 / 4; i += blockDim.x) reinterpret_cast<uint32_t*>(smem)[i] = 0x3F803F80u;
+  __syncthreads();
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  // bf16: 0x4380 = 256, 0x3B80 = 2^-8; first step: row g holds 256 in each thread's low half of register 0.
+  const uint32_t big[4] = {0x3B804380u, 0x3B803B80u, 0x3B803B80u, 0x3B803B80u};
+  const uint32_t small[4] = {0x3B803B80u, 0x3B803B80u, 0x3B803B80u, 0x3B803B80u};
+  float d[32];
+  for (int i = 0; i < 32; ++i) d[i] = 0.0f;
+  const uint64_t desc = wgmma_desc(smem_addr(smem));
+  for (int pass = 0; pass < 2; ++pass) {
+    wgmma_fence();
+    wgmma_bf16<64>(d, big, desc);
+    wgmma_bf16<64>(d, small, desc + 2);
+    wgmma_commit();
+    wgmma_wait_all();
+    wgmma_fence_acc<32>(d);
+    for (int i = 0; i < 32; ++i) out[pass * 4096 + threadIdx.x * 32 + i] = d[i];
+  }
+}
+'''
+
+
+def source() -> str:
+    """The library's kernels and the measurement's, one translation unit."""
+    return G.mma_source() + _SOURCE
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    mma_scratch.add_arguments(p)
+    p.add_argument("--iters", type=int, default=2000, help="chunks per CTA (default 2000)")
+    p.add_argument("--per-sm", type=int, default=1, choices=(1, 2), help="CTAs an SM (default 1)")
+    args = p.parse_args()
+    if args.iters < 2 or args.iters % 2:
+        raise SystemExit(f"mma_fp8: --iters must be a positive even number (chunks run in pairs), got {args.iters}")
+    if mma_scratch.use_source(source(), args.cache, args.build_only, "mma_fp8"):
+        print(f"mma_fp8: cubin built into {args.cache}")
+        return 0
+    import torch
+
+    lib, ctx, mod, functions = mma_scratch.load()
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    ctas = sms * args.per_sm
+    out = torch.zeros(ctas * 2, dtype=torch.int64, device="cuda")
+    queue = torch.cuda.current_stream().cuda_stream
+    print(f"mma_fp8: {ctas} CTAs of one warpgroup ({args.per_sm} an SM), {args.iters} chunks of 128 K; clock64 cycles "
+          f"a chunk, median over CTAs")
+    with G._MmaContext(lib, ctx):
+        for bm in TILES:
+            print(f"BM = {bm}: the chunk's bf16 tensor work at peak {32 * 8 * bm // 64} cycles, E4M3 half that")
+            for name, mode in MODES.items():
+                kernel = KERNEL.format(mode, bm)
+                fn = G._mma_function(lib, mod, functions, kernel, SMEM)
+                for _ in range(2):  # the first launch warms up
+                    values = [ctypes.c_uint64(out.data_ptr()), ctypes.c_int32(args.iters), ctypes.c_uint32(12345)]
+                    G._mma_start(lib, fn, kernel, values, [ctas, 1, 1], 128, SMEM, queue, [])
+                    torch.cuda.synchronize()
+                cycles = statistics.median(out.view(ctas, 2)[:, 0].tolist()) / args.iters
+                per_sm = f"   an SM {cycles / args.per_sm:7.1f}" if args.per_sm > 1 else ""
+                print(f"  {name:20s} {cycles:7.1f}{per_sm}", flush=True)
+        sums = torch.zeros(8192, dtype=torch.float32, device="cuda")
+
+        def run(kernel, values):
+            fn = G._mma_function(lib, mod, functions, kernel, 16384)
+            sums.zero_()
+            G._mma_start(lib, fn, kernel, [ctypes.c_uint64(sums.data_ptr()), *values], [1, 1, 1], 128, 16384, queue, [])
+            torch.cuda.synchronize()
+            return [sorted(set(sums[i * 4096:(i + 1) * 4096].tolist())) for i in range(2)]
+
+        print("exact: row sums after one wgmma and after a second accumulating, against fp32's")
+        one, two = run(EXACT["bf16"], [])
+        print(f"  bf16 (256, 2^-8, mixed): {one} then {two}; fp32 [0.125, 1024.109375] then [0.25, 2048.21875]")
+        for split in (0, 1):
+            for e in range(-9, 1):
+                small = (e + 7) << 3 if e >= -6 else 1 << (e + 9)  # E4M3 bytes of 2^e (subnormal below 2^-6)
+                one, two = run(EXACT["e4m3"], [ctypes.c_uint32(0x78), ctypes.c_uint32(small), ctypes.c_int32(split)])
+                v = 2.0 ** e
+                want = ([32 * v, 1024 + 28 * v], [64 * v, 2048 + 56 * v]) if not split else \
+                       ([0.0, 1024.0], [32 * v, 1024 + 32 * v])
+                print(f"  e4m3 (256, 2^{e}, {'split' if split else 'mixed'}): {one} then {two}; fp32 {sorted(want[0])} "
+                      f"then {sorted(want[1])}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
