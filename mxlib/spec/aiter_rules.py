@@ -21,15 +21,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .devices import MI355X
-
-
-def _cdiv(a: int, b: int) -> int:
-    return -(-a // b)
-
-
-def _positive(value, name: str) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+from .ints import cdiv, positive
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -52,10 +44,10 @@ def aiter_get_splitk(k_arg: int, block_k: int, num_ksplit: int) -> TritonSplitK:
     BLOCK_SIZE_K are in elements (hence its `2 *` and `// 2`). `triton_splitk` takes elements.
     """
     for v, name in ((k_arg, "k_arg"), (block_k, "block_k"), (num_ksplit, "num_ksplit")):
-        _positive(v, name)
+        positive(v, name)
 
     def slice_size(splits, bk):
-        return _cdiv(2 * _cdiv(k_arg, splits), bk) * bk
+        return cdiv(2 * cdiv(k_arg, splits), bk) * bk
 
     size = slice_size(num_ksplit, block_k)
     while num_ksplit > 1 and block_k > 16:
@@ -70,7 +62,7 @@ def aiter_get_splitk(k_arg: int, block_k: int, num_ksplit: int) -> TritonSplitK:
         else:
             break
         size = slice_size(num_ksplit, block_k)
-    return TritonSplitK(size, block_k, _cdiv(k_arg, size // 2))
+    return TritonSplitK(size, block_k, cdiv(k_arg, size // 2))
 
 
 def triton_splitk(k: int, block_k: int, num_ksplit: int) -> TritonSplitK:
@@ -79,13 +71,13 @@ def triton_splitk(k: int, block_k: int, num_ksplit: int) -> TritonSplitK:
     As `gemm_afp4wfp4_preshuffle` does at 741f0b89f1: `get_splitk` on K/2 bytes when num_ksplit > 1,
     then a BLOCK_SIZE_K of at least the whole K collapses to one slice of K.
     """
-    _positive(k, "k")
+    positive(k, "k")
     if k % 2:
         raise ValueError(f"k must be even (two fp4 values per byte), got {k}")
     if num_ksplit > 1:
         s = aiter_get_splitk(k // 2, block_k, num_ksplit)
     else:
-        _positive(block_k, "block_k")
+        positive(block_k, "block_k")
         s = TritonSplitK(k, block_k, 1)
     if s.block_k >= k:  # then get_splitk already came back with one slice
         return TritonSplitK(k, 1 << (k - 1).bit_length(), 1)
@@ -99,14 +91,14 @@ def asm_k_splits(k: int, log2_k_split: int) -> int:
     K=512 asked for 16 runs 2. Only the kernels with splitK=1 in the kernel list (256x256, 128x512) do this;
     the others ignore log2_k_split.
     """
-    _positive(k, "k")
+    positive(k, "k")
     if not isinstance(log2_k_split, int) or log2_k_split < 0:
         raise ValueError(f"log2_k_split must be a non-negative integer, got {log2_k_split!r}")
     k_num = 1 << log2_k_split
     if k % k_num:
         raise ValueError(f"k must be a multiple of 2**log2_k_split = {k_num} (aiter checks it), got {k}")
-    per_slice = _cdiv(k // k_num, 256) * 256
-    return _cdiv(k, per_slice)
+    per_slice = cdiv(k // k_num, 256) * 256
+    return cdiv(k, per_slice)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -247,10 +239,10 @@ def asm_heuristic(m: int, n: int, k: int, *, log2_k_split: int | None = 0, cus: 
     (16, 2112, 7168) among them (`gemm_a4w4_choice`), so this is what the reference runs for them.
     """
     for v, name in ((m, "m"), (n, "n"), (k, "k")):
-        _positive(v, name)
+        positive(v, name)
     if log2_k_split is not None and (not isinstance(log2_k_split, int) or log2_k_split < 0):
         raise ValueError(f"log2_k_split must be None or a non-negative integer, got {log2_k_split!r}")
-    _positive(cus, "cus")
+    positive(cus, "cus")
     units = cus
     en = 1 if log2_k_split else 0
     best = None
@@ -264,10 +256,10 @@ def asm_heuristic(m: int, n: int, k: int, *, log2_k_split: int | None = 0, cus: 
             splits = [1 << log2_k_split] if log2_k_split is not None else [2, 4, 8, 16]
         else:
             splits = [1]
-        tiles = _cdiv(m, kern.tile_m) * _cdiv(n, kern.tile_n)
+        tiles = cdiv(m, kern.tile_m) * cdiv(n, kern.tile_n)
         for s in splits:
             tg = tiles * s
-            r = _cdiv(tg, units)
+            r = cdiv(tg, units)
             e = float(kern.tile_m * kern.tile_n // (kern.tile_m + kern.tile_n))
             if r < rounds or (r == rounds and (idle > r * units - tg or e > ratio)):
                 rounds, idle, ratio = r, r * units - tg, e
@@ -277,8 +269,6 @@ def asm_heuristic(m: int, n: int, k: int, *, log2_k_split: int | None = 0, cus: 
     kern, s, tiles = best
     ctas = tiles * (asm_k_splits(k, s.bit_length() - 1) if kern.split_k else 1)
     return AsmChoice(kern, s, rounds, ctas)
-
-
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -377,7 +367,7 @@ def gemm_a4w4_choice(m: int, n: int, k: int, aiter: str) -> GemmChoice:
         c = asm_heuristic(m, n, k, log2_k_split=0)
         return GemmChoice("heuristic", "asm", c.kernel.name, c.tile, c.ctas)
     backend, tile_m, tile_n = row
-    ctas = _cdiv(m, tile_m) * _cdiv(n, tile_n)
+    ctas = cdiv(m, tile_m) * cdiv(n, tile_n)
     if backend == "ck":
         return GemmChoice("tuned", "ck", CK_64X128, (tile_m, tile_n), ctas)
     return GemmChoice("tuned", "asm", asm_tile_kernel(tile_m, tile_n).name, (tile_m, tile_n), ctas)

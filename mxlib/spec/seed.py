@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from .aiter_rules import (AITER_LINES, aiter_line, asm_heuristic, asm_tile_kernel, contest_shapes, gemm_a4w4_choice,
                           release_tuple, triton_splitk)
+from .ints import cdiv
 
 SEED_SPLITK_SHAPE = (16, 2112, 7168)
 # The ASM tiles the seed names per shape (its other M <= 32 shapes pass an empty kernel name).
@@ -41,10 +42,6 @@ SPLITK_GEMM_KERNEL = "_gemm_afp4wfp4_preshuffle_kernel"
 SPLITK_REDUCE_KERNEL = "_gemm_afp4wfp4_reduce_kernel"
 REDUCE_BLOCK_M, REDUCE_BLOCK_N = 16, 64  # gemm_afp4wfp4_preshuffle's reduce tile for fp32 partials
 PATHS = ("asm", "ck", "splitk")
-
-
-def _cdiv(a: int, b: int) -> int:
-    return -(-a // b)
 
 
 def _pow2(x: int) -> int:
@@ -95,7 +92,7 @@ def _quant_launch(m: int, k: int, path: str) -> dict:
     """The seed's Triton quant launch before the GEMM: kernel, grid, constexprs and launch options."""
     if path == "splitk":
         block_m, block_k = SEED_SPLITK_CONFIG["BLOCK_SIZE_M"], SEED_SPLITK_CONFIG["BLOCK_SIZE_K"]
-        return dict(kernel=QUANT_NATURAL_KERNEL, grid=(_cdiv(m, block_m), _cdiv(k, block_k)),
+        return dict(kernel=QUANT_NATURAL_KERNEL, grid=(cdiv(m, block_m), cdiv(k, block_k)),
                     constexprs=dict(BLOCK_SIZE_M=block_m, BLOCK_SIZE_K=block_k, MXFP4_QUANT_BLOCK_SIZE=32),
                     num_warps=4)
     if path == "asm":
@@ -103,7 +100,7 @@ def _quant_launch(m: int, k: int, path: str) -> dict:
     else:
         block_m, block_n, num_iter, stages = 8, 128, 4, 2
     even = m % block_m == 0 and k % (block_n * num_iter) == 0
-    return dict(kernel=QUANT_SHUFFLE_KERNEL, grid=(_cdiv(m, block_m), _cdiv(k, block_n * num_iter)),
+    return dict(kernel=QUANT_SHUFFLE_KERNEL, grid=(cdiv(m, block_m), cdiv(k, block_n * num_iter)),
                 constexprs=dict(BLOCK_SIZE_M=block_m, BLOCK_SIZE_N=block_n, NUM_ITER=num_iter, NUM_STAGES=stages,
                                 MXFP4_QUANT_BLOCK_SIZE=32, EVEN_M_N=even, SCALING_MODE=0),
                 num_warps=4, num_stages=1, waves_per_eu=0)
@@ -147,21 +144,21 @@ def seed_plan(m: int, n: int, k: int, aiter: str = CONTEST_AITER) -> dict:
         config = dict(SEED_SPLITK_CONFIG)
         split = triton_splitk(k, config["BLOCK_SIZE_K"], config["NUM_KSPLIT"])
         tile = (config["BLOCK_SIZE_M"], config["BLOCK_SIZE_N"])
-        ctas = split.num_ksplit * _cdiv(m, tile[0]) * _cdiv(n, tile[1])
+        ctas = split.num_ksplit * cdiv(m, tile[0]) * cdiv(n, tile[1])
         runs, how = SPLITK_GEMM_KERNEL, "config"
         launches.append(dict(kernel=runs, grid=(ctas,), ctas=ctas))
         if split.num_ksplit > 1:
-            grid = (_cdiv(m, REDUCE_BLOCK_M), _cdiv(n, REDUCE_BLOCK_N))
+            grid = (cdiv(m, REDUCE_BLOCK_M), cdiv(n, REDUCE_BLOCK_N))
             launches.append(dict(kernel=SPLITK_REDUCE_KERNEL, grid=grid, ctas=_ctas(grid)))
     elif path == "asm":
         kernel = seed_asm_kernel(m, n, k)
         if kernel:
             tile = SEED_ASM_TILES[(m, n, k)]
-            runs, how, ctas = kernel, "seed", _cdiv(m, tile[0]) * _cdiv(n, tile[1])
+            runs, how, ctas = kernel, "seed", cdiv(m, tile[0]) * cdiv(n, tile[1])
         else:
             choice = asm_heuristic(m, n, k, log2_k_split=SEED_LOG2_K_SPLIT)
             runs, how, tile, ctas = choice.kernel.name, "heuristic", choice.tile, choice.ctas
-        launches.append(dict(kernel=runs, grid=(_cdiv(n, tile[1]), _cdiv(m, tile[0])), ctas=ctas))
+        launches.append(dict(kernel=runs, grid=(cdiv(n, tile[1]), cdiv(m, tile[0])), ctas=ctas))
     else:
         if (m, n, k) in contest_shapes():
             choice = gemm_a4w4_choice(m, n, k, aiter)

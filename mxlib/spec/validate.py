@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import torch
 
+from .ints import positive  # noqa: F401  (validate.positive: the rule lives in mxlib.spec.ints)
+
 FLOAT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 
 
@@ -45,11 +47,6 @@ def as_bytes(x: torch.Tensor) -> torch.Tensor:
 def multiple(value: int, name: str, of: int) -> None:
     if value % of != 0:
         raise ValueError(f"{name} must be a multiple of {of}, got {value}")
-
-
-def positive(value: int, name: str) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
 
 def choice(value, name: str, allowed) -> None:

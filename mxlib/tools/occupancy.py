@@ -42,17 +42,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..spec.devices import H200, MI355X
+from ..spec.ints import cdiv, positive
 from .repo import RESULTS_DIR
 from .stats import median
-
-def _cdiv(a: int, b: int) -> int:
-    return -(-a // b)
-
-
-def _positive(value, name: str) -> None:
-    # Local twin of validate.positive: mxlib.spec.validate imports torch, this module must not.
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -99,9 +91,9 @@ _NAIVE = dict(m=16, n=2112, k=7168, tile_m=16, tile_n=64, measured_us=61.5, laun
 
 def _naive_dot_efficiency() -> float:
     g = _NAIVE
-    ctas = _cdiv(g["m"], g["tile_m"]) * _cdiv(g["n"], g["tile_n"])
-    u = ctas / (_cdiv(ctas, g["units"]) * g["units"])
-    flops = 2 * _cdiv(g["m"], g["tile_m"]) * g["tile_m"] * _cdiv(g["n"], g["tile_n"]) * g["tile_n"] * g["k"]
+    ctas = cdiv(g["m"], g["tile_m"]) * cdiv(g["n"], g["tile_n"])
+    u = ctas / (cdiv(ctas, g["units"]) * g["units"])
+    flops = 2 * cdiv(g["m"], g["tile_m"]) * g["tile_m"] * cdiv(g["n"], g["tile_n"]) * g["tile_n"] * g["k"]
     return flops / (g["peak"] * u * (g["measured_us"] - g["launch_us"]) * 1e-6)
 
 
@@ -166,16 +158,16 @@ def cta_count(m: int, n: int, k: int, tile_m: int, tile_n: int, split_k: int = 1
     Each K slice needs at least one 32-element scale group, so split_k <= K / 32.
     """
     for v, name in ((m, "m"), (n, "n"), (k, "k"), (tile_m, "tile_m"), (tile_n, "tile_n"), (split_k, "split_k")):
-        _positive(v, name)
+        positive(v, name)
     if split_k > k // 32:
         raise ValueError(f"split_k must be at most K / 32 = {k // 32} (one scale group per slice), got {split_k}")
-    return _cdiv(m, tile_m) * _cdiv(n, tile_n) * split_k
+    return cdiv(m, tile_m) * cdiv(n, tile_n) * split_k
 
 
 def waves(ctas: int, device) -> int:
     """How many rounds of `units` CTAs it takes (one CTA per unit per round)."""
-    _positive(ctas, "ctas")
-    return _cdiv(ctas, get_device(device).units)
+    positive(ctas, "ctas")
+    return cdiv(ctas, get_device(device).units)
 
 
 def cu_utilization(ctas: int, device) -> float:
@@ -187,14 +179,14 @@ def cu_utilization(ctas: int, device) -> float:
 def rounds(ctas: int, resident_per_unit: int, device) -> int:
     """How many rounds a launch takes when each unit holds `resident_per_unit` CTAs at once (`residency`
     of its compiled kernel): ceil(ctas / (resident_per_unit * units)). `waves` is the one-CTA case."""
-    _positive(ctas, "ctas")
-    _positive(resident_per_unit, "resident_per_unit")
-    return _cdiv(ctas, resident_per_unit * get_device(device).units)
+    positive(ctas, "ctas")
+    positive(resident_per_unit, "resident_per_unit")
+    return cdiv(ctas, resident_per_unit * get_device(device).units)
 
 
 def group_loads(ctas: int, device) -> list[int]:
     """CTAs per XCD when they are dealt round-robin (CTA i to XCD i % groups); one entry on the H200."""
-    _positive(ctas, "ctas")
+    positive(ctas, "ctas")
     g = get_device(device).groups
     return [ctas // g + (i < ctas % g) for i in range(g)]
 
@@ -268,11 +260,11 @@ def residency(k: KernelResources) -> Residency:
     if k.target not in UNIT_LIMITS:
         raise ValueError(f"target must be one of {', '.join(UNIT_LIMITS)}, got {k.target!r}")
     lim = UNIT_LIMITS[k.target]
-    _positive(k.num_warps, "num_warps")
+    positive(k.num_warps, "num_warps")
     if k.target == "gfx950":
         used = max(k.registers, (k.accum_offset or 0) + k.agprs, 1)
         per_simd = min(lim.waves_per_simd, lim.registers // _round_up(used, lim.register_granule))
-        waves_per_simd_per_cta = _cdiv(k.num_warps, lim.simds)
+        waves_per_simd_per_cta = cdiv(k.num_warps, lim.simds)
         by = {"registers": per_simd // waves_per_simd_per_cta,
               "waves": lim.waves_per_simd // waves_per_simd_per_cta}
     else:
@@ -295,7 +287,7 @@ def step_bytes(tile_m: int, tile_n: int, block_k: int, a_format: str = "fp4") ->
     one scale byte per 32 values) and its A tile, either already quantized ("fp4": packed codes and scale
     bytes, as the seed's paths hand A to the GEMM) or bf16 ("bf16": A quantized inside the GEMM)."""
     for v, name in ((tile_m, "tile_m"), (tile_n, "tile_n"), (block_k, "block_k")):
-        _positive(v, name)
+        positive(v, name)
     if block_k % 32:
         raise ValueError(f"block_k must be a multiple of 32 (one scale per 32 values), got {block_k}")
     if a_format not in ("fp4", "bf16"):
@@ -308,7 +300,7 @@ def step_bytes(tile_m: int, tile_n: int, block_k: int, a_format: str = "fp4") ->
 def gemm_read_bytes(m: int, n: int, k: int, a_format: str = "fp4") -> int:
     """Bytes a GEMM call must read at least once: B (fp4) and its scales, and A (fp4 with scales, or bf16)."""
     for v, name in ((m, "m"), (n, "n"), (k, "k")):
-        _positive(v, name)
+        positive(v, name)
     return step_bytes(m, n, k, a_format)
 
 
@@ -317,7 +309,7 @@ def in_flight_bytes(ctas: int, resident_per_unit: int, device, bytes_per_ctas_st
     (at most resident_per_unit on each unit), each with `stages` K steps of loads outstanding."""
     for v, name in ((ctas, "ctas"), (resident_per_unit, "resident_per_unit"), (bytes_per_ctas_step, "bytes"),
                     (stages, "stages")):
-        _positive(v, name)
+        positive(v, name)
     return min(ctas, resident_per_unit * get_device(device).units) * stages * bytes_per_ctas_step
 
 
@@ -392,9 +384,9 @@ def k_computed(k: int, split_k: int = 1, block_k: int | None = None) -> int:
     steps, since a step's dot runs in full even where its groups are masked off."""
     if block_k is None:
         return k
-    _positive(block_k, "block_k")
-    groups = _cdiv(k // 32, split_k)
-    return split_k * _cdiv(groups * 32, block_k) * block_k
+    positive(block_k, "block_k")
+    groups = cdiv(k // 32, split_k)
+    return split_k * cdiv(groups * 32, block_k) * block_k
 
 
 def predict(m: int, n: int, k: int, tile_m: int, tile_n: int, split_k: int = 1, *, device="H200",
@@ -412,14 +404,14 @@ def predict(m: int, n: int, k: int, tile_m: int, tile_n: int, split_k: int = 1, 
     p = model_params(d) if model is None else model
     n_ctas = cta_count(m, n, k, tile_m, tile_n, split_k) if ctas is None else ctas
     n_kernels = (2 if split_k > 1 else 1) if kernels is None else kernels
-    _positive(n_ctas, "ctas")
-    _positive(n_kernels, "kernels")
-    _positive(resident, "resident")
-    rounds = _cdiv(n_ctas, d.units * resident)
+    positive(n_ctas, "ctas")
+    positive(n_kernels, "kernels")
+    positive(resident, "resident")
+    rounds = cdiv(n_ctas, d.units * resident)
     u = min(1.0, n_ctas / (rounds * d.units))  # busy fraction of the units, averaged over the rounds
-    flops = 2 * _cdiv(m, tile_m) * tile_m * _cdiv(n, tile_n) * tile_n * k_computed(k, split_k, block_k)
+    flops = 2 * cdiv(m, tile_m) * tile_m * cdiv(n, tile_n) * tile_n * k_computed(k, split_k, block_k)
     per_cta, unit_peak = flops / n_ctas, p.peak_flops / d.units
-    sharing = min(resident, _cdiv(n_ctas, d.units))  # CTAs on the busiest unit in a round
+    sharing = min(resident, cdiv(n_ctas, d.units))  # CTAs on the busiest unit in a round
     compute = rounds * max(per_cta / (unit_peak * p.dot_efficiency), sharing * per_cta / unit_peak) * 1e6
     memory = traffic_bytes(m, n, k, split_k) / (p.bandwidth * min(1.0, u / p.bw_saturation)) * 1e6
     overhead = p.launch_us + (n_kernels - 1) * p.extra_kernel_us

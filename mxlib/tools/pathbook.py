@@ -27,6 +27,7 @@ from pathlib import Path
 from ..spec import seed as seed_mod
 from ..spec import shapes as shapes_mod
 from ..spec.aiter_rules import AITER_LINES, gemm_a4w4_choice
+from ..spec.ints import cdiv
 from . import occupancy as occ
 from .repo import RESULTS_DIR
 
@@ -285,11 +286,7 @@ class Launch:
     @property
     def k_steps(self) -> int | None:
         """Dependent K steps one CTA makes (its K slice over block_k)."""
-        return None if self.block_k is None else _cdiv(_cdiv(self.k, self.split_k), self.block_k)
-
-
-def _cdiv(a: int, b: int) -> int:
-    return -(-a // b)
+        return None if self.block_k is None else cdiv(cdiv(self.k, self.split_k), self.block_k)
 
 
 def _kv(text: str) -> dict:
@@ -475,7 +472,7 @@ def seed_tile_sweep(sweep, res) -> str:
              "measured median us per call (data/results/h200/splitk_sweep.csv)",
              f"{'split_k':>7} {'CTAs':>5} {'per SM':>6} {'rounds':>6} {'waves, one per SM':>17} {'K steps per CTA':>15} {'measured':>9}"]
     for r in t.itertuples():
-        steps = _cdiv(k // r.split_k, r.block_k)
+        steps = cdiv(k // r.split_k, r.block_k)
         lines.append(f"{r.split_k:7d} {r.ctas:5d} {r.resident:6d} {occ.rounds(r.ctas, r.resident, 'H200'):6d} "
                      f"{occ.waves(r.ctas, 'H200'):17d} {steps:15d} {r.measured_us:9.1f}")
     return "\n".join(lines)
