@@ -163,6 +163,10 @@ __device__ __forceinline__ void fp8_chain(long long* out, int iters, uint32_t se
   for (int i = tid; i < (32768 + 2 * 8192) / 4; i += blockDim.x)
     reinterpret_cast<uint32_t*>(smem)[i] = seed * (i + 1);  // nonzero words: no shortcut on zeros
   __syncthreads();
+  // Scale bytes as real data has them (120..127, none above 128): the bf16 decode's rare second factor stays
+  // off, as it does on the contest's data.
+  for (int i = tid; i < 4096; i += blockDim.x) smem[32768 + 4096 + i] = smem[32768 + 8192 + 4096 + i] = 120 + i % 8;
+  __syncthreads();
   const uint32_t base = smem_addr(smem);
   const uint64_t da = wgmma_desc(base);
   const uint8_t* raw = smem + 32768;  // two stages of 8 KiB: B's runs, then the scales at + 4096
