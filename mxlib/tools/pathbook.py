@@ -731,7 +731,7 @@ def mma_floor(ablate, bench):
     best = {(r["m"], r["n"], r["k"]): float(r["mean_us"]) for r in touch_best_rows(rows)}
     cublas = {(r["m"], r["n"], r["k"]): float(r["mean_us"]) for r in rows if r["provider"] == "cublas_bf16"}
     means = ablate.groupby(["m", "n", "k", "variant"]).mean_us.mean()
-    keys = sorted({(m, n, k) for m, n, k, _ in means.index}, key=lambda key: (key[0], key[1]))
+    keys = sorted({(m, n, k) for m, n, k, _ in means.index})
     width = max(len(v) for v, _ in FLOOR_VARIANTS) + 2
     lines = [f"{'shape':>14}" + "".join(f"{v:>{width}}" for v, _ in FLOOR_VARIANTS)
              + f"{f'{TARGET_TOUCH_RATIO} x touch':>16}{'cublas_bf16':>13}   contest means, us"]
