@@ -24,7 +24,6 @@ graph replay, one CSV row per shape with device, versions and date.
 from __future__ import annotations
 
 import argparse
-import csv
 import datetime
 import os
 import sys
@@ -149,12 +148,7 @@ def main() -> int:
                      "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")})
         print(f"{args.variant:10s} {s.m:>4} {s.n:>5} {s.k:>5}  contest mean {t['mean_us']:7.2f}  "
               f"median {t['median_us']:7.2f}  graph {g['median_us']:7.2f} us")
-    new = not args.out.exists()
-    with open(args.out, "a", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        if new:
-            w.writeheader()
-        w.writerows(rows)
+    mma_scratch.append_rows(rows, args.out)
     return 0
 
 

@@ -374,3 +374,104 @@ def test_sass_loops_script_finds_the_chunk_loops(tmp_path, monkeypatch):
     pipelined = loops.loop_row("mxfp4_mma_sm90_p16_w1_x4", loops.sass(cubin, "mxfp4_mma_sm90_p16_w1_x4"))
     assert pipelined["consumer_mma"] == 16 and pipelined["producer_loop"] == ""
     assert pipelined["consumer_per_chunk"] == pipelined["consumer_loop"]  # 16 = 16 rows x 1 tile: one chunk
+
+
+def test_blocks_script_places_and_restores_allocations_and_splits_times():
+    """scripts/mma_blocks.py (KERNEL_NOTES "The between-block effect") serves the launcher's one uint8
+    allocation (a_q) from an arena at a chosen offset, records it, and gives torch.empty back even when the
+    call inside raises; its offsets count from a 2 MiB boundary; it splits block times at their widest gap."""
+    blocks = _script("mma_blocks")
+    real = torch.empty
+    arena, seen = torch.zeros(8192, dtype=torch.uint8), []
+    with blocks.uint8_allocations(seen, arena, 1024):
+        t = torch.empty(3 * 64, dtype=torch.uint8)
+        u = torch.empty((2, 3), dtype=torch.float32)  # other dtypes are left to the allocator
+    assert t.data_ptr() == arena.data_ptr() + 1024 and t.numel() == 192 and u.shape == (2, 3)
+    assert seen == [(arena.data_ptr() + 1024, 192)] and torch.empty is real
+    with pytest.raises(ValueError, match="does not fit"):
+        with blocks.uint8_allocations([], arena, 8100):
+            torch.empty(200, dtype=torch.uint8)
+    assert torch.empty is real
+    with pytest.raises(RuntimeError, match="inside"):
+        with blocks.uint8_allocations([]):
+            raise RuntimeError("inside")
+    assert torch.empty is real
+    recorded = []
+    with blocks.uint8_allocations(recorded):  # no arena: a real allocation, recorded
+        v = torch.empty(100, dtype=torch.uint8)
+    assert recorded == [(v.data_ptr(), 100)]
+
+    page = blocks.PAGE
+    assert (12345 * 512 + blocks.aligned_offset(12345 * 512, 4096)) % page == 4096
+    assert blocks.aligned_offset(3 * page, 0) == 0
+    pairs = blocks.placements(786432, 1 << 20)
+    assert len(pairs) == (len(blocks.OFFSETS) + 1) ** 2 and (page - 393216, page - 524288) in pairs
+    assert {a for a, _ in blocks.placements(0, 4096)} == {None}  # one launch: no a_q to place
+
+    assert blocks.two_groups([13.7, 13.8, 14.6, 14.7, 13.75]) == pytest.approx(14.2)
+    assert blocks.two_groups([13.7, 13.8, 13.9]) is None and blocks.two_groups([5.0]) is None
+    row = {"m": 256, "n": 3072, "k": 1536, "mode": "place", "family": "two launches", "p20_us": 1.0,
+           "p80_us": 1.1, "aq_ptr": page + 512, "c_ptr": 2 * page, "aq_in_page": 512, "c_in_page": 0}
+    text = blocks.summary([{**row, "mean_us": 13.7}, {**row, "mean_us": 14.7}])
+    assert text.splitlines()[0] == "256x3072x1536 place (two launches): 2 blocks, two groups, split at 14.20 us"
+    assert text.splitlines()[1].strip().startswith("13.70")
+
+
+def test_blocks_script_main_places_every_pair_and_writes_a_row_per_block(tmp_path, monkeypatch, capsys):
+    """mma_blocks's `place` mode on the CPU with a stand-in GEMM (allocating a_q as the launcher does) and a
+    stand-in timer that makes a_q at a 2 MiB boundary slow: every placement pair gets its block, the buffers
+    land where the row says, and the summary finds the two groups."""
+    import pandas as pd
+
+    from mxlib.tools import timing
+
+    blocks = _script("mma_blocks")
+    monkeypatch.setattr(blocks, "DEVICE", "cpu")
+    aq_bytes, where = 786432, {}
+
+    def gemm(a, bs, ss, *, config, out=None):
+        aq = torch.empty(aq_bytes, dtype=torch.uint8, device=a.device)
+        where["aq"] = aq.data_ptr()
+        where.setdefault("all", set()).add(aq.data_ptr())
+        return out if out is not None else torch.empty((a.shape[0], bs.shape[0]), dtype=torch.bfloat16)
+
+    def time_contest(fn, *, iters, warmup, flush):
+        for _ in range(warmup + iters):
+            fn()
+        slow = where["aq"] % blocks.PAGE == 0
+        return {"mean_us": 14.7 if slow else 13.7, "median_us": 13.7, "p20_us": 13.6, "p80_us": 13.8}
+
+    monkeypatch.setattr(blocks.G, "gemm", gemm)
+    monkeypatch.setattr(timing, "time_contest", time_contest)
+    monkeypatch.setattr(timing, "L2Flush", lambda: None)
+    out = tmp_path / "blocks.csv"
+    assert blocks.main(["--mode", "place", "--out", str(out), "--shapes", "64x7168x2048", "--repeat", "1",
+                        "--iters", "2"]) == 0
+    rows = pd.read_csv(out)
+    assert len(rows) == len(blocks.placements(aq_bytes, 64 * 7168 * 2)) and rows.same_addresses.all()
+    assert (rows.aq_in_page == rows.aq_offset).all() and (rows.c_in_page == rows.c_offset).all()
+    assert set(rows.mean_us[rows.aq_offset == 0]) == {14.7} and set(rows.mean_us[rows.aq_offset != 0]) == {13.7}
+    assert "64x7168x2048 place (two launches): 49 blocks, two groups, split at 14.20 us" in capsys.readouterr().out
+    natural = tmp_path / "natural.csv"  # fresh inputs a block, the allocator's own addresses, recorded
+    assert blocks.main(["--mode", "natural", "--out", str(natural), "--shapes", "64x7168x2048", "--blocks", "2",
+                        "--iters", "1"]) == 0
+    rows = pd.read_csv(natural)
+    assert list(rows.block) == [0, 1] and rows.aq_offset.isna().all() and set(rows.aq_ptr) <= where["all"]
+
+
+def test_scratch_append_rows_writes_one_header_and_refuses_another_schema(tmp_path):
+    """mxlib.tools.mma_scratch.append_rows (scripts/mma_ablate.py, mma_blocks.py): runs append under one header;
+    rows of other columns go to another file, not into this one."""
+    import pandas as pd
+
+    from mxlib.tools import mma_scratch
+
+    out = tmp_path / "rows.csv"
+    mma_scratch.append_rows([{"a": 1, "b": 2}], out)
+    mma_scratch.append_rows([{"a": 3, "b": 4}, {"a": 5, "b": 6}], out)
+    assert pd.read_csv(out).to_dict("list") == {"a": [1, 3, 5], "b": [2, 4, 6]}
+    with pytest.raises(ValueError, match="columns"):
+        mma_scratch.append_rows([{"a": 1, "c": 2}], out)
+    with pytest.raises(ValueError, match="no rows"):
+        mma_scratch.append_rows([], out)
+    assert len(out.read_text().splitlines()) == 4

@@ -211,10 +211,19 @@ def test_mma_versions_rows_and_missing_runs():
     assert list(rows) == [name for name, _, _ in pb.MMA_VERSIONS] and all(len(r) == 7 for r in rows.values())
     assert rows["v5: the shipped table"][6] < rows["v4: the shipped table"][6] < rows[
         "v3: + family direct (B to registers)"][6] < rows["v1: a round's loads, then A, then MMAs"][6]  # each shipped version
-    assert len(fig.axes[0].patches) == len(pb.MMA_VERSIONS) * 6
+    best, cublas = pb.contest_references(frames[pb.MMA_VERSIONS[-1][0]])
+    shape_axes = fig.axes[:6]
+    for ax, key, col in zip(shape_axes, [s.mnk for s in shapes.load("benchmark")], range(6)):
+        ladder_line, filled, hollow, cub, bound = ax.get_lines()
+        assert list(ladder_line.get_ydata()) == pytest.approx([r[col] for r in rows.values()], abs=0.0051)  # the text rounds to 0.01
+        assert len(filled.get_xdata()) + len(hollow.get_xdata()) == len(pb.MMA_VERSIONS)
+        assert cub.get_ydata()[0] == pytest.approx(cublas[key])
+        assert bound.get_ydata()[0] == pytest.approx(1.5 * best[key])
+    assert len(fig.axes[6].get_lines()) == 4  # the geomean panel: no per-shape bound
+    assert len(hollow.get_xdata()) == sum(kind == "probe" for _, _, kind in pb.MMA_VERSIONS)
     frames["v4a: + family pipelined"] = None
     text, fig = pb.mma_versions(frames)
-    assert "v4a" not in text and len(fig.axes[0].patches) == (len(pb.MMA_VERSIONS) - 1) * 6
+    assert "v4a" not in text and len(fig.axes[0].get_lines()[0].get_xdata()) == len(pb.MMA_VERSIONS) - 1
 
 
 def test_mma_means_of_a_bench_and_a_probe():
@@ -263,3 +272,27 @@ def test_mma_floor_rows_bars_and_bound():
     assert rows["256x3072x1536"][3] == pytest.approx(1.5 * touch.mean_us.min(), abs=0.005)
     assert rows["256x3072x1536"][2] > rows["256x3072x1536"][3]  # the recorded finding: the fixed part alone is over
     assert len(fig.axes[0].patches) == len(pb.FLOOR_VARIANTS) * 3 and len(fig.axes[0].collections) == 2 * 3
+
+
+def test_between_blocks_pairs_and_missing_runs():
+    frames = {name: pd.read_csv(RESULTS_DIR / "h200" / name) for name in pb.PAIRED_RUNS}
+    text, fig = pb.between_blocks(frames)
+    rows = {ln.split()[0]: ln.split() for ln in text.splitlines()[1:]}
+    assert list(rows) == ["x".join(map(str, s.mnk)) for s in shapes.load("benchmark")]
+    final = pb.dispatcher_minus_forced(frames["final/bench.csv"])
+    assert final[(64, 7168, 2048)][1] == 2 and final[(4, 2880, 512)][1] == 1
+    f = frames["final/bench.csv"]
+    mean = {p: f[(f.timing == "contest") & (f.provider == p) & (f.m == 64)].mean_us.item() for p in ("mxlib", "mxlib:mma_sm90")}
+    assert final[(64, 7168, 2048)][0] == pytest.approx(mean["mxlib"] - mean["mxlib:mma_sm90"])
+    assert all(r[2] == str(len(pb.PAIRED_RUNS)) for r in rows.values())  # every run pairs every shape
+    assert sum(len(line.get_xdata()) for line in fig.axes[0].get_lines()[:6]) == 6 * len(pb.PAIRED_RUNS)
+    frames["final/bench.csv"] = None
+    text, _ = pb.between_blocks(frames)
+    assert text.splitlines()[1].split()[2] == str(len(pb.PAIRED_RUNS) - 1)
+
+
+def test_dispatcher_minus_forced_needs_one_config():
+    frame = pd.DataFrame({"timing": ["contest"] * 4, "kind": ["benchmark"] * 4, "provider": ["mxlib", "mxlib:mma_sm90"] * 2,
+                          "m": [4, 4, 8, 8], "n": [64] * 4, "k": [512] * 4, "mean_us": [5.0, 4.0, 3.0, 1.0],
+                          "config": ["num_stages=1 a", "num_stages=1 a", "num_stages=4 b", "num_stages=4 c"]})
+    assert pb.dispatcher_minus_forced(frame) == {(4, 64, 512): (1.0, 1)}  # (8, 64, 512) ran two configs

@@ -119,8 +119,9 @@ UNSEEN_PATHS = {MI355X.kind: "fused_fp4"}
 
 def gpu_unseen_path(kind: str) -> str:
     """`UNSEEN_PATHS`'s path for a GPU kind: "fused_fp4" on the MI355X (the path its table runs on every
-    contest shape: A reaches gfx950's scaled MFMA as E2M1 + E8M0), else "fused" (the fastest path
-    measured on the H200 at every contest shape)."""
+    contest shape: A reaches gfx950's scaled MFMA as E2M1 + E8M0), else "fused" (the fastest Triton
+    path measured on the H200 at every contest shape; Triton, because it runs on any GPU, where
+    "mma_sm90" needs nvcc and Hopper)."""
     return UNSEEN_PATHS.get(kind, "fused")
 
 

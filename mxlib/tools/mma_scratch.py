@@ -1,9 +1,11 @@
-"""Diagnostic builds of path mma_sm90, for the scripts that measure its kernels from inside
+"""What the diagnostic scripts of path mma_sm90 share. Builds, for the scripts that measure its kernels from inside
 (scripts/mma_timeline.py, mma_contention.py, mma_fp8.py, mma_ablate.py): the library's source with a script's
 stamps, cuts or kernels added, compiled into a scratch folder (never the library's cache) and loaded in place of
-the library's cubin for the rest of the script's process."""
+the library's cubin for the rest of the script's process. And their CSVs (mma_ablate.py, mma_blocks.py): rows
+appended run after run to one file."""
 from __future__ import annotations
 
+import csv
 import os
 import tempfile
 from pathlib import Path
@@ -38,3 +40,22 @@ def load():
     lib = G._mma_cuda()
     ctx, mod, functions = G._mma_module(torch.cuda.current_device())
     return lib, ctx, mod, functions
+
+
+def append_rows(rows: list[dict], path: Path) -> None:
+    """Append `rows` (dicts with the same keys) to the CSV at `path`, writing the header when the file is new. A
+    file whose header names other columns is refused (ValueError) rather than left holding two schemas."""
+    if not rows:
+        raise ValueError(f"no rows to append to {path}")
+    fields = list(rows[0])
+    if path.exists() and path.stat().st_size:
+        with open(path, newline="") as f:
+            header = next(csv.reader(f), [])
+        if header != fields:
+            raise ValueError(f"{path} has the columns {header}, not {fields}: write to another file")
+    new = not path.exists() or not path.stat().st_size
+    with open(path, "a", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        if new:
+            w.writeheader()
+        w.writerows(rows)

@@ -608,13 +608,10 @@ def tuning_medians(frame) -> dict:
     return {key: g.median_us.min() for key, g in f.groupby(["m", "n", "k"])}
 
 
-def _version_ladder(ladder: dict, heading: str, name_width: int, ylabel: str, title: str):
-    """(text lines, figure) of a kernel's versions side by side, shared by `fused_versions` and
-    `mma_versions`: `ladder` is {version: {(m, n, k): us}}; a row per version with its time on each
-    benchmark shape and their geometric mean, and grouped bars, one colour per version."""
-    import matplotlib.pyplot as plt
-    import numpy as np
-
+def _ladder_lines(ladder: dict, heading: str, name_width: int) -> list[str]:
+    """A kernel's versions as text, shared by `fused_versions` and `mma_versions`: `ladder` is
+    {version: {(m, n, k): us}}; a row per version with its time on each benchmark shape and their
+    geometric mean."""
     from .stats import geomean
 
     keys = [s.mnk for s in shapes_mod.load("benchmark")]
@@ -622,15 +619,25 @@ def _version_ladder(ladder: dict, heading: str, name_width: int, ylabel: str, ti
     for name, t in ladder.items():
         lines.append(f"{name:{name_width}s}" + "".join(f"{t[key]:15.2f}" for key in keys)
                      + f"{geomean([t[key] for key in keys]):9.2f}")
+    return lines
+
+
+def _version_bars(ladder: dict):
+    """Grouped bars of the fused kernel's versions (`ladder` as in `_ladder_lines`, medians), one colour
+    per version and a group per benchmark shape."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    keys = [s.mnk for s in shapes_mod.load("benchmark")]
     fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
     width = 0.8 / len(ladder)
     for i, (name, t) in enumerate(ladder.items()):
         ax.bar(np.arange(len(keys)) - 0.4 + width * (i + 0.5), [t[key] for key in keys], width, label=name)
     ax.set_xticks(range(len(keys)), ["x".join(map(str, key)) for key in keys], rotation=30, ha="right")
-    ax.set(ylabel=ylabel)
+    ax.set(ylabel="contest time per call (us, median)")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    ax.set_title(title)
-    return lines, fig
+    ax.set_title("H200: the fused kernel, version by version (benchmark shapes)")
+    return fig
 
 
 def fused_versions(frames: dict):
@@ -643,8 +650,8 @@ def fused_versions(frames: dict):
     kinds = {name: kind for name, _, kind in FUSED_VERSIONS}
     ladder = {name: (tuning_medians if kinds[name] == "tuning" else bench_medians)(f)
               for name, f in frames.items() if f is not None}
-    lines, fig = _version_ladder(ladder, "median us per call", 38, "contest time per call (us, median)",
-                                 "H200: the fused kernel, version by version (benchmark shapes)")
+    lines = _ladder_lines(ladder, "median us per call", 38)
+    fig = _version_bars(ladder)
     lines += ["", "score as the contest computes it, geometric mean of the per-shape means (of the medians):"]
     for name in ladder:
         if kinds[name] == "bench":
@@ -692,19 +699,133 @@ def mma_means(frame, kind: str) -> dict:
     return {key: g.mean_us.min() for key, g in f.groupby(["m", "n", "k"])}
 
 
+def contest_references(bench) -> tuple[dict, dict]:
+    """({(m, n, k): us} of touch at its best grid, {(m, n, k): us} of cuBLAS bf16): the contest means of the
+    benchmark shapes in one bench.csv frame, the two references the baseline goal compares against."""
+    from .acceptance import touch_best_rows
+
+    rows = bench[(bench.timing == "contest") & (bench.kind == "benchmark")].to_dict("records")
+    best = {(r["m"], r["n"], r["k"]): float(r["mean_us"]) for r in touch_best_rows(rows)}
+    cublas = {(r["m"], r["n"], r["k"]): float(r["mean_us"]) for r in rows if r["provider"] == "cublas_bf16"}
+    return best, cublas
+
+
 def mma_versions(frames: dict):
     """(text, figure) of the CUDA path (`mma_sm90`) version by version (`MMA_VERSIONS`; `frames` maps each
     name to its recorded frame, None where not recorded, which is left out): per benchmark shape the
-    contest mean us per call (`mma_means`) and their geometric mean, the contest's score for the path."""
+    contest mean us per call (`mma_means`) and their geometric mean, the contest's score for the path.
+
+    The figure is a ladder: a panel per benchmark shape and one for the geometric mean, the versions in
+    order along x (filled: a bench run of the shipped table; hollow: the fastest config of a probe sweep),
+    against the baseline goal's references from the newest bench run (`contest_references`): cuBLAS bf16,
+    and per shape TARGET_TOUCH_RATIO x touch at its best grid."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
     from . import figures
+    from .acceptance import TARGET_TOUCH_RATIO
+    from .stats import geomean
 
     kinds = {name: kind for name, _, kind in MMA_VERSIONS}
     ladder = {name: mma_means(f, kinds[name]) for name, f in frames.items() if f is not None}
-    lines, fig = _version_ladder(ladder, "mean us per call", 40, "contest time per call (us, mean)",
-                                 "H200: the CUDA path mma_sm90, version by version (benchmark shapes)")
+    lines = _ladder_lines(ladder, "mean us per call", 40)
     latest = next((frames[name] for name in reversed(list(ladder)) if kinds[name] == "bench"), None)
+    keys = [s.mnk for s in shapes_mod.load("benchmark")]
+    best, cublas = contest_references(latest) if latest is not None else ({}, {})
+    panels = [("x".join(map(str, key)), [t[key] for t in ladder.values()], cublas.get(key),
+               TARGET_TOUCH_RATIO * best[key] if key in best else None) for key in keys]
+    panels.append(("geomean of the six", [geomean([t[key] for key in keys]) for t in ladder.values()],
+                   geomean([cublas[key] for key in keys]) if len(cublas) == len(keys) else None, None))
+    x = np.arange(len(ladder))
+    filled = np.array([kinds[name] == "bench" for name in ladder])
+    fig, axes = plt.subplots(2, 4, figsize=(12, 5.8), sharex=True, layout="constrained")
+    for ax, (title, ys, cub, bound) in zip(axes.flat, panels):
+        ys = np.array(ys)
+        ax.plot(x, ys, color="#0072B2", linewidth=1)
+        ax.plot(x[filled], ys[filled], "o", color="#0072B2", markersize=4, label="bench run (the shipped table)")
+        ax.plot(x[~filled], ys[~filled], "o", markerfacecolor="white", color="#0072B2", markersize=4,
+                label="probe sweep (its fastest config)")
+        if cub is not None:
+            ax.axhline(cub, color="#D55E00", linestyle="dashed", linewidth=1.2, label="cuBLAS bf16 (newest bench run)")
+        if bound is not None:
+            ax.axhline(bound, color="black", linewidth=1.5, label=f"{TARGET_TOUCH_RATIO} x touch at its best grid")
+        ax.set_ylim(0, None)
+        ax.set_title(title, fontsize=10)
+        ax.grid(axis="y", alpha=0.3)
+    short = [name.split(":")[0] for name in ladder]
+    for ax in axes[1]:
+        ax.set_xticks(x, short, rotation=90, fontsize=7)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("contest mean (us)")
+    legend = axes.flat[len(panels)]
+    legend.axis("off")
+    legend.legend(*axes.flat[0].get_legend_handles_labels(), loc="center", fontsize=8, frameon=False)
+    axes.flat[len(panels) - 1].tick_params(labelbottom=True)
+    fig.suptitle("H200: the CUDA path mma_sm90, version by version (KERNEL_NOTES.md says what each changed)")
     if latest is not None:
         figures.stamp(fig, latest, "data/results/h200/final/bench.csv and earlier runs (mma_v*/)")
+    return "\n".join(lines), fig
+
+
+PAIRED_RUNS = (  # bench runs that timed `mxlib` and `mxlib:mma_sm90` on one config a shape, v4's tree to v15's
+    "run_97c1191/bench_call_a.csv", "run_97c1191/bench.csv", "run_0fc08c3/bench_call_d.csv", "run_0fc08c3/bench.csv",
+    "run_2ace167/bench.csv", "run_b022894/bench.csv", "run_36e1c5e/bench.csv", "run_36e1c5e/bench_2.csv",
+    "run_fc616db/bench.csv", "run_a8e5cc9/bench.csv", "final/bench.csv", "final/bench_2.csv", "final/bench_3.csv",
+)
+
+
+def dispatcher_minus_forced(frame) -> dict:
+    """(m, n, k) -> (us, launches) on the benchmark shapes of one bench.csv frame where the dispatcher (`mxlib`)
+    and the forced path (`mxlib:mma_sm90`) ran the same config: the dispatcher's contest mean minus the forced
+    one's, and whether that config is one launch (num_stages 1) or two (a quantizer, then the GEMM)."""
+    f = frame[(frame.timing == "contest") & (frame.kind == "benchmark")]
+    rows = {(r.provider, r.m, r.n, r.k): r for r in f.itertuples() if r.provider in ("mxlib", "mxlib:mma_sm90")}
+    out = {}
+    for (prov, m, n, k), r in rows.items():
+        other = rows.get(("mxlib:mma_sm90", m, n, k))
+        if prov == "mxlib" and other is not None and r.config == other.config:
+            launches = 1 if "num_stages=1 " in f"{r.config} " else 2
+            out[(m, n, k)] = (float(r.mean_us) - float(other.mean_us), launches)
+    return out
+
+
+def between_blocks(frames: dict):
+    """(text, figure) of the between-block effect: for each benchmark shape, the dispatcher's block minus the
+    forced path's block (`dispatcher_minus_forced`) in every run of `frames` ({name: bench.csv frame}, None
+    where not recorded, left out). The text gives per shape the launches, the pairs, the smallest and largest
+    difference in size and how often the dispatcher's block was the slower; the figure one point per run."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from . import figures
+
+    diffs = {name: dispatcher_minus_forced(f) for name, f in frames.items() if f is not None}
+    keys = [s.mnk for s in shapes_mod.load("benchmark")]
+    lines = [f"{'shape':>14} {'launches':>8} {'pairs':>5} {'|diff| min':>10} {'max':>5} "
+             f"{'dispatcher slower':>17}   contest means, us: mxlib minus mxlib:mma_sm90, same config"]
+    fig, ax = plt.subplots(figsize=(8, 3.8), layout="constrained")
+    for j, key in enumerate(keys):
+        got = [d[key] for d in diffs.values() if key in d]
+        if not got:
+            continue
+        values = np.array([v for v, _ in got])
+        launches = got[0][1]
+        lines.append(f"{'x'.join(map(str, key)):>14} {launches:8d} {len(values):5d} {abs(values).min():10.2f} "
+                     f"{abs(values).max():5.2f} {f'{(values > 0).sum()} of {len(values)}':>17}")
+        jitter = np.linspace(-0.25, 0.25, len(values)) if len(values) > 1 else np.zeros(1)
+        ax.plot(j + jitter, values, "o", markersize=4, color="#D55E00" if launches == 2 else "#0072B2",
+                label="2 launches (a quantizer, then the GEMM)" if launches == 2 else "1 launch")
+    handles, labels = ax.get_legend_handles_labels()
+    unique = dict(zip(labels, handles))
+    ax.legend(unique.values(), unique.keys(), fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(keys)), ["x".join(map(str, key)) for key in keys], rotation=30, ha="right")
+    ax.set(ylabel="mxlib minus forced mma_sm90\n(us, contest means)")
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_title(f"H200: one config, two blocks of calls, {len(diffs)} bench runs")
+    latest = next((frames[name] for name in reversed(list(frames)) if frames[name] is not None), None)
+    if latest is not None:
+        figures.stamp(fig, latest, "data/results/h200/final/bench*.csv and earlier runs (run_*/)")
     return "\n".join(lines), fig
 
 
@@ -725,11 +846,9 @@ def mma_floor(ablate, bench):
     import numpy as np
 
     from . import figures
-    from .acceptance import TARGET_TOUCH_RATIO, touch_best_rows
+    from .acceptance import TARGET_TOUCH_RATIO
 
-    rows = bench[(bench.timing == "contest") & (bench.kind == "benchmark")].to_dict("records")
-    best = {(r["m"], r["n"], r["k"]): float(r["mean_us"]) for r in touch_best_rows(rows)}
-    cublas = {(r["m"], r["n"], r["k"]): float(r["mean_us"]) for r in rows if r["provider"] == "cublas_bf16"}
+    best, cublas = contest_references(bench)
     means = ablate.groupby(["m", "n", "k", "variant"]).mean_us.mean()
     keys = sorted({(m, n, k) for m, n, k, _ in means.index})
     width = max(len(v) for v, _ in FLOOR_VARIANTS) + 2
