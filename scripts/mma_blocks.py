@@ -132,7 +132,7 @@ def _shapes(spec: str | None, table) -> list:
     for s in shapes_mod.load("benchmark"):
         if (wanted is None or s.mnk in wanted) and any(p == "mma_sm90" for p, _ in table.get(s.mnk, [])):
             cfg = next(G.Config(**f) for p, f in table[s.mnk] if p == "mma_sm90")
-            if wanted is not None or cfg.num_stages > 1:
+            if wanted is not None or G.mma_launches(cfg) == 2:
                 out.append((s, cfg))
     return out
 
@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for s, cfg in _shapes(args.shapes, load_table("h200")):
         m, n, k = s.mnk
-        family = "one launch" if cfg.num_stages == 1 else "two launches"
+        family = "one launch" if G.mma_launches(cfg) == 1 else "two launches"
         data = generate_input(m, n, k, s.seed, device=DEVICE)
         c_bytes = m * n * 2
         seen: list = []

@@ -168,6 +168,12 @@ def mma_family(cfg: MmaConfig) -> str:
     return "direct" if cfg.warps_k else "staged" if cfg.num_stages == 1 else "pipelined"
 
 
+def mma_launches(cfg: MmaConfig) -> int:
+    """Kernel launches a call of `cfg` makes: 1 where the GEMM quantizes A itself (num_stages 1: families
+    "direct" and "staged"), 2 where a first launch quantizes A for the ring families' GEMM."""
+    return 1 if cfg.num_stages == 1 else 2
+
+
 def mma_kernel_name(cfg: MmaConfig) -> str | None:
     """The cubin's kernel that runs `cfg`, or None if that tiling is not compiled."""
     bm, bn, nw, kw = cfg.block_m, cfg.block_n, cfg.num_warps, cfg.warps_k
@@ -451,7 +457,7 @@ def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tens
     cluster = _MmaLaunchAttr(id=_MMA_CLUSTER_DIMENSION, x=1, y=1, z=cfg.split_k)
     with _MmaContext(lib, ctx):
         fn = _mma_function(lib, mod, functions, name, smem)
-        if cfg.num_stages == 1:
+        if mma_launches(cfg) == 1:
             values = [ctypes.c_uint64(t.data_ptr()) for t in (a, b, bs, c)]
             values += [ctypes.c_int32(v) for v in (m, n, k, a.stride(0), bs.shape[1], rounds, int(ties_away))]
             _mma_start(lib, fn, name, values, grid, 32 * cfg.num_warps, smem, queue, [cluster])

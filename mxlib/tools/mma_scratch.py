@@ -48,14 +48,14 @@ def append_rows(rows: list[dict], path: Path) -> None:
     if not rows:
         raise ValueError(f"no rows to append to {path}")
     fields = list(rows[0])
-    if path.exists() and path.stat().st_size:
+    started = path.exists() and path.stat().st_size > 0
+    if started:
         with open(path, newline="") as f:
             header = next(csv.reader(f), [])
         if header != fields:
             raise ValueError(f"{path} has the columns {header}, not {fields}: write to another file")
-    new = not path.exists() or not path.stat().st_size
     with open(path, "a", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields)
-        if new:
+        if not started:
             w.writeheader()
         w.writerows(rows)

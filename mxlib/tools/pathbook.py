@@ -778,14 +778,16 @@ def dispatcher_minus_forced(frame) -> dict:
     """(m, n, k) -> (us, launches) on the benchmark shapes of one bench.csv frame where the dispatcher (`mxlib`)
     and the forced path (`mxlib:mma_sm90`) ran the same config: the dispatcher's contest mean minus the forced
     one's, and whether that config is one launch (num_stages 1) or two (a quantizer, then the GEMM)."""
+    from ..kernels.gemm_mma_sm90 import Config, mma_launches
+
     f = frame[(frame.timing == "contest") & (frame.kind == "benchmark")]
-    rows = {(r.provider, r.m, r.n, r.k): r for r in f.itertuples() if r.provider in ("mxlib", "mxlib:mma_sm90")}
+    forced = {(r.m, r.n, r.k): r for r in f[f.provider == "mxlib:mma_sm90"].itertuples()}
     out = {}
-    for (prov, m, n, k), r in rows.items():
-        other = rows.get(("mxlib:mma_sm90", m, n, k))
-        if prov == "mxlib" and other is not None and r.config == other.config:
-            launches = 1 if "num_stages=1 " in f"{r.config} " else 2
-            out[(m, n, k)] = (float(r.mean_us) - float(other.mean_us), launches)
+    for r in f[f.provider == "mxlib"].itertuples():
+        other = forced.get((r.m, r.n, r.k))
+        if other is not None and r.config == other.config:
+            launches = mma_launches(Config(**{key: int(v) for key, v in _kv(r.config).items()}))
+            out[(r.m, r.n, r.k)] = (float(r.mean_us) - float(other.mean_us), launches)
     return out
 
 
