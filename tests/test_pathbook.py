@@ -285,6 +285,8 @@ def test_between_blocks_pairs_and_missing_runs():
     mean = {p: f[(f.timing == "contest") & (f.provider == p) & (f.m == 64)].mean_us.item() for p in ("mxlib", "mxlib:mma_sm90")}
     assert final[(64, 7168, 2048)][0] == pytest.approx(mean["mxlib"] - mean["mxlib:mma_sm90"])
     assert all(r[2] == str(len(pb.PAIRED_RUNS)) for r in rows.values())  # every run pairs every shape
+    # the recorded finding (KERNEL_NOTES "The between-block effect"): two launches, never within 0.7 us; one, within 0.05
+    assert all(float(r[3]) >= 0.7 if r[1] == "2" else float(r[4]) <= 0.05 for r in rows.values())
     assert sum(len(line.get_xdata()) for line in fig.axes[0].get_lines()[:6]) == 6 * len(pb.PAIRED_RUNS)
     frames["final/bench.csv"] = None
     text, _ = pb.between_blocks(frames)
