@@ -102,6 +102,7 @@ def test_layouts_reject_bad_dtypes_and_ndim():
     ((512, 8), 100, 8, "does not hold"),
     ((200, 8), 100, 8, r"shuffled.shape\[0\] must be a multiple of 256"),
     ((256, 8), 0, 8, "rows must be a positive integer"),
+    ((256, 8), 4, 0, "cols must be a positive integer"),
 ])
 def test_e8m0_unshuffle_rejects_mismatched_shapes(shape, rows, cols, words):
     with pytest.raises(ValueError, match=words):

@@ -239,6 +239,10 @@ def test_dequantize_values():
     assert d.dtype == torch.float32
     assert mxlib.dequantize_mxfp4(q, torch.tensor([[0]], dtype=torch.uint8))[0, 2].item() == 2.0**-127
     assert mxlib.dequantize_mxfp4(q, torch.tensor([[127]]).to(torch.uint8), torch.bfloat16).dtype == torch.bfloat16
+    # Scale byte 255 is NaN whatever the codes (not Inf: Inf * 0 would hide the difference only at code 0).
+    assert mxlib.dequantize_mxfp4(q, torch.tensor([[255]], dtype=torch.uint8)).isnan().all()
+    with pytest.raises(ValueError, match="q and scales must be on the same device"):
+        mxlib.dequantize_mxfp4(q, torch.tensor([[127]], dtype=torch.uint8, device="meta"))
 
 
 @pytest.mark.gpu
@@ -280,3 +284,21 @@ def test_quantize_rejects_unknown_rounding():
 def test_dequantize_rejects_bad_input(q, s, exc, words):
     with pytest.raises(exc, match=words):
         mxlib.dequantize_mxfp4(q, s)
+
+
+@pytest.mark.parametrize("codes, exc, words", [
+    (torch.tensor([[1, 2, 3]]), ValueError, "last dimension must be even"),
+    (torch.tensor([[1, 16]]), ValueError, r"codes must be in 0\.\.15"),
+    (torch.tensor([[-1, 2]]), ValueError, r"codes must be in 0\.\.15"),
+    (torch.tensor([[1.0, 2.0]]), TypeError, "codes must be an integer tensor"),
+])
+def test_pack_nibbles_refuses_codes_it_would_pack_wrong(codes, exc, words):
+    with pytest.raises(exc, match=words):
+        pack_nibbles(codes)
+
+
+def test_e8m0_to_float32_takes_bytes_only():
+    assert torch.equal(mxlib.e8m0_to_float32(torch.tensor([127, 128], dtype=torch.uint8)), torch.tensor([1.0, 2.0]))
+    for bad in (torch.tensor([1.5, 300.0]), torch.tensor([127], dtype=torch.int32)):
+        with pytest.raises(TypeError, match="scales must hold bytes"):
+            mxlib.e8m0_to_float32(bad)

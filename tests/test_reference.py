@@ -144,3 +144,57 @@ def test_check_command_without_triton_says_the_kernels_were_not_checked(monkeypa
     rows = [line.split() for line in out.splitlines() if line.startswith("small")]
     assert rows and all(r[5] == "torch" for r in rows)
     assert "the kernels were not checked (triton is not installed)" in out
+
+
+def _tie_data():
+    """Row r of C is 1 + t_r + u_r exactly (A: 1 in block 0, t_r in block 1, u_r in block 2; B's row 0 all
+    ones in those blocks), so any fp32 order of sums is exact and bf16's rounding alone decides the bits."""
+    from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight
+
+    t = [2.0**-8, 3 * 2.0**-8, 2.0**-9, 5 * 2.0**-9, 2.0**-8, 0.0]
+    u = [0.0, 0.0, 0.0, 0.0, 2.0**-30, 0.0]
+    a = torch.zeros(len(t), 128)
+    a[:, 0], a[:, 32], a[:, 64] = 1.0, torch.tensor(t), torch.tensor(u)
+    b = torch.zeros(16, 128)
+    b[0, :96] = 1.0
+    b_q, b_s = mxlib.quantize_mxfp4(b)
+    return a.to(torch.bfloat16), b.to(torch.bfloat16), b_q, shuffle_weight(b_q), e8m0_shuffle(b_s)
+
+
+def test_reference_rounds_the_exact_sum_to_bf16_half_even():
+    """1 + 2**-8 ties down to 1, 1 + 3 * 2**-8 up to 1 + 2**-6; 1 + 2**-8 + 2**-30 is 1 + 2**-8 in fp32 (the
+    contest's fp32 accumulation) and then ties down."""
+    c = mxlib.ref_kernel(_tie_data())[:, 0].float().tolist()
+    assert c == [1.0, 1.0 + 2.0**-6, 1.0, 1.0 + 2.0**-7, 1.0, 1.0], c
+
+
+def test_check_exact_rejects_poisoned_and_slightly_wrong_outputs():
+    """The oracle of the special-value and fuzz tests must fail what it exists to catch: an output of NaN or
+    of Inf, one 2**-5 off everywhere (zeros replaced by 1), and NaN where the exact result is +Inf."""
+    data = mxlib.generate_input(8, 64, 256, 3)
+    ref = mxlib.ref_kernel(data)
+    assert mxlib.check_exact(data, ref)[0]
+    off = (ref.float() * (1 + 2.0**-5)).to(torch.bfloat16)
+    off[ref == 0] = 1.0
+    for bad in (torch.full_like(ref, float("nan")), torch.full_like(ref, float("inf")), off):
+        assert not mxlib.check_exact(data, bad)[0]
+    from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight
+
+    g = torch.Generator().manual_seed(5)
+    a = torch.randn(2, 64, generator=g) * 2.0**-20
+    a[0, :32] = 0.0
+    a[0, 3] = 1.8 * 2.0**127  # its block dequantizes to +Inf
+    b = torch.randn(16, 64, generator=g).abs() + 0.5  # positive, no zero codes
+    b_q, b_s = mxlib.quantize_mxfp4(b)
+    data = (a.to(torch.bfloat16), b.to(torch.bfloat16), b_q, shuffle_weight(b_q), e8m0_shuffle(b_s))
+    ref = mxlib.ref_kernel(data)
+    assert ref[0].isposinf().all() and mxlib.check_exact(data, ref)[0]
+    bad = ref.clone()
+    bad[0] = float("nan")
+    assert not mxlib.check_exact(data, bad)[0]
+
+
+def test_generate_input_quantizes_b_with_the_rounding_it_is_given():
+    data = mxlib.generate_input(4, 32, 256, 3, rounding="ties_away")
+    assert torch.equal(data[2], mxlib.quantize_mxfp4(data[1], "ties_away")[0])
+    assert not torch.equal(data[2], mxlib.quantize_mxfp4(data[1], "rne")[0])

@@ -93,14 +93,16 @@ def test_seed_plan_quant_launches():
 
 
 def test_seed_plan_other_shapes_and_bad_input():
-    plan = seed.seed_plan(24, 1000, 2048)  # M <= 32, not named: aiter's heuristic for any shape
+    plan = seed.seed_plan(24, 1008, 2048)  # M <= 32, not named: aiter's heuristic for any shape
     assert plan["path"] == "asm" and plan["kernel"] == "" and plan["how"] == "heuristic" and plan["ctas"] > 0
-    plan = seed.seed_plan(96, 1000, 2048)  # gemm_a4w4: tuned rows replicated only for contest shapes
+    plan = seed.seed_plan(96, 1008, 2048)  # gemm_a4w4: tuned rows replicated only for contest shapes
     assert plan["path"] == "ck" and plan["runs"] is None and plan["how"] == "unknown" and plan["ctas"] is None
     with pytest.raises(ValueError, match="aiter must be a release from 0.1.10 up to"):
         seed.seed_plan(*SEED_SHAPE, aiter="0.1.15")
-    with pytest.raises(ValueError, match="k must be a multiple of 32"):
-        seed.seed_plan(16, 2112, 7000)
+    with pytest.raises(ValueError, match="k must be a multiple of 64"):
+        seed.seed_plan(16, 2112, 7008)
+    with pytest.raises(ValueError, match="n must be a multiple of 16"):
+        seed.seed_plan(4, 100, 512)
     with pytest.raises(ValueError, match="m must be a positive integer"):
         seed.seed_plan(0, 2112, 7168)
 
@@ -168,6 +170,17 @@ def test_seed_text_agrees_with_seed_module():
 def test_triton_splitk_known_values(k, block_k, asked, want):
     s = rules.triton_splitk(k, block_k, asked)
     assert (s.splitk_block_size, s.block_k, s.num_ksplit) == want
+
+
+def test_split_counts_that_mean_nothing_are_refused():
+    for bad in (0, -3, True):
+        with pytest.raises(ValueError, match="num_ksplit must be a positive integer"):
+            rules.triton_splitk(7168, 512, bad)
+    for bad in (-1, True, 1.0):
+        with pytest.raises(ValueError, match="log2_k_split must be a non-negative integer"):
+            rules.asm_heuristic(16, 2112, 7168, log2_k_split=bad)
+        with pytest.raises(ValueError, match="log2_k_split must be a non-negative integer"):
+            rules.asm_k_splits(7168, bad)
 
 
 @settings(max_examples=300, deadline=None)

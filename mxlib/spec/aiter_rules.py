@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .devices import MI355X
-from .ints import cdiv, positive
+from .ints import cdiv, non_negative, positive
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -72,6 +72,7 @@ def triton_splitk(k: int, block_k: int, num_ksplit: int) -> TritonSplitK:
     then a BLOCK_SIZE_K of at least the whole K collapses to one slice of K.
     """
     positive(k, "k")
+    positive(num_ksplit, "num_ksplit")
     if k % 2:
         raise ValueError(f"k must be even (two fp4 values per byte), got {k}")
     if num_ksplit > 1:
@@ -92,8 +93,7 @@ def asm_k_splits(k: int, log2_k_split: int) -> int:
     the others ignore log2_k_split.
     """
     positive(k, "k")
-    if not isinstance(log2_k_split, int) or log2_k_split < 0:
-        raise ValueError(f"log2_k_split must be a non-negative integer, got {log2_k_split!r}")
+    non_negative(log2_k_split, "log2_k_split")
     k_num = 1 << log2_k_split
     if k % k_num:
         raise ValueError(f"k must be a multiple of 2**log2_k_split = {k_num} (aiter checks it), got {k}")
@@ -240,8 +240,8 @@ def asm_heuristic(m: int, n: int, k: int, *, log2_k_split: int | None = 0, cus: 
     """
     for v, name in ((m, "m"), (n, "n"), (k, "k")):
         positive(v, name)
-    if log2_k_split is not None and (not isinstance(log2_k_split, int) or log2_k_split < 0):
-        raise ValueError(f"log2_k_split must be None or a non-negative integer, got {log2_k_split!r}")
+    if log2_k_split is not None:
+        non_negative(log2_k_split, "log2_k_split")
     positive(cus, "cus")
     units = cus
     en = 1 if log2_k_split else 0

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import torch
 
+from . import validate
+
 BLOCK_SIZE = 32
 """Elements that share one E8M0 scale (OCP MX: 1x32 blocks along K)."""
 
-E2M1_MAX = 6.0
 E8M0_BIAS = 127
 E8M0_NAN = 255
 
@@ -32,11 +33,18 @@ def e2m1_table(device=None) -> torch.Tensor:
 
 
 def e8m0_to_float32(scales: torch.Tensor) -> torch.Tensor:
-    """Exact fp32 value of E8M0 bytes: 2**(s-127), byte 0 -> 2**-127 (subnormal), 255 -> NaN.
+    """Exact fp32 value of E8M0 bytes (uint8, or torch's float8_e8m0fnu view): 2**(s-127), byte 0 ->
+    2**-127 (subnormal), 255 -> NaN.
 
     Built from bits rather than exp2 so that it is exact on every device.
     """
-    s = scales.to(torch.int32)
+    validate.tensor(scales, "scales")
+    validate.byte_dtype(scales, "scales")
+    return _e8m0_float32(validate.as_bytes(scales).to(torch.int32))
+
+
+def _e8m0_float32(s: torch.Tensor) -> torch.Tensor:
+    # int32 bytes 0..255 -> their E8M0 values, from bits.
     bits = torch.where(s == 0, torch.full_like(s, 0x00400000), s << 23)
     bits = torch.where(s == E8M0_NAN, torch.full_like(s, 0x7FC00000), bits)
     return bits.view(torch.float32)
@@ -44,11 +52,19 @@ def e8m0_to_float32(scales: torch.Tensor) -> torch.Tensor:
 
 def pow2_float32(exponent: torch.Tensor) -> torch.Tensor:
     """Exact fp32 2**exponent for integer exponents in [-127, 127] (2**-127 is subnormal)."""
-    return e8m0_to_float32(exponent.to(torch.int32) + E8M0_BIAS)
+    return _e8m0_float32(exponent.to(torch.int32) + E8M0_BIAS)
 
 
 def pack_nibbles(codes: torch.Tensor) -> torch.Tensor:
-    """(..., K) codes 0..15 -> (..., K/2) uint8, even element in the low nibble."""
+    """(..., K) integer codes 0..15 -> (..., K/2) uint8, even element in the low nibble. K must be even,
+    and a code outside 0..15 is an error (it would spill into its neighbour's nibble)."""
+    validate.tensor(codes, "codes")
+    if codes.dtype.is_floating_point or codes.dtype.is_complex or codes.dtype == torch.bool:
+        raise TypeError(f"codes must be an integer tensor, got {codes.dtype}")
+    if codes.dim() == 0 or codes.shape[-1] % 2:
+        raise ValueError(f"codes' last dimension must be even (two codes a byte), got shape {tuple(codes.shape)}")
+    if codes.numel() and not bool(((codes >= 0) & (codes <= 15)).all()):
+        raise ValueError("codes must be in 0..15 (one E2M1 code a nibble)")
     codes = codes.to(torch.uint8)
     return codes[..., 0::2] | (codes[..., 1::2] << 4)
 

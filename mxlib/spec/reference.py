@@ -40,19 +40,13 @@ import torch
 
 from . import validate
 from .formats import BLOCK_SIZE
+from .ints import gemm_shape
 from .layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight, shuffled_scale_shape, unshuffle_weight
 from .quant import ROUNDINGS, dequantize_mxfp4, quantize_mxfp4
 from .validate import byte_dtype, float_dtype, ndim, same_device, tensor
 
 RTOL = 1e-2
 ATOL = 1e-2
-
-
-def _check_shape(m, n, k) -> None:
-    for v, name in ((m, "m"), (n, "n"), (k, "k")):
-        validate.positive(v, name)
-    validate.multiple(n, "n", 16)
-    validate.multiple(k, "k", 64)
 
 
 def check_device(device, name: str = "device") -> torch.device:
@@ -79,7 +73,7 @@ def generate_input(m: int, n: int, k: int, seed: int, device="cpu", rounding: st
     n % 16 == 0 and k % 64 == 0 (the weight shuffle's tile and the fp4 packing); `seed` an integer
     in [0, 2**64) (what a torch generator takes).
     """
-    _check_shape(m, n, k)
+    gemm_shape(m, n, k)
     if isinstance(seed, bool) or not hasattr(seed, "__index__"):
         raise TypeError(f"seed must be an integer, got {type(seed).__name__} {seed!r}")
     if not 0 <= seed.__index__() < 2**64:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from .aiter_rules import (AITER_LINES, aiter_line, asm_heuristic, asm_tile_kernel, contest_shapes, gemm_a4w4_choice,
                           release_tuple, triton_splitk)
-from .ints import cdiv
+from .ints import cdiv, gemm_shape
 
 SEED_SPLITK_SHAPE = (16, 2112, 7168)
 # The ASM tiles the seed names per shape (its other M <= 32 shapes pass an empty kernel name).
@@ -48,17 +48,9 @@ def _pow2(x: int) -> int:
     return 1 << (x - 1).bit_length()
 
 
-def _check_shape(m, n, k) -> None:
-    for v, name in ((m, "m"), (n, "n"), (k, "k")):
-        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-            raise ValueError(f"{name} must be a positive integer, got {v!r}")
-    if k % 32:
-        raise ValueError(f"k must be a multiple of 32 (one E8M0 scale per 32 elements), got {k}")
-
-
 def seed_path(m: int, n: int, k: int) -> str:
     """The seed's route: "splitk" for (16, 2112, 7168), "asm" for M <= 32, "ck" above."""
-    _check_shape(m, n, k)
+    gemm_shape(m, n, k)
     if (m, n, k) == SEED_SPLITK_SHAPE:
         return "splitk"
     return "asm" if m <= 32 else "ck"
@@ -83,7 +75,7 @@ def seed_scale_offset(m, g, scale_n_pad):
 
 def seed_asm_kernel(m: int, n: int, k: int) -> str:
     """The ASM kernel name the seed passes to gemm_a4w4_asm for a shape: a SEED_ASM_TILES entry, else ""."""
-    _check_shape(m, n, k)
+    gemm_shape(m, n, k)
     tile = SEED_ASM_TILES.get((m, n, k))
     return "" if tile is None else asm_tile_kernel(*tile).name
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import torch
 
-from .ints import positive  # noqa: F401  (validate.positive: the rule lives in mxlib.spec.ints)
+from .ints import multiple, positive  # noqa: F401  (validate.multiple, .positive: the rules live in mxlib.spec.ints)
 
 FLOAT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 
@@ -42,11 +42,6 @@ _BYTE_FLOATS = tuple(
 def as_bytes(x: torch.Tensor) -> torch.Tensor:
     """The same storage as uint8 (no copy)."""
     return x if x.dtype == torch.uint8 else x.view(torch.uint8)
-
-
-def multiple(value: int, name: str, of: int) -> None:
-    if value % of != 0:
-        raise ValueError(f"{name} must be a multiple of {of}, got {value}")
 
 
 def choice(value, name: str, allowed) -> None:
