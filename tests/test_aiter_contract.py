@@ -135,7 +135,7 @@ def test_aiter_version_from_distribution_metadata(fake_aiter, tmp_path, monkeypa
     assert ok and "0.1.15.post1" in why, why
     assert "amd-aiter metadata" in aiter_backend.available()[1]
     # metadata of an amd-aiter installed elsewhere does not vouch for this module
-    site2 = fake_aiter(version=None)
+    fake_aiter(version=None)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     _write_metadata(elsewhere, "0.1.14")
@@ -307,7 +307,7 @@ def test_aiter_asm_call_passes_the_seeds_kernel_name(fake_aiter):
 
 
 def test_aiter_splitk_seed_config():
-    cfg = aiter_backend.SPLITK_CONFIG
+    cfg = aiter_backend.SEED_SPLITK_CONFIG
     assert cfg is seed_mod.SEED_SPLITK_CONFIG and cfg["BLOCK_SIZE_K"] == 512 and cfg["num_stages"] == 1
     ctas = lambda splits: splits * -(-16 // cfg["BLOCK_SIZE_M"]) * -(-2112 // cfg["BLOCK_SIZE_N"])  # noqa: E731
     assert cfg["NUM_KSPLIT"] == 7 and ctas(cfg["NUM_KSPLIT"]) == 119
@@ -323,7 +323,7 @@ def test_aiter_splitk_call_contract(fake_aiter, version, passes_use_aot, m, n, k
     result = aiter_backend.gemm("splitk", data)
     again = aiter_backend.gemm("splitk", data)
     first, second = contract.calls()
-    contract.check_splitk_call(first, data, result, aiter_backend.SPLITK_CONFIG, passes_use_aot, label=f"seed {seed}")
+    contract.check_splitk_call(first, data, result, aiter_backend.SEED_SPLITK_CONFIG, passes_use_aot, label=f"seed {seed}")
     # each call gets its own copy of the config, and returns a fresh output
     assert first.kwargs["config_object"] is not second.kwargs["config_object"]
     assert result.data_ptr() != again.data_ptr()

@@ -1,5 +1,8 @@
 """custom_kernel's choice of backend, path and config; the config tables; mxlib.backends()."""
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import pytest
 import torch
@@ -36,7 +39,7 @@ def test_backends_report():
 
 def test_cpu_default_is_the_reference(clean_env):
     data = generate_input(4, 32, 128, 5)
-    assert dispatch.resolve_backend("cpu") == "torch"
+    assert dispatch.plan(4, 32, 128, "cpu") == ("torch", None, None)
     assert torch.equal(mxlib.custom_kernel(data), ref_kernel(data))
 
 
@@ -106,14 +109,6 @@ def test_bad_choices(clean_env):
     a, b, b_q, bs, bsc = data
     with pytest.raises(ValueError, match="B_scale_sh must have shape"):
         mxlib.custom_kernel((a, b, b_q, bs, bsc[:, :4]), backend="triton")
-
-
-def test_triton_on_cpu_needs_the_interpreter(clean_env):
-    clean_env.setenv("TRITON_INTERPRET", "0")
-    if torch.cuda.is_available():
-        pytest.skip("with a GPU the triton backend is available regardless")
-    with pytest.raises(ValueError, match="'triton' is not available"):
-        mxlib.custom_kernel(generate_input(4, 32, 128, 8), backend="triton")
 
 
 def test_table_lookup_and_heuristic():
@@ -197,3 +192,63 @@ def test_a_gpu_without_a_table_is_warned_about_once(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         dispatch.select(16, 2112, 7168, "cpu")
+
+
+INTERPRETER_LATE = r"""
+import os, sys
+os.environ.pop("TRITON_INTERPRET", None)
+import torch
+import mxlib
+from mxlib.kernels import quant_triton
+from mxlib.spec.reference import generate_input
+os.environ["TRITON_INTERPRET"] = "1"  # too late: the kernels are compiled-mode objects already
+ok, reason = mxlib.backends()["triton"]
+print(ok, "not interpreted" in reason)
+try:
+    mxlib.custom_kernel(generate_input(4, 32, 128, 8), backend="triton")
+except ValueError as e:
+    print("ValueError", "'triton' is not available" in str(e))
+try:
+    quant_triton.mxq_quantize(torch.ones(1, 32, dtype=torch.bfloat16))
+except ValueError as e:
+    print("ValueError", "before mxlib's kernels are imported" in str(e))
+"""
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU's answer; a GPU makes triton available anyway")
+def test_triton_on_the_cpu_follows_the_kernels_not_a_late_environment_variable():
+    """TRITON_INTERPRET set after mxlib's kernels were imported does not make them interpreted: the backend
+    says so, and a call is a clear error (not Triton's "0 active drivers")."""
+    proc = subprocess.run([sys.executable, "-c", INTERPRETER_LATE], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split() == ["False", "True", "ValueError", "True", "ValueError", "True"], proc.stdout
+
+
+def test_aiter_backend_takes_the_seeds_route_past_rows_of_other_paths(monkeypatch):
+    """The MI355X table holds only fused_fp4 rows, so the aiter backend's path comes from the seed's route."""
+    monkeypatch.setattr(dispatch, "device_kind", lambda device: "mi355x")
+    assert all(p == "fused_fp4" for rows in dispatch.load_table("mi355x").values() for p, _ in rows)
+    assert dispatch.select_aiter_path(16, 2112, 7168, "cpu") == "splitk"
+    assert dispatch.select_aiter_path(8, 2112, 7168, "cpu") == "asm"
+    assert dispatch.select_aiter_path(256, 3072, 1536, "cpu") == "ck"
+
+
+def test_a_path_that_cannot_quantize_a_is_not_usable(monkeypatch):
+    monkeypatch.setattr(dispatch, "path_available", lambda path, device: (True, ""))
+    ok, reason = dispatch.usable("mma_sm90", "cpu", torch.float32)
+    assert not ok and "float32" in reason
+    assert dispatch.usable("mma_sm90", "cpu", torch.bfloat16)[0]
+
+
+def test_gpu_defaults_and_environment_on_the_cpu(monkeypatch, clean_env):
+    """The choices `plan` makes for CUDA data, checked here with the backends' answers stood in: aiter
+    first, then triton; $MXLIB_BACKEND set aside when the path asked for is not one of its paths."""
+    status = {"aiter": (True, ""), "triton": (True, ""), "torch": (True, "")}
+    monkeypatch.setattr(dispatch, "backends", lambda: status)
+    assert dispatch._available_backend("cuda", None) == "aiter"
+    status["aiter"] = (False, "no aiter")
+    assert dispatch._available_backend("cuda", None) == "triton"
+    monkeypatch.setattr(dispatch, "select", lambda m, n, k, device, path, a_dtype: (path, "cfg"))
+    clean_env.setenv(dispatch.ENV_BACKEND, "torch")
+    assert dispatch.plan(4, 64, 128, "cuda", path="fused") == ("triton", "fused", "cfg")

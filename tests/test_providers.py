@@ -64,3 +64,22 @@ def test_checked_providers_agree_with_the_reference():
             assert ok, (p.name, (m, n, k), msg)
             path, _ = p.describe(m, n, k, DEVICE)
             assert isinstance(path, str) and path
+
+
+@pytest.mark.parametrize("env", [{}, {"MXLIB_BACKEND": "triton"}, {"MXLIB_BACKEND": "triton", "MXLIB_PATH": "fused"},
+                                 {"MXLIB_PATH": "splitk", "MXLIB_BACKEND": "triton"}])
+def test_the_mxlib_row_names_what_the_dispatcher_runs(monkeypatch, env):
+    """The bench CSV's path and config for `mxlib` are `dispatch.plan`'s, environment variables included."""
+    from mxlib.runtime.dispatch import ENV_BACKEND, ENV_PATH, plan
+
+    for var in (ENV_BACKEND, ENV_PATH):
+        monkeypatch.delenv(var, raising=False)
+    for var, value in env.items():
+        monkeypatch.setenv(var, value)
+    backend, path, config = plan(4, 2880, 512, "cpu")
+    described = providers.providers()["mxlib"].describe(4, 2880, 512, "cpu")
+    if backend == "torch":
+        assert described == ("torch reference", "")
+    else:
+        assert described == (path, providers.config_text(config))
+        assert path == env.get("MXLIB_PATH", path)

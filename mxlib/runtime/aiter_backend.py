@@ -29,9 +29,9 @@ as given, through zero-copy views:
   dispatches to ``gemm_a4w4_asm``. That holds from aiter 0.1.11 (CSV of ROCm/aiter#2092); in 0.1.10.x,
   M in {16, 32, 64, 256} with (N, K) in {(3072, 1536), (7168, 2048)} still went to CK blockscale.
 - ``"splitk"``: ``gemm_afp4wfp4_preshuffle(A_q, B_shuffle as (N/16, K/2*16), A_scale (M, K/32),
-  B_scale_sh as (N_pad/32, K), dtype=bf16, config=SPLITK_CONFIG)``, aiter's Triton kernel, uint8 views,
+  B_scale_sh as (N_pad/32, K), dtype=bf16, config=SEED_SPLITK_CONFIG)``, aiter's Triton kernel, uint8 views,
   and ``use_aot=False`` wherever the function still takes it (below 0.1.15).
-  SPLITK_CONFIG is the seed's (BLOCK_SIZE_K 512, NUM_KSPLIT 7, num_stages 1, waves_per_eu 2,
+  SEED_SPLITK_CONFIG is the seed's (BLOCK_SIZE_K 512, NUM_KSPLIT 7, num_stages 1, waves_per_eu 2,
   matrix_instr_nonkdim 16, .cg loads). Needs M < 32 (the kernel reads un-shuffled A scales only with
   BLOCK_SIZE_M <= 16), K % 256 == 0 (the B_scale_sh view) and a K that the config splits evenly (the
   kernel has no masked K path). Known aiter hazard, kept as the seed has it:
@@ -55,10 +55,9 @@ import torch
 
 from ..spec import validate
 from ..spec.aiter_rules import ASM_KERNELS, asm_tile_kernel, triton_splitk
-from ..spec.seed import SEED_LOG2_K_SPLIT, SEED_SPLITK_CONFIG, seed_asm_kernel
+from ..spec.seed import PATHS, SEED_LOG2_K_SPLIT, SEED_SPLITK_CONFIG, seed_asm_kernel
 from ..spec.reference import unpack_data
 
-PATHS = ("asm", "ck", "splitk")
 
 # --- the version table ---------------------------------------------------------------------------
 
@@ -123,7 +122,6 @@ ASM_TILES = tuple(f"{k.tile_m}x{k.tile_n}" for k in ASM_KERNELS if k.bpreshuffle
 ASM_SPLITK_TILES = tuple(f"{k.tile_m}x{k.tile_n}" for k in ASM_KERNELS if k.bpreshuffle and k.split_k)
 
 # The seed's split-K config, as it hands it to gemm_afp4wfp4_preshuffle (a fresh copy per call).
-SPLITK_CONFIG = SEED_SPLITK_CONFIG
 
 
 def asm_kernel_name(tile: str) -> str:
@@ -159,7 +157,7 @@ def _check_asm_choice(tile: str, log2_k_split: int, n: int, k: int) -> None:
 def _check_splitk_even_k(k: int) -> None:
     """aiter's split-K kernel loads only under EVEN_K (no masked K path): after get_splitk adjusts the seed's
     config for this K, every slice and step must divide K."""
-    cfg = SPLITK_CONFIG
+    cfg = SEED_SPLITK_CONFIG
     s = triton_splitk(k, cfg["BLOCK_SIZE_K"], cfg["NUM_KSPLIT"])
     if k % s.block_k or s.splitk_block_size % s.block_k or k % s.splitk_block_size:
         raise ValueError(f"A.shape[1] (K) = {k} for path 'splitk' must split evenly under the seed's config "
@@ -323,7 +321,7 @@ def gemm(path: str, data, *, tile: str | None = None, log2_k_split: int | None =
     from .aiter_calls import aiter_asm, aiter_ck, aiter_splitk
 
     if path == "splitk":
-        return aiter_splitk(a, b_shuffle, b_scale_sh, config=SPLITK_CONFIG)
+        return aiter_splitk(a, b_shuffle, b_scale_sh, config=SEED_SPLITK_CONFIG)
     if path == "ck":
         return aiter_ck(a, b_shuffle, b_scale_sh)
     return aiter_asm(a, b_shuffle, b_scale_sh, kernel_name=kernel_name, log2_k_split=log2_k_split)

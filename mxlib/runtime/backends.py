@@ -11,6 +11,7 @@ import importlib
 import importlib.metadata
 import importlib.util
 import os
+import sys
 
 import torch
 
@@ -47,9 +48,19 @@ def _triton_status() -> tuple[bool, str]:
     if torch.cuda.is_available():
         kind = "ROCm" if torch.version.hip else "CUDA"
         return True, f"triton {version} on {kind} device {torch.cuda.get_device_name()}"
-    if os.environ.get("TRITON_INTERPRET") == "1":
+    if _interpreting():
         return True, f"triton {version} interpreter on the CPU (TRITON_INTERPRET=1)"
-    return False, f"triton {version} is installed but there is no CUDA/ROCm device and TRITON_INTERPRET is not 1"
+    return False, (f"triton {version} is installed but there is no CUDA/ROCm device and mxlib's kernels are not "
+                   "interpreted (TRITON_INTERPRET=1 must be set before they are imported)")
+
+
+def _interpreting() -> bool:
+    # `@triton.jit` reads TRITON_INTERPRET when it decorates: once mxlib's kernels are imported their
+    # state decides (`mx_cpu_tensors_ok`); before that, the variable does (it is what their import will read).
+    common = sys.modules.get("mxlib.kernels.common")
+    if common is not None:
+        return common.mx_cpu_tensors_ok()
+    return os.environ.get("TRITON_INTERPRET") == "1"
 
 
 def backends() -> dict[str, tuple[bool, str]]:

@@ -7,7 +7,7 @@ tensors (its interpreter, TRITON_INTERPRET=1) is used only when asked for by nam
 Path and config (backends "triton" and "aiter"): the `path` argument, else $MXLIB_PATH, else the
 first row for the shape in `mxlib/data/configs/<device kind>.csv` whose path can run here, else
 `gpu_unseen_path` on a GPU ("fused_fp4" on the MI355X, "fused" elsewhere: the fastest Triton path
-measured on the H200, mxlib/data/configs/h200_fused.csv) and `heuristic_path` (the seed's route) on the
+measured on the H200, data/results/h200/rung3/h200_fused.csv) and `heuristic_path` (the seed's route) on the
 CPU. A path that cannot run here (`paths.path_available`: "mma_sm90" without nvcc or off Hopper; or A
 not in a dtype the path quantizes) is skipped with one line on stderr, once per process
 (`first_usable`). The config comes from the table's row for (shape, path) when there is one, else the
@@ -33,7 +33,7 @@ import torch
 
 from ..spec import validate
 from ..spec.devices import CPU_KIND, MI355X, device_kind
-from ..spec.seed import seed_path
+from ..spec.seed import PATHS as AITER_PATHS, seed_path  # the aiter backend runs the seed's paths
 from .backends import BACKENDS, backends
 from .paths import PATHS, path_available, path_module
 from ..spec.reference import check_gemm_operands, ref_kernel, unpack_data
@@ -41,8 +41,7 @@ from ..spec.reference import check_gemm_operands, ref_kernel, unpack_data
 ENV_BACKEND = "MXLIB_BACKEND"
 ENV_PATH = "MXLIB_PATH"
 CONFIG_DIR = resources.files("mxlib") / "data" / "configs"
-AITER_PATHS = ("asm", "ck", "splitk")
-_TABLE_COLUMNS = ("m", "n", "k", "path", "config")
+TABLE_COLUMNS = ("m", "n", "k", "path", "config")
 
 
 @functools.lru_cache(maxsize=None)
@@ -57,8 +56,8 @@ def load_table(kind: str, directory: str | None = None) -> dict:
     table: dict = {}
     with file.open(newline="") as f:
         reader = csv.DictReader(line for line in f if not line.startswith("#"))
-        if tuple(reader.fieldnames or ()) != _TABLE_COLUMNS:
-            raise ValueError(f"{file}: columns must be {','.join(_TABLE_COLUMNS)}, got {reader.fieldnames}")
+        if tuple(reader.fieldnames or ()) != TABLE_COLUMNS:
+            raise ValueError(f"{file}: columns must be {','.join(TABLE_COLUMNS)}, got {reader.fieldnames}")
         for i, row in enumerate(reader, start=2):
             where = f"{file} data row {i - 1}"
             try:
@@ -67,7 +66,7 @@ def load_table(kind: str, directory: str | None = None) -> dict:
                 raise ValueError(f"{where}: m, n, k must be integers, got {row['m']!r}, {row['n']!r}, {row['k']!r}") from None
             if row["path"] not in PATHS:
                 raise ValueError(f"{where}: path {row['path']!r} is not in mxlib.runtime.paths.PATHS ({', '.join(PATHS)})")
-            table.setdefault(shape, []).append((row["path"], _parse_config(row["config"] or "", where)))
+            table.setdefault(shape, []).append((row["path"], parse_config(row["config"] or "", where)))
     return table
 
 
@@ -94,7 +93,8 @@ def _warn_if_no_table(kind: str) -> None:
                       "config", NoConfigTableWarning, stacklevel=4)
 
 
-def _parse_config(text: str, where: str) -> dict:
+def parse_config(text: str, where: str) -> dict:
+    """A table's config text (`field=int` items) as {field: int}; a malformed item is an error naming `where`."""
     fields = {}
     for item in text.split():
         key, sep, value = item.partition("=")
@@ -186,17 +186,6 @@ def triton_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tens
     # An empty A (M = 0) gives an empty C without a launch, so any shape's config serves it.
     name, config = select(max(m, 1), n, k, a.device, path, a.dtype)
     return path_module(name).gemm(a, b_shuffle, b_scale_sh, config=config, rounding=rounding)
-
-
-def resolve_backend(device, backend: str | None = None) -> str:
-    """The backend custom_kernel uses for data on `device` (argument, else $MXLIB_BACKEND, else default)."""
-    if backend is None:
-        backend = os.environ.get(ENV_BACKEND) or None
-        if backend is not None:
-            validate.choice(backend, f"${ENV_BACKEND}", BACKENDS)
-    else:
-        validate.choice(backend, "backend", BACKENDS)
-    return _available_backend(device, backend)
 
 
 def _available_backend(device, backend: str | None) -> str:

@@ -67,13 +67,12 @@ def _make_mxlib(data):
 
 
 def _describe_mxlib(m: int, n: int, k: int, device) -> tuple[str, str]:
-    """The dispatcher's choice for data of this shape on `device`: backend, path and config."""
-    from ..runtime.dispatch import resolve_backend, select
-    backend = resolve_backend(device)
+    """The dispatcher's choice for data of this shape on `device` (`dispatch.plan`): backend, path and config."""
+    from ..runtime.dispatch import plan
+    backend, path, config = plan(m, n, k, device)
     if backend == "torch":
         return "torch reference", ""
-    path, config = select(m, n, k, device)
-    return (path if backend == "triton" else f"{backend}:{path}"), config_text(config)
+    return (path if backend == "triton" else f"{backend}:{path}"), config_text(config) if config is not None else ""
 
 
 def _make_path(path: str):
