@@ -199,7 +199,7 @@ def main() -> int:
         G._mma_check(lib, lib.cuMemcpyDtoH_v2(buf, ptr, size), "cuMemcpyDtoH")
         return buf
 
-    blocks = G.grid(m, n, k, cfg)
+    blocks = G.mma_gemm_ctas(m, n, k, cfg)
     chunks = -(-k // 128) / cfg.split_k
     if args.waits:
         tw = read(b"g_tw", 8192 * 5)

@@ -13,7 +13,8 @@ import triton.language as tl
 
 from mxlib.kernels import arrival
 from mxlib.kernels import gemm_fused as F
-from mxlib.kernels.gemm_fused import _fused_bits, _fused_dequantize, _fused_quantize
+from mxlib.kernels.common import mx_bits_f32
+from mxlib.kernels.gemm_fused import _fused_dequantize, _fused_quantize
 from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight
 from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4
 from mxlib.spec.reference import check_implementation, compare, generate_input
@@ -116,7 +117,7 @@ def adversarial_a(rows: int, k: int, gen: torch.Generator, max_exp: int) -> torc
 def _quantize_probe(x_ptr, out_ptr, R: tl.constexpr, C: tl.constexpr, TIES_AWAY: tl.constexpr):
     """The kernel's own quantizer on an (R, C) tile, storing the dequantized fp32 values."""
     offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
-    r, sbyte = _fused_quantize(_fused_bits(tl.load(x_ptr + offs)), TIES_AWAY)
+    r, sbyte = _fused_quantize(mx_bits_f32(tl.load(x_ptr + offs)), TIES_AWAY)
     tl.store(out_ptr + offs, _fused_dequantize(r, sbyte))
 
 

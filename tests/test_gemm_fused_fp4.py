@@ -23,7 +23,8 @@ import triton.language as tl
 from mxlib.spec.formats import BLOCK_SIZE
 from mxlib.kernels import arrival
 from mxlib.kernels import gemm_fused_fp4 as F
-from mxlib.kernels.gemm_fused_fp4 import _fp4_bits, _fp4_quantize
+from mxlib.kernels.common import mx_bits_f32
+from mxlib.kernels.gemm_fused_fp4 import _fp4_quantize
 from mxlib.spec.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight
 from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4
 from mxlib.spec.reference import check_implementation, compare, generate_input
@@ -67,7 +68,7 @@ def _quantize_probe(x_ptr, q_ptr, s_ptr, C, TIES_AWAY: tl.constexpr):
     packed codes to q (R, C/2), scale bytes to s (R, C/32)."""
     r = tl.program_id(0) * 16 + tl.arange(0, 16)[:, None]
     c0 = tl.program_id(1) * 256
-    q, s = _fp4_quantize(_fp4_bits(tl.load(x_ptr + r * C + c0 + tl.arange(0, 256)[None, :])), TIES_AWAY)
+    q, s = _fp4_quantize(mx_bits_f32(tl.load(x_ptr + r * C + c0 + tl.arange(0, 256)[None, :])), TIES_AWAY)
     tl.store(q_ptr + r * (C // 2) + c0 // 2 + tl.arange(0, 128)[None, :], q)
     tl.store(s_ptr + r * (C // 32) + c0 // 32 + tl.arange(0, 8)[None, :], s)
 

@@ -15,8 +15,10 @@ import textwrap
 import pytest
 import torch
 import triton
+import triton.language as tl
 
 import mxlib
+from mxlib.kernels.common import mx_f32_to_bf16
 from mxlib.runtime.paths import PATHS, path_available, path_module
 from mxlib.spec.reference import check_implementation, generate_input
 
@@ -184,6 +186,11 @@ def test_bad_inputs(path):
         gemm(a, bs, bsc, rounding="up")
     with pytest.raises(ValueError, match="2-D"):
         gemm(a[0], bs, bsc)
+    # A view whose rows lie 2**30 elements apart (no memory behind it: the check must come before any read).
+    far = torch.empty(0, dtype=torch.bfloat16, device=DEVICE).set_(torch.UntypedStorage(0, device=DEVICE), 0,
+                                                                   (4, 128), (2**30, 1))
+    with pytest.raises(ValueError, match=r"needs offsets past 2\*\*31"):
+        gemm(far, bs, bsc)
     if DEVICE == "cuda":
         with pytest.raises(ValueError, match="same device"):
             gemm(a.cpu(), bs, bsc)
@@ -260,3 +267,75 @@ def test_empty_a_gives_empty_c(how):
     else:
         out = mxlib.custom_kernel(data, backend=how)
     assert out.shape == (0, 32) and out.dtype == torch.bfloat16 and out.device == a.device
+
+
+@triton.jit
+def _round_probe(x_ptr, y_ptr, N: tl.constexpr):
+    o = tl.arange(0, N)
+    x = tl.load(x_ptr + o).to(tl.float32, bitcast=True)
+    tl.store(y_ptr + o, mx_f32_to_bf16(x))
+
+
+def test_kernels_round_fp32_to_bf16_like_torch():
+    """`mx_f32_to_bf16`, every path's output rounding, bit for bit against torch on random fp32 bits, exact
+    ties and NaNs (CUDA's usual 0x7FFFFFFF must stay NaN, not become -0.0)."""
+    g = torch.Generator().manual_seed(random.SystemRandom().randrange(2**31))
+    bits = torch.randint(-2**31, 2**31 - 1, (4096,), dtype=torch.int64, generator=g).to(torch.int32)
+    ties = (torch.randint(0, 2**15, (1024,), generator=g, dtype=torch.int32) << 16) | 0x8000
+    special = torch.tensor([0x7FFFFFFF, -1, 0x7F800001, 0x7F7FFFFF, 0x00008000, 0x00018000, 0x80008000 - 2**32],
+                           dtype=torch.int32)
+    u = torch.cat([bits, ties, special])
+    n = triton.next_power_of_2(u.numel())
+    x = torch.zeros(n, dtype=torch.int32, device=DEVICE)
+    x[: u.numel()] = u.to(DEVICE)
+    y = torch.empty(n, dtype=torch.bfloat16, device=DEVICE)
+    _round_probe[(1,)](x, y, N=n)
+    got, want = y[: u.numel()].cpu(), u.view(torch.float32).to(torch.bfloat16)
+    same = (got.view(torch.int16) == want.view(torch.int16)) | (got.isnan() & want.isnan())
+    assert same.all(), (u[~same][:5].tolist(), got[~same][:5], want[~same][:5])
+
+
+@pytest.mark.parametrize("path", PATH_NAMES)
+def test_output_bits_on_bf16_ties(path):
+    """Sums exact in fp32 whose bf16 rounding is a tie (tests/test_reference.py's `_tie_data`): every path's
+    bits are the reference's, which a path that truncates or rounds half up would not give."""
+    from .test_reference import _tie_data
+
+    data = tuple(t.to(DEVICE) for t in _tie_data())
+    got = path_module(path).gemm(data[0], data[3], data[4]).cpu()
+    want = mxlib.ref_kernel(tuple(t.cpu() for t in data))
+    assert torch.equal(got.view(torch.int16), want.view(torch.int16)), (path, got[:, 0], want[:, 0])
+
+
+@pytest.mark.parametrize("path", PATH_NAMES)
+def test_scale_padding_is_never_read(path):
+    """B_scale_sh's padding (rows past N, columns past K/32: aiter leaves it uninitialised) set to 255 (NaN)
+    changes no bit of the output, at a K that is not a whole number of 256-wide steps."""
+    from mxlib.spec.layouts import e8m0_unshuffle, scale_position
+
+    m, n, k = 5, 48, 320
+    a, _, _, bs, bsc = generate_input(m, n, k, 7, device=DEVICE)
+    r, c = torch.meshgrid(torch.arange(n), torch.arange(k // 32), indexing="ij")
+    real = torch.zeros(bsc.numel(), dtype=torch.bool)
+    real[scale_position(r, c, bsc.shape[1]).flatten()] = True
+    poisoned = bsc.cpu().flatten().clone()
+    poisoned[~real] = 255
+    poisoned = poisoned.view_as(bsc).to(DEVICE)
+    assert (poisoned != bsc).any() and torch.equal(e8m0_unshuffle(poisoned.cpu(), n, k // 32),
+                                                   e8m0_unshuffle(bsc.cpu(), n, k // 32))
+    gemm = path_module(path).gemm
+    assert torch.equal(gemm(a, bs, poisoned).view(torch.int16), gemm(a, bs, bsc).view(torch.int16)), path
+
+
+@pytest.mark.parametrize("path", PATH_NAMES)
+def test_out_must_be_contiguous_and_big_problems_are_refused(path):
+    """A transposed `out` would be written as if contiguous (wrong elements); M*K at 2**31 would overflow the
+    kernels' int32 offsets. Both are refused by name before anything runs (the A here has no memory)."""
+    gemm = path_module(path).gemm
+    a, _, _, bs, bsc = generate_input(4, 32, 128, 3, device=DEVICE)
+    with pytest.raises(ValueError, match="not contiguous"):
+        gemm(a, bs, bsc, out=torch.empty(32, 4, dtype=torch.bfloat16, device=DEVICE).t())
+    huge = torch.empty(1, 64, dtype=torch.bfloat16, device=DEVICE).expand(2**25, 64)
+    b64, s64 = generate_input(1, 16, 64, 3, device=DEVICE)[3:]
+    with pytest.raises(ValueError, match=r"below 2\*\*31"):
+        gemm(huge, b64, s64)

@@ -145,6 +145,11 @@ def test_bad_inputs():
         quantize_mxfp4(torch.ones(4, 64, dtype=torch.int32).to(DEVICE), backend="triton")
     with pytest.raises(ValueError, match="2-D"):
         quantize_mxfp4_shuffled(torch.randn(64).to(DEVICE), backend="triton")
+    # Offsets past int32 are refused before anything runs (this A has no memory behind it).
+    far = torch.empty(0, dtype=torch.bfloat16, device=DEVICE).set_(torch.UntypedStorage(0, device=DEVICE), 0,
+                                                                   (2**16 + 1, 2**15), (2**15, 1))
+    with pytest.raises(ValueError, match=r"past 2\*\*31"):
+        quantize_mxfp4(far, backend="triton")
 
 
 def test_cpu_tensor_without_interpreter(monkeypatch):

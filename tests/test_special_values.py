@@ -131,15 +131,14 @@ def tiny_scale_inputs(target: str, seed: int):
     return a, b, b_q, shuffle_weight(b_q).to(DEVICE), e8m0_shuffle(b_s).to(DEVICE)
 
 
-@pytest.mark.gpu
 @pytest.mark.parametrize("target", ["A", "B"])
 @pytest.mark.parametrize("path", PATH_NAMES)
-def test_scale_byte_zero_on_the_gpu(path, target):
-    """A or B times 1e-38 (blocks with scale byte 0, subnormal products) on a GPU. Where the path reads
-    that operand's scale byte 0 as zero (`path_zero_scale_operands`: fused and fused_fp4 on NVIDIA with
-    Triton before 3.9), the output follows the rule with those blocks counted as zero, and breaks the
-    plain rule (the departure is real, and no larger than documented); everywhere else it follows the
-    plain rule. The interpreter cannot show this: Triton 3.9's decodes byte 0 as 2**-127."""
+def test_scale_byte_zero(path, target):
+    """A or B times 1e-38 (blocks with scale byte 0, subnormal products). Where the path reads that
+    operand's scale byte 0 as zero (`path_zero_scale_operands`: fused and fused_fp4 on NVIDIA with Triton
+    before 3.9), the output follows the rule with those blocks counted as zero, and breaks the plain rule
+    (the departure is real, and no larger than documented); everywhere else, the CPU's interpreter
+    included (Triton 3.9 decodes byte 0 as 2**-127), it follows the plain rule."""
     seed = random.SystemRandom().randrange(2**31)
     data = tiny_scale_inputs(target, seed)
     scales = quantize_mxfp4(data[0])[1] if target == "A" else e8m0_unshuffle(data[4].cpu(), 256, 1024 // 32)

@@ -32,6 +32,7 @@ import re
 import torch
 import triton
 import triton.language as tl
+from triton.runtime.interpreter import InterpretedFunction
 
 from ..spec.reference import check_gemm_operands
 from ..spec.quant import ROUNDINGS
@@ -44,6 +45,27 @@ def mx_e8m0_to_f32(s):
     bits = tl.where(s == 0, 0x400000, s << 23)
     bits = tl.where(s == 255, 0x7FC00000, bits)
     return bits.to(tl.float32, bitcast=True)
+
+
+@triton.jit
+def mx_bits_f32(x):
+    """Elements as exact fp32 bit patterns (int32). bf16 is widened by moving its bits (the interpreter's
+    bf16 -> fp32 cast loses subnormals: KERNEL_NOTES.md, "Triton on sm_90 and in the interpreter"; on a GPU
+    it is the same shift)."""
+    if x.dtype == tl.bfloat16:
+        return x.to(tl.int16, bitcast=True).to(tl.int32) << 16
+    else:
+        return x.to(tl.float32).to(tl.int32, bitcast=True)
+
+
+@triton.jit
+def mx_block_exponent(amax):
+    """A block's scale exponent e from its amax as fp32 magnitude bits (int32): `mxlib.spec.quant`'s rule
+    on bits. Adding 2**21 rounds amax up where its mantissa is >= 0.75 (the carry lands in the exponent
+    field), then e = clamp(field - 129, -127, 127), floor(log2) - 2 of the rounded value; an all-ones
+    field (amax NaN or Inf) gives 127."""
+    field = ((amax + 0x200000) >> 23) & 0xFF
+    return tl.where(field == 255, 127, tl.minimum(tl.maximum(field - 129, -127), 127))
 
 
 @triton.jit
@@ -196,15 +218,30 @@ def mx_zero_scale_operands(device, operands: tuple) -> tuple:
     return tuple(operands) if version < DOT_SCALED_BYTE0_FIXED else ()
 
 
+def mx_interpreting() -> bool:
+    """Whether mxlib's Triton functions are interpreter objects. `@triton.jit` reads TRITON_INTERPRET when
+    it decorates, so this is fixed when the kernel modules are imported; the variable's value later says
+    nothing about them."""
+    return isinstance(mx_e8m0_to_f32, InterpretedFunction)
+
+
+def mx_cpu_tensors_ok() -> bool:
+    """Whether CPU tensors may go to mxlib's Triton kernels: TRITON_INTERPRET=1, and either the kernels are
+    the interpreter's objects or Triton's interpret knob was forced off for the process (mxlib.tools.isa's
+    capture, which records launches and runs none). False when the variable was set only after the
+    kernels were imported: they would fail in Triton with no active driver."""
+    return os.environ.get("TRITON_INTERPRET") == "1" and (mx_interpreting() or not triton.knobs.runtime.interpret)
+
+
 def mx_check_triton_device(t: torch.Tensor, name: str) -> None:
     """Triton runs on CUDA/ROCm tensors, and on CPU tensors only through its interpreter."""
     if t.device.type == "cuda":
         return
-    if t.device.type == "cpu" and os.environ.get("TRITON_INTERPRET") == "1":
+    if t.device.type == "cpu" and mx_cpu_tensors_ok():
         return
     raise ValueError(
         f"{name} is on {t.device}: the Triton kernels need a CUDA/ROCm tensor, or a CPU tensor with "
-        "TRITON_INTERPRET=1 set before triton is imported"
+        "TRITON_INTERPRET=1 set before mxlib's kernels are imported"
     )
 
 
@@ -217,6 +254,9 @@ def mx_check_gemm_args(a, b_shuffle, b_scale_sh, out=None, rounding: str = "rne"
     mx_check_triton_device(a, "a")
     if m * k >= 2**31 or n * k >= 2**31 or m * n >= 2**31:
         raise ValueError(f"M*K, N*K and M*N must stay below 2**31 (the kernels use int32 offsets), got M={m} N={n} K={k}")
+    if m and (m - 1) * abs(a.stride(0)) + (k - 1) * abs(a.stride(1)) >= 2**31:
+        raise ValueError(f"a of shape {tuple(a.shape)} and strides {a.stride()} needs offsets past 2**31 (the kernels "
+                         "index A with int32)")
     if out is not None:
         tensor(out, "out")
         if tuple(out.shape) != (m, n) or out.dtype != torch.bfloat16 or out.device != a.device or not out.is_contiguous():

@@ -61,13 +61,12 @@ from dataclasses import dataclass
 import torch
 import triton
 import triton.language as tl
-from triton.runtime.interpreter import InterpretedFunction
 
 from ..spec.devices import compute_units
 from .arrival import (MAX_ARRIVALS, mx_arrival_open, mx_arrive, mx_counter_buffer, mx_next_generation,
                       mx_release_own_stores, mx_release_threads)
-from .common import (mx_check_config, mx_check_gemm_args, mx_e8m0_to_f32, mx_f32_to_bf16, mx_output,
-                     mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_zero_scale_operands)
+from .common import (mx_bits_f32, mx_block_exponent, mx_check_config, mx_check_gemm_args, mx_e8m0_to_f32, mx_f32_to_bf16, mx_interpreting,
+                     mx_output, mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_zero_scale_operands)
 
 # How many times a program polls A's flags before it quantizes its slices itself (a_once=1). Each
 # poll is one L2 round trip (well under 1 us); producers that are resident publish within a few us.
@@ -149,8 +148,7 @@ def _fused_quantize(u, TIES_AWAY: tl.constexpr):
     ub = tl.reshape(u, (R, C // 32, 32))
     # amax on magnitude bits: non-negative floats order like their bits, and NaN/Inf bits are the largest.
     amax = tl.max(ub & 0x7FFFFFFF, axis=2)
-    field = ((amax + 0x200000) >> 23) & 0xFF
-    e = tl.where(field == 255, 127, tl.minimum(tl.maximum(field - 129, -127), 127))
+    e = mx_block_exponent(amax)
     inv = mx_e8m0_to_f32(127 - e)  # 2**-e, exact (2**-127 a subnormal)
     q = ub.to(tl.float32, bitcast=True) * inv[:, :, None]
     # fp32 bits of 2**max(E, 0), the grid step s times 2; C = 1.5 * 2**22 * that.
@@ -171,17 +169,6 @@ def _fused_dequantize(r, sbyte):
     """(R, G, 32) grid values and (R, G) scale bytes -> (R, G*32) fp32 r * 2**(s-127), exact (two
     significant bits, so bf16 holds it too); byte 0 is 2**-127, byte 255 NaN (mxlib.spec.formats)."""
     return tl.reshape(r * mx_e8m0_to_f32(sbyte)[:, :, None], (r.shape[0], r.shape[1] * r.shape[2]))
-
-
-@triton.jit
-def _fused_bits(x):
-    """A's elements as exact fp32 bit patterns (int32). bf16 is widened by moving its bits (the
-    interpreter's bf16 -> fp32 cast loses subnormals: KERNEL_NOTES.md, "Triton on sm_90 and in the
-    interpreter"; on the GPU it is the same shift)."""
-    if x.dtype == tl.bfloat16:
-        return x.to(tl.int16, bitcast=True).to(tl.int32) << 16
-    else:
-        return x.to(tl.float32).to(tl.int32, bitcast=True)
 
 
 @triton.jit
@@ -229,7 +216,7 @@ def _fused_publish_a(a_ptr, aq_ptr, aqs_ptr, row0, it_lo, M, K, stride_am, strid
         if not EVEN_K:
             a_mask = a_mask & (cols < K)[None, :]
         x = tl.load(a_ptr + rows[:, None] * stride_am + cols[None, :] * stride_ak, mask=a_mask, other=0.0)
-        r, a_s = _fused_quantize(_fused_bits(x), TIES_AWAY)
+        r, a_s = _fused_quantize(mx_bits_f32(x), TIES_AWAY)
         if A_E4M3:
             v = tl.reshape(r, (16, BLOCK_K))
             g = (it_lo + u // G) * (BLOCK_K // 32) + tl.arange(0, BLOCK_K // 32)
@@ -340,7 +327,7 @@ def _fused_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr, aq_ptr, aqs_
             a_v = tl.load(a_base + it * BLOCK_K * stride_ak, mask=a_mask, other=0.0)
         else:
             x = tl.load(a_base + it * BLOCK_K * stride_ak, mask=a_mask, other=0.0)
-            r, a_s = _fused_quantize(_fused_bits(x), TIES_AWAY)
+            r, a_s = _fused_quantize(mx_bits_f32(x), TIES_AWAY)
             if A_E4M3:
                 a_v = tl.reshape(r, (BLOCK_M, BLOCK_K))
             else:
@@ -438,7 +425,7 @@ def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: 
     ws = (torch.empty(tiles * cfg.split_k * cfg.block_n * cfg.block_m, dtype=torch.float32, device=a.device)
           if cfg.split_k > 1 else c)  # c: unused, the kernel stores straight into C
     aq = torch.empty((num_m * cfg.block_m, k), dtype=torch.bfloat16, device=a.device) if a_once else c
-    a_e4m3 = isinstance(_fused_gemm_kernel, InterpretedFunction)
+    a_e4m3 = mx_interpreting()
     aqs = torch.empty((num_m * cfg.block_m, k // 32), dtype=torch.uint8, device=a.device) if a_once and a_e4m3 else c
     return _fused_gemm_kernel[(tiles * cfg.split_k,)](
         a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt, aq, aqs,

@@ -42,8 +42,8 @@ import triton.language as tl
 
 from .arrival import (MAX_ARRIVALS, mx_arrival_open, mx_arrive, mx_counter_buffer, mx_next_generation,
                       mx_release_own_stores, mx_release_threads)
-from .common import (mx_check_config, mx_check_gemm_args, mx_cuda_backend, mx_f32_to_bf16, mx_output,
-                     mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_zero_scale_operands)
+from .common import (mx_bits_f32, mx_block_exponent, mx_check_config, mx_check_gemm_args, mx_cuda_backend,
+                     mx_e8m0_to_f32, mx_f32_to_bf16, mx_output, mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_zero_scale_operands)
 
 
 @dataclass(frozen=True)
@@ -125,16 +125,6 @@ def fused_fp4_grid(m: int, n: int, k: int, config: FusedFp4Config) -> int:
 
 
 @triton.jit
-def _fp4_bits(x):
-    """A's elements as exact fp32 bit patterns (int32). bf16 is widened by moving its bits (the
-    interpreter's bf16 -> fp32 cast loses subnormals; on a GPU it is the same shift)."""
-    if x.dtype == tl.bfloat16:
-        return x.to(tl.int16, bitcast=True).to(tl.int32) << 16
-    else:
-        return x.to(tl.float32).to(tl.int32, bitcast=True)
-
-
-@triton.jit
 def _fp4_quantize(u, TIES_AWAY: tl.constexpr):
     """(R, C) fp32 bit patterns (int32) -> `quantize_mxfp4` of those values along C: the packed codes
     (R, C/2) uint8 (even element in the low nibble) and the E8M0 scale bytes (R, C/32) uint8.
@@ -156,10 +146,8 @@ def _fp4_quantize(u, TIES_AWAY: tl.constexpr):
     ub = tl.reshape(u, (R, C // 32, 32))
     ab = ub & 0x7FFFFFFF  # |x|: non-negative floats order like their bits, and NaN/Inf bits are the largest
     amax = tl.max(ab, axis=2)
-    field = ((amax + 0x200000) >> 23) & 0xFF
-    e = tl.where(field == 255, 127, tl.minimum(tl.maximum(field - 129, -127), 127))
-    inv_b = 127 - e  # E8M0 byte of 2**-e; byte 0 is the subnormal 2**-127
-    inv = tl.where(inv_b == 0, 0x400000, inv_b << 23).to(tl.float32, bitcast=True)
+    e = mx_block_exponent(amax)
+    inv = mx_e8m0_to_f32(127 - e)  # 2**-e, exact (2**-127 a subnormal)
     qa = ab.to(tl.float32, bitcast=True) * inv[:, :, None]  # |q|
     # 1.5 * 2**23 * s = 1.5 * 2**(22 + max(E, 0)): exponent field 149 + max(E, 0), mantissa 2**22.
     magic = ((tl.maximum(qa.to(tl.int32, bitcast=True) >> 23, 127) << 23) + 0x0B400000).to(tl.float32, bitcast=True)
@@ -248,7 +236,7 @@ def _fp4_gemm_kernel(a_ptr, b_ptr, s_ptr, c_ptr, ws_ptr, cnt_ptr,
         if not EVEN_K:
             a_mask = a_mask & ((it * BLOCK_K + kk) < K)[None, :]
         x = tl.load(a_base + it * BLOCK_K * stride_ak, mask=a_mask, other=0.0)
-        a_q, a_s = _fp4_quantize(_fp4_bits(x), TIES_AWAY)
+        a_q, a_s = _fp4_quantize(mx_bits_f32(x), TIES_AWAY)
         b = _fp4_b_tile(b_ptr, rg, N // 16, it, Kb, BLOCK_N, BLOCK_K, EVEN_K, B_CACHE)
         b_s = _fp4_b_scales(s_ptr, s_off, s_mask, it, G, BLOCK_K, EVEN_K)
         acc = tl.dot_scaled(a_q, a_s, "e2m1", b, b_s, "e2m1", acc)

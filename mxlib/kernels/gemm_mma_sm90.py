@@ -3,8 +3,8 @@
 ``C = dequant(quantize_mxfp4(A, rounding)) @ dequant(B_shuffle, B_scale_sh)^T`` as bf16 (M, N).
 
 Why a CUDA kernel beside the Triton ones: on sm_90 `tl.dot_scaled` decodes B through shared memory
-and byte permutes, and the fused Triton path stayed 1.3-2x slower than cuBLAS on bf16
-(KERNEL_NOTES.md). Here B is decoded in registers by bit placement straight into the MMA's operand
+and byte permutes, a cost the Triton paths cannot avoid there (KERNEL_NOTES.md has the measurements).
+Here B is decoded in registers by bit placement straight into the MMA's operand
 layout, A is quantized on the GPU (once per CTA, or once per call for the pipelined family; bit-exact
 with `mxlib.spec.quant`, both rounding rules), and the
 split-K partials of one output tile are summed inside a thread block cluster through distributed
@@ -78,6 +78,7 @@ MMA_MAX_SPLIT = 8  # the largest portable thread block cluster
 MMA_MAX_SMEM = 227 * 1024  # dynamic shared memory one sm_90 CTA may have
 MMA_SM_WARPS = 16  # warps an SM holds at the kernels' register counts (128 a thread, 2048 threads)
 A_DTYPES = (torch.bfloat16,)  # the dtype of A the kernel quantizes (the dispatcher checks it)
+MMA_NVCC_TIMEOUT_S = 600  # one build of the kernels takes about a minute
 MMA_NVCC_FLAGS = ("-cubin", "-gencode=arch=compute_90a,code=sm_90a", "-O3", "-std=c++17", "-Xptxas", "-v")
 
 
@@ -229,12 +230,12 @@ def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
 
 
 def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
-    """A heuristic for shapes without a tuned row, fitted to the H200 sweeps (KERNEL_NOTES.md).
-    Up to 4 chunks of K (every K = 512 winner of v3 to v6): family "direct", block_m the smallest
+    """A heuristic for shapes without a tuned row, the pattern of the H200 sweeps' winners (KERNEL_NOTES.md).
+    Up to 4 chunks of K: family "direct", block_m the smallest
     tile that holds M (64 above); 32-row B tiles with 4 warps along K at block_m = 8, 64-row tiles
-    with 2 at 16 and 32, 128-row tiles with 1 at 64; no split. Longer K: for M > 32 (v6's winners)
+    with 2 at 16 and 32, 128-row tiles with 1 at 64; no split. Longer K: for M > 32
     family "wspec", block_m 64 up to M = 64 and 128 above, 64-row B tiles, 4 stages, split_k aiming
-    at about one CTA per SM; for M <= 32 (v4's winners) family "pipelined", block_m 16 or 32 (the
+    at about one CTA per SM; for M <= 32 family "pipelined", block_m 16 or 32 (the
     smallest that holds M), 64-row B tiles, 4 warps, 3 stages, split_k aiming at about 2.5 CTAs per
     SM (`spec.devices.compute_units()`: the current GPU's SMs, the H200's without a GPU); fewer stages
     where the scales of a long K range need the shared memory."""
@@ -261,9 +262,32 @@ def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
                      num_warps=cfg.num_warps, warps_k=kw)
 
 
-def mma_grid(m: int, n: int, k: int, config: MmaConfig) -> int:
-    """CTAs in the one launch: N tiles x M tiles x split_k."""
+def mma_gemm_ctas(m: int, n: int, k: int, config: MmaConfig) -> int:
+    """CTAs of the GEMM launch: N tiles x M tiles x split_k."""
     return -(-n // config.block_n) * -(-m // config.block_m) * config.split_k
+
+
+def mma_quant_rows(m: int, config: MmaConfig) -> int:
+    """Rows of A's quantized buffer in the two-launch families: M, or for wspec whole tiles of rows
+    (its producer copies full tiles)."""
+    return -(-m // config.block_m) * config.block_m if config.wgmma == 2 else m
+
+
+def mma_quant_blocks(k: int) -> int:
+    """32-value blocks per row of A's quantized buffer: K padded to whole chunks."""
+    return 4 * -(-k // MMA_CHUNK_K)
+
+
+MMA_QUANT_THREADS = 256  # threads of a quantizer CTA (its __launch_bounds__), one 32-value block of A each
+
+
+def mma_grid(m: int, n: int, k: int, config: MmaConfig) -> int:
+    """CTAs launched per call, both launches summed: the GEMM's, plus the quantizer's for the families
+    with a ring (one thread per 32-value block of A's padded rows)."""
+    ctas = mma_gemm_ctas(m, n, k, config)
+    if mma_launches(config) == 2:
+        ctas += -(-mma_quant_rows(m, config) * mma_quant_blocks(k) // MMA_QUANT_THREADS)
+    return ctas
 
 
 # ---------------------------------------------------------------------------------------------
@@ -310,11 +334,16 @@ def mma_compile(source: str, nvcc: str, out: Path) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "mxfp4_mma_sm90.cu"
         src.write_text(source, encoding="utf-8")
-        proc = subprocess.run([nvcc, *MMA_NVCC_FLAGS, "-o", str(out), str(src)], capture_output=True, text=True,
-                              timeout=600)
+        try:
+            proc = subprocess.run([nvcc, *MMA_NVCC_FLAGS, "-o", str(out), str(src)], capture_output=True,
+                                  text=True, timeout=MMA_NVCC_TIMEOUT_S)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise MmaUnavailable(f"nvcc ({nvcc}) could not compile the mma_sm90 kernels: {exc}") from None
     if proc.returncode:
         lines = [ln for ln in (proc.stderr + proc.stdout).splitlines() if "error" in ln.lower()] or ["no message"]
         raise MmaUnavailable(f"nvcc ({nvcc}) failed to compile the mma_sm90 kernels: {lines[0].strip()}")
+    if not Path(out).is_file():
+        raise MmaUnavailable(f"nvcc ({nvcc}) exited 0 but wrote no cubin at {out}")
     return proc.stderr + proc.stdout
 
 
@@ -329,11 +358,16 @@ def mma_cubin() -> bytes:
     if nvcc is None:
         raise MmaUnavailable("no CUDA compiler found (looked in $MXLIB_NVCC, $CUDA_HOME/bin, PATH, "
                              "/usr/local/cuda/bin and the nvidia-cuda-nvcc wheel); path mma_sm90 needs nvcc")
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    mma_compile(source, nvcc, tmp)
-    os.replace(tmp, path)  # atomic: concurrent builders each write their own file first
-    return path.read_bytes()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mma_compile(source, nvcc, tmp)
+        os.replace(tmp, path)  # atomic: concurrent builders each write their own file first
+        return path.read_bytes()
+    except OSError as exc:
+        raise MmaUnavailable(f"cannot keep the mma_sm90 cubin in {path.parent}: {exc}") from None
+    finally:
+        tmp.unlink(missing_ok=True)  # a failed or interrupted build leaves nothing behind
 
 
 # ---------------------------------------------------------------------------------------------
@@ -462,14 +496,15 @@ def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tens
             values += [ctypes.c_int32(v) for v in (m, n, k, a.stride(0), bs.shape[1], rounds, int(ties_away))]
             _mma_start(lib, fn, name, values, grid, 32 * cfg.num_warps, smem, queue, [cluster])
             return
-        kb_pad = 4 * chunks
-        rows = grid[1] * cfg.block_m if cfg.wgmma == 2 else m  # wspec's buffer: whole tiles of rows
+        kb_pad = mma_quant_blocks(k)
+        rows = mma_quant_rows(m, cfg)
         a_q = torch.empty(rows * kb_pad * 64, dtype=torch.uint8, device=a.device)
         quant = _mma_function(lib, mod, functions, MMA_QUANT_KERNEL, 0)
         values = [ctypes.c_uint64(a.data_ptr()), ctypes.c_uint64(a_q.data_ptr())]
         values += [ctypes.c_int32(v) for v in (m, k, a.stride(0), kb_pad, int(ties_away), cfg.wgmma, rows,
                                                cfg.block_m)]
-        _mma_start(lib, quant, MMA_QUANT_KERNEL, values, [-(-rows * kb_pad // 256), 1, 1], 256, 0, queue, [])
+        _mma_start(lib, quant, MMA_QUANT_KERNEL, values, [-(-rows * kb_pad // MMA_QUANT_THREADS), 1, 1],
+                   MMA_QUANT_THREADS, 0, queue, [])
         values = [ctypes.c_uint64(t.data_ptr()) for t in (a_q, b, bs, c)]
         values += [ctypes.c_int32(v) for v in (m, n, k, kb_pad, bs.shape[1], cfg.num_stages)]
         threads = 32 * (cfg.num_warps + (cfg.wgmma == 2))  # wspec: the producer warp
@@ -502,7 +537,7 @@ def mma_available(device=None) -> tuple[bool, str]:
             try:
                 _mma_module(index)
                 verdict = (True, f"mma_sm90 kernels loaded on {torch.cuda.get_device_name(index)}")
-            except (MmaUnavailable, RuntimeError) as exc:
+            except (MmaUnavailable, RuntimeError, OSError) as exc:  # a probe answers, it does not raise
                 verdict = (False, str(exc))
         _MMA_VERDICTS[index] = verdict
     return _MMA_VERDICTS[index]
@@ -511,15 +546,20 @@ def mma_available(device=None) -> tuple[bool, str]:
 def mma_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, *,
              config: MmaConfig | None = None, rounding: str = "rne",
              out: torch.Tensor | None = None) -> torch.Tensor:
-    """bf16 (M, N) = dequant(quantize_mxfp4(a, rounding)) @ dequant(B)^T in one kernel launch.
+    """bf16 (M, N) = dequant(quantize_mxfp4(a, rounding)) @ dequant(B)^T in one launch, or two
+    (`mma_launches`: A's quantizer, then the GEMM).
 
     `out`, if given, is written and returned; otherwise each call returns a fresh tensor. Raises
     MmaUnavailable (one line) where the path cannot run; `available` asks first."""
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out)
     choice(rounding, "rounding", ROUNDINGS)
-    cfg = mx_resolve_config("mma_sm90", config, MmaConfig, mma_default_config, m, n, k)
-    if a.dtype != torch.bfloat16:
-        raise TypeError(f"mma_sm90 quantizes bfloat16 A only, got {a.dtype}; use path 'fused'")
+    # An empty A (M = 0) needs no launch, so any shape's config serves it.
+    cfg = mx_resolve_config("mma_sm90", config, MmaConfig, mma_default_config, max(m, 1), n, k)
+    if a.dtype not in A_DTYPES:
+        raise TypeError(f"mma_sm90 quantizes A of dtype {', '.join(map(str, A_DTYPES))} only, got {a.dtype}; "
+                        "use path 'fused'")
+    if m == 0:
+        return mx_output(m, n, a.device, out)
     if a.device.type != "cuda":
         raise MmaUnavailable(f"mma_sm90 needs CUDA tensors, got a on {a.device}")
     ok, reason = mma_available(a.device)

@@ -23,7 +23,7 @@ from ..spec.formats import BLOCK_SIZE
 from ..spec.layouts import shuffled_scale_shape
 from ..spec.quant import ROUNDINGS
 from ..spec.validate import choice, float_dtype, multiple, ndim, tensor
-from .common import mx_check_triton_device, mx_shuffled_scale_col, mx_shuffled_scale_row
+from .common import mx_block_exponent, mx_check_triton_device, mx_shuffled_scale_col, mx_shuffled_scale_row
 
 _MXQ_BLOCKS_PER_PROGRAM = 64  # 32-element blocks per quantizing program: 2048 elements
 _MXQ_PAD_PER_PROGRAM = 1024  # padding scale bytes per padding program
@@ -68,9 +68,7 @@ def _mxq_blocks(x_ptr, q_ptr, s_ptr, pid, M, G, stride_xm, stride_xk, S_COLS,
     a = u & 0x7FFFFFFF
     amax = tl.max(a, axis=1)
     nonfinite = amax >= 0x7F800000  # some element has an all-ones exponent: Inf or NaN
-    # mxlib.spec.quant.block_exponent on bits: round amax up at mantissa >= 0.75, keep the exponent field.
-    field = (((tl.where(nonfinite, 0, amax) + 0x200000) & -0x800000) >> 23) & 0xFF
-    e = tl.where(field == 255, 127, tl.minimum(tl.maximum(field - 129, -127), 127))
+    e = mx_block_exponent(tl.where(nonfinite, 0, amax))
     # Midpoints 0.25 0.75 1.25 1.75 2.5 3.5 5; "rne" reaches 0.75, 1.75, 3.5 inclusively (even code above).
     mag = _mxq_reach(a, _mxq_threshold(e, -2, 0), TIES_AWAY)
     mag += _mxq_reach(a, _mxq_threshold(e, -1, 0x400000), True)
