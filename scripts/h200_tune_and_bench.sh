@@ -10,7 +10,7 @@ mkdir -p "$OUT" /tmp/bench_run
 export PYTHONUNBUFFERED=1
 python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)"
 timeout 220 python3 scripts/probe_fused.py --out "$OUT" ${PROBE_ARGS:-} 2>&1 | tee "$OUT/probe.log" | grep -v '^\[' | grep -v timeline
-python3 scripts/pick_fused_winners.py "$OUT/probe.csv" && cp mxlib/data/configs/h200.csv mxlib/data/configs/h200_fused.csv "$OUT/"
+python3 scripts/pick_fused_winners.py "$OUT/probe.csv" && cp mxlib/data/configs/h200.csv "$OUT/"
 timeout 300 bash scripts/h200_bench.sh /tmp/bench_run 2>&1 | grep -v '^\[' | tail -60
 timeout 150 python3 -m pytest -q tests/test_gemm_fused.py -k 'a_once or golden or random' 2>&1 | tee /tmp/bench_run/pytest_gemm_fused.txt | tail -3
 tar czf "$OUT/bench_run.tgz" -C /tmp/bench_run .

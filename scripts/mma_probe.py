@@ -34,6 +34,7 @@ import torch  # noqa: E402
 
 from mxlib.kernels import gemm_mma_sm90 as G  # noqa: E402
 from mxlib.runtime.dispatch import CONFIG_DIR, load_table, select  # noqa: E402
+from mxlib.tools.config_table import set_row  # noqa: E402
 from mxlib.runtime.paths import path_module  # noqa: E402
 from mxlib.spec import shapes as shapes_mod  # noqa: E402
 from mxlib.spec.devices import compute_units  # noqa: E402
@@ -229,7 +230,7 @@ def candidates(m: int, n: int, k: int, families=("direct",)) -> list:
                     continue
                 if split > chunks or G.mma_smem_bytes(cfg, -(-chunks // split)) > G.MMA_MAX_SMEM:
                     continue
-                if 40 <= G.grid(m, n, k, cfg) <= 4.5 * SMS:
+                if 40 <= G.mma_gemm_ctas(m, n, k, cfg) <= 4.5 * SMS:
                     out.append(cfg)
     bms = sorted({c.block_m for c in G.mma_tilings()})
     if m > 64:
@@ -244,7 +245,7 @@ def candidates(m: int, n: int, k: int, families=("direct",)) -> list:
         for split in (1, 2, 3, 4, 6, 8):
             if split > chunks:
                 continue
-            ctas = G.grid(m, n, k, dataclasses.replace(tiling, split_k=split))
+            ctas = G.mma_gemm_ctas(m, n, k, dataclasses.replace(tiling, split_k=split))
             per = -(-chunks // split)
             r = per
             while r > 1 and G.mma_ctas_per_sm(tiling, r) * tiling.num_warps < G.MMA_SM_WARPS // 2:
@@ -313,23 +314,16 @@ def speed(out_dir: Path, kinds: list[str], iters: int, write_table: bool, famili
 
 def write_h200_table(rows: list[dict]) -> None:
     """The fastest checked mma_sm90 config of each swept shape (by contest mean) into h200.csv: the
-    shape's first row where it beat the fused row of the same run, else right after the fused row.
-    Shapes this run did not sweep keep their rows."""
+    shape's first row where it beat the fused row of the same run, else right after it. Every other row
+    stays where it is (`mxlib.tools.config_table.set_row`)."""
     path = Path(str(CONFIG_DIR)) / "h200.csv"
-    lines = path.read_text().splitlines()
-    swept = {f"{r['m']},{r['n']},{r['k']}," for r in rows}  # other shapes keep their rows
-    header, body = lines[0], [ln for ln in lines[1:] if ",mma_sm90," not in ln or ln[:ln.index(",mma_sm90,") + 1] not in swept]
     for (m, n, k) in sorted({(r["m"], r["n"], r["k"]) for r in rows}):
         mine = [r for r in rows if (r["m"], r["n"], r["k"]) == (m, n, k) and r.get("mean_us")]
         mma = min((r for r in mine if r["variant"] == "mma_sm90"), key=lambda r: r["mean_us"], default=None)
         fus = next((r for r in mine if r["variant"] == "fused"), None)
-        if mma is None:
-            continue
-        line = f"{m},{n},{k},mma_sm90,{mma['config']}"
-        first = next(i for i, ln in enumerate(body) if ln.startswith(f"{m},{n},{k},"))
-        body.insert(first if fus is None or mma["mean_us"] < fus["mean_us"] else first + 1, line)
-    path.write_text("\n".join([header] + body) + "\n")
-    load_table.cache_clear()
+        if mma is not None:
+            set_row(path, (m, n, k), "mma_sm90", mma["config"],
+                    index=0 if fus is None or mma["mean_us"] < fus["mean_us"] else 1)
     print(f"wrote {path}")
 
 

@@ -4,8 +4,9 @@
 
 For each shape, the fastest checked contest-style time among the launches that ARE the fused path
 (variants `fused`, `a_once`, `fused_cfg`; not `a_quantized`, which leaves A's quantization out)
-becomes the shape's first row in mxlib/data/configs/h200.csv (the seed-path rows stay as they are), and
-mxlib/data/configs/h200_fused.csv gets the winner's times, floor, empty kernel, device, Triton and date.
+becomes the shape's `fused` row in mxlib/data/configs/h200.csv, where the old one was (every other row stays
+where it is: `mxlib.tools.config_table.set_row`), and h200_fused.csv beside PROBE_CSV gets the winner's
+times, floor, empty kernel, device, Triton and date.
 """
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
 from mxlib.kernels import gemm_fused as F  # noqa: E402
+from mxlib.runtime.dispatch import CONFIG_DIR  # noqa: E402
+from mxlib.tools.config_table import set_row  # noqa: E402
 
 FUSED_VARIANTS = ("fused", "a_once", "fused_cfg")
 
@@ -33,17 +36,10 @@ def main() -> int:
         key = (int(r["m"]), int(r["n"]), int(r["k"]))
         if key not in best or float(r["contest_us"]) < float(best[key]["contest_us"]):
             best[key] = r
-    table = os.path.join(ROOT, "mxlib", "data", "configs", "h200.csv")
-    with open(table, newline="") as f:
-        old = list(csv.DictReader(f))
-    out = [{"m": r["m"], "n": r["n"], "k": r["k"], "path": "fused", "config": r["config"]} for r in best.values()]
-    out += [r for r in old if r["path"] != "fused" or (int(r["m"]), int(r["n"]), int(r["k"])) not in best]
-    with open(table, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["m", "n", "k", "path", "config"])
-        w.writeheader()
-        w.writerows(out)
+    for key, r in best.items():
+        set_row(CONFIG_DIR / "h200.csv", key, "fused", r["config"])
     names = [fl.name for fl in fields(F.Config)]
-    with open(os.path.join(ROOT, "mxlib", "data", "configs", "h200_fused.csv"), "w", newline="") as f:
+    with open(os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), "h200_fused.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=["m", "n", "k", "path", "config", *names, "variant", "contest_us",
                                           "graph_us", "floor_us", "empty_us", "device", "triton", "date"])
         w.writeheader()

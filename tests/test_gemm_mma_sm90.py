@@ -119,7 +119,7 @@ def test_default_configs_fit_and_cover_every_contest_shape():
         span = -(-(-(-s.k // 128)) // cfg.split_k)  # chunks of the longest CTA range
         if cfg.num_stages > 1:  # pipelined fills the GPU, wspec (about one CTA an SM) most of it; the ring fits
             least = 132 if G.mma_family(cfg) == "pipelined" else 66
-            assert G.mma_smem_bytes(cfg, span) <= G.MMA_MAX_SMEM and G.grid(*s.mnk, cfg) >= least, (s.mnk, cfg)
+            assert G.mma_smem_bytes(cfg, span) <= G.MMA_MAX_SMEM and G.mma_gemm_ctas(*s.mnk, cfg) >= least, (s.mnk, cfg)
         else:
             rounds = min(cfg.block_k // 128, span)
             assert G.mma_ctas_per_sm(cfg, rounds) * cfg.num_warps >= G.MMA_SM_WARPS, (s.mnk, cfg)
@@ -141,6 +141,24 @@ def test_failed_build_is_one_clear_line(tmp_path):
     with pytest.raises(G.MmaUnavailable) as exc:
         G.mma_compile("this is not C++", nvcc, tmp_path / "k.cubin")
     assert "failed to compile" in str(exc.value) and "\n" not in str(exc.value)
+
+
+@pytest.mark.parametrize("script, words", [
+    ("#!/bin/sh\nexit 0\n", "wrote no cubin"),
+    ("#!/bin/sh\nfor a; do o=$a; done\necho partial > \"$o\"\necho 'error: broken' >&2\nexit 1\n", "failed to compile"),
+    ("not a program\n", "could not compile")])
+def test_a_broken_compiler_is_one_clear_line_and_leaves_no_file(monkeypatch, tmp_path, script, words):
+    """An nvcc that writes nothing, fails half-way, or cannot even start: MmaUnavailable in one line (what
+    `available` turns into its answer), and the cache holds no partial file afterwards."""
+    nvcc = tmp_path / "nvcc"
+    nvcc.write_text(script)
+    nvcc.chmod(0o755 if script.startswith("#!") else 0o644)
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("MXLIB_CACHE_DIR", str(cache))
+    monkeypatch.setattr(G, "mma_find_nvcc", lambda: str(nvcc))
+    with pytest.raises(G.MmaUnavailable, match=words) as exc:
+        G.mma_cubin()
+    assert "\n" not in str(exc.value) and list(cache.iterdir()) == []
 
 
 @pytest.mark.skipif(ON_HOPPER, reason="checks the answer where the path cannot run")
@@ -240,18 +258,23 @@ def test_no_state_between_calls():
 
 
 def test_probe_table_writer_keeps_the_rows_of_shapes_it_did_not_sweep(tmp_path, monkeypatch):
-    """scripts/mma_probe.py --table on a subset of shapes rewrites only those shapes' mma_sm90 rows."""
+    """scripts/mma_probe.py --table on a subset of shapes rewrites only those shapes' mma_sm90 rows: first
+    where it beat the run's fused row, second where it did not."""
     probe = _script("mma_probe")
-    (tmp_path / "h200.csv").write_text("m,n,k,path,config\n4,64,512,mma_sm90,old4\n4,64,512,fused,f4\n"
-                                       "8,64,512,mma_sm90,old8\n8,64,512,fused,f8\n")
+    (tmp_path / "h200.csv").write_text("m,n,k,path,config\n4,64,512,mma_sm90,split_k=1\n4,64,512,fused,split_k=4\n"
+                                       "8,64,512,mma_sm90,split_k=1\n8,64,512,fused,split_k=4\n"
+                                       "16,64,512,fused,split_k=4\n16,64,512,mma_sm90,split_k=1\n")
     monkeypatch.setattr(probe, "CONFIG_DIR", tmp_path)
-    monkeypatch.setattr(probe.load_table, "cache_clear", lambda: None)
-    rows = [{"m": 4, "n": 64, "k": 512, "variant": "fused", "config": "f4", "mean_us": 9.0},
-            {"m": 4, "n": 64, "k": 512, "variant": "mma_sm90", "config": "new4", "mean_us": 5.0},
-            {"m": 4, "n": 64, "k": 512, "variant": "mma_sm90", "config": "slow4", "mean_us": 7.0}]
+    rows = [{"m": 4, "n": 64, "k": 512, "variant": "fused", "config": "split_k=4", "mean_us": 9.0},
+            {"m": 4, "n": 64, "k": 512, "variant": "mma_sm90", "config": "split_k=2", "mean_us": 5.0},
+            {"m": 4, "n": 64, "k": 512, "variant": "mma_sm90", "config": "split_k=3", "mean_us": 7.0},
+            {"m": 8, "n": 64, "k": 512, "variant": "fused", "config": "split_k=4", "mean_us": 4.0},
+            {"m": 8, "n": 64, "k": 512, "variant": "mma_sm90", "config": "split_k=5", "mean_us": 6.0}]
     probe.write_h200_table(rows)
     assert (tmp_path / "h200.csv").read_text().splitlines()[1:] == [
-        "4,64,512,mma_sm90,new4", "4,64,512,fused,f4", "8,64,512,mma_sm90,old8", "8,64,512,fused,f8"]
+        "4,64,512,mma_sm90,split_k=2", "4,64,512,fused,split_k=4",
+        "8,64,512,fused,split_k=4", "8,64,512,mma_sm90,split_k=5",
+        "16,64,512,fused,split_k=4", "16,64,512,mma_sm90,split_k=1"]
 
 
 def test_timeline_script_finds_its_anchors_in_the_kernel_source(tmp_path):
@@ -475,3 +498,28 @@ def test_scratch_append_rows_writes_one_header_and_refuses_another_schema(tmp_pa
     with pytest.raises(ValueError, match="no rows"):
         mma_scratch.append_rows([], out)
     assert len(out.read_text().splitlines()) == 4
+
+
+def test_grid_counts_both_launches():
+    """The path contract's grid sums the launches: the quantizer's CTAs (one thread per 32-value block of
+    the padded rows, 256 a CTA) join the GEMM's for the two-launch families."""
+    one = G.default_config(4, 2880, 512)
+    assert G.mma_launches(one) == 1 and G.grid(4, 2880, 512, one) == G.mma_gemm_ctas(4, 2880, 512, one)
+    for (m, n, k) in ((64, 7168, 2048), (16, 2112, 7168), (256, 3072, 1536)):
+        cfg = G.default_config(m, n, k)
+        assert G.mma_launches(cfg) == 2
+        rows = -(-m // cfg.block_m) * cfg.block_m if cfg.wgmma == 2 else m
+        quant = -(-rows * (k // 32) // 256)  # these K are whole chunks of 128
+        assert G.grid(m, n, k, cfg) == G.mma_gemm_ctas(m, n, k, cfg) + quant
+        assert G.mma_gemm_ctas(m, n, k, cfg) == -(-n // cfg.block_n) * -(-m // cfg.block_m) * cfg.split_k
+
+
+def test_empty_a_gives_an_empty_c_without_a_launch():
+    """M = 0 returns a (0, N) result on any device (nothing runs); a wrong dtype is still refused first."""
+    data = generate_input(1, 64, 1024, 3)
+    a = data[0][:0]
+    for config in (None, G.default_config(1, 64, 1024)):
+        c = G.gemm(a, data[3], data[4], config=config)
+        assert c.shape == (0, 64) and c.dtype == torch.bfloat16
+    with pytest.raises(TypeError, match="quantizes A of dtype torch.bfloat16 only"):
+        G.gemm(a.float(), data[3], data[4])

@@ -1,0 +1,49 @@
+"""Writing one (shape, path) row of a dispatcher config table (`mxlib/data/configs/<kind>.csv`) in place.
+
+The dispatcher takes a shape's first usable row, so a row's position among its shape's rows is part of
+what the table says. Every script that writes a table goes through `set_row`, which moves only the row
+it is given: the other rows, their order and the `#` comment lines stay as they are.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..runtime.dispatch import TABLE_COLUMNS, load_table, parse_config
+from ..runtime.paths import PATHS
+
+
+def set_row(file: Path, shape: tuple[int, int, int], path: str, config: str, index: int | None = None) -> None:
+    """Put `m,n,k,path,config` into `file`, replacing the shape's row for `path` if there is one.
+
+    `index` is the row's position among the shape's rows once the old one is gone (0: first, so the
+    dispatcher picks it; past the end: last); None keeps the old row's position, or puts a new row last.
+    A shape the file has no row for gets its row at the end of the file."""
+    file = Path(file)
+    if path not in PATHS:
+        raise ValueError(f"path must be one of {', '.join(PATHS)}, got {path!r}")
+    parse_config(config, "config")
+    if index is not None and index < 0:
+        raise ValueError(f"index must be None or >= 0, got {index}")
+    m, n, k = shape
+    lines = file.read_text().splitlines()
+    header = next((i for i, ln in enumerate(lines) if not ln.startswith("#")), None)
+    if header is None or tuple(lines[header].split(",")) != TABLE_COLUMNS:
+        raise ValueError(f"{file}: the first line that is not a comment must be {','.join(TABLE_COLUMNS)}")
+    prefix = f"{m},{n},{k},"
+    mine = [i for i in range(header + 1, len(lines)) if lines[i].startswith(prefix)]
+    old = next((i for i in mine if lines[i].startswith(f"{prefix}{path},")), None)
+    new = f"{prefix}{path},{config}"
+    if old is not None:
+        position = mine.index(old)
+        del lines[old]
+        mine = [i if i < old else i - 1 for i in mine if i != old]
+    if index is None:
+        index = position if old is not None else len(mine)
+    if not mine:
+        lines.append(new)
+    elif index < len(mine):
+        lines.insert(mine[index], new)
+    else:
+        lines.insert(mine[-1] + 1, new)
+    file.write_text("\n".join(lines) + "\n")
+    load_table.cache_clear()
