@@ -7,9 +7,8 @@ on sm_90, where Triton upcasts both operands to bf16).
 
 Validation (every row of DIR/validate.csv): one call per (shape, config), the output passed as `out=`
 filled with NaN and the caching allocator's free blocks filled with 0xFF first (so the split-K
-workspace starts as NaN too), checked with the contest's `check_implementation` and with a relative
-check that fails an output that is zero where the reference is tiny (|out - ref| <= 2**-7 |ref| +
-2**-16 sum_k |a_k b_k|, the sum in fp64 on the GPU). Contest shapes (data/shapes.csv, all 13, the
+workspace starts as NaN too), checked with the contest's `check_implementation` and with the library's relative
+rule (`mxlib.spec.reference.exact_errors`), which fails an output that is zero where the reference is tiny. Contest shapes (data/shapes.csv, all 13, the
 contest's seeds): the device's table config (mxlib/data/configs/h200.csv: the fused path's rung-1 tilings),
 the default config and a few sm_90 candidates, rounding "rne", plus the table config under "ties_away". Random shapes (M 1..512, N 16..8192 step 16, K 64..8192 step 64, a seeded
 draw): a config from a fixed set of four tilings in turn (few compiles, every tiling on every kind of
@@ -28,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import dataclasses
 import datetime
 import json
 import platform
@@ -46,19 +44,16 @@ sys.path.insert(0, str(ROOT))  # run from a checkout without installing mxlib
 from mxlib.runtime import dispatch  # noqa: E402
 from mxlib.spec import shapes  # noqa: E402
 from mxlib.kernels import gemm_fused_fp4 as F  # noqa: E402
-from mxlib.spec.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight  # noqa: E402
-from mxlib.runtime.paths import path_module  # noqa: E402
-from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4  # noqa: E402
-from mxlib.spec.reference import check_implementation, generate_input  # noqa: E402
+from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight  # noqa: E402
+from mxlib.runtime.paths import path_module, path_zero_scale_operands  # noqa: E402
+from mxlib.spec.quant import quantize_mxfp4  # noqa: E402
+from mxlib.spec.reference import check_implementation, exact_errors, generate_input  # noqa: E402
+from mxlib.tools.providers import config_text  # noqa: E402
+from mxlib.tools.timing import poison_pools  # noqa: E402
 
 FIELDS = ("check", "kind", "m", "n", "k", "seed", "rounding", "config", "ok", "rel_ok", "max_rel", "message")
 RANDOM_CONFIGS = (F.Config(16, 64, 128, 3, 4, 2), F.Config(32, 64, 256, 2, 4, 2), F.Config(64, 64, 128, 1, 4, 2),
                   F.Config(16, 32, 64, 5, 4, 1))
-
-
-def config_text(cfg) -> str:
-    """A path Config as the dispatcher table writes it: "block_m=16 block_n=64 ..."."""
-    return " ".join(f"{k}={v}" for k, v in dataclasses.asdict(cfg).items())
 
 
 def sm90_candidates(m: int, n: int, k: int) -> list:
@@ -76,36 +71,17 @@ def sm90_candidates(m: int, n: int, k: int) -> list:
     return out
 
 
-def poison_allocator(device) -> None:
-    """Leave the caching allocator's free blocks full of 0xFF (NaN in fp32/bf16): the workspace of the
-    next call starts poisoned."""
-    if device.type != "cuda":
-        return
-    big = torch.empty(256 << 20, dtype=torch.uint8, device=device).fill_(255)
-    small = [torch.empty(1 << 20, dtype=torch.uint8, device=device).fill_(255) for _ in range(4)]
-    del big, small
-
-
 def relative_check(data, out, rounding: str):
-    """(ok, max relative error): |out - ref| <= 2**-7 |ref| + 2**-16 sum_k |a_k b_k| + 2**-149 K elementwise,
-    NaN matching NaN and Inf the same Inf; the error is reported relative to that bound's scale."""
-    a, _, b_q, _, b_scale_sh = data
-    n, k = b_q.shape[0], a.shape[1]
-    a_f = dequantize_mxfp4(*quantize_mxfp4(a, rounding))
-    b_f = dequantize_mxfp4(b_q, e8m0_unshuffle(b_scale_sh, n, k // 32))
-    ref = (a_f @ b_f.T).to(torch.bfloat16).double()
-    mag = a_f.double().abs().nan_to_num(posinf=1e300) @ b_f.double().abs().nan_to_num(posinf=1e300).T
-    got = out.double()
-    scale = 2.0**-7 * ref.abs() + 2.0**-16 * mag + 2.0**-149 * k
-    err = (got - ref).abs()
-    ok = (ref.isfinite() & got.isfinite() & (err <= scale)) | (got == ref) | (got.isnan() & ref.isnan())
-    rel = torch.where(ref.isfinite() & got.isfinite(), err / scale.clamp_min(1e-300), torch.zeros_like(err))
-    return bool(ok.all()), float(rel.max()) if rel.numel() else 0.0
+    """(ok, largest error / allowed error) under the library's exactness rule
+    (`mxlib.spec.reference.exact_errors`: relative to the result and to the sum of the products'
+    magnitudes, NaN matching NaN and Inf the same Inf), with the path's scale-byte-0 reading on this device."""
+    e = exact_errors(data, out, rounding, path_zero_scale_operands("fused_fp4", out.device))
+    return bool(e["good"].all()), float(e["ratio"].max()) if e["ratio"].numel() else 0.0
 
 
 def one_call(data, cfg, rounding: str, device):
     a, _, _, b_shuffle, b_scale_sh = data
-    poison_allocator(device)
+    poison_pools(device)
     out = torch.full((a.shape[0], b_shuffle.shape[0]), float("nan"), dtype=torch.bfloat16, device=device)
     got = F.gemm(a, b_shuffle, b_scale_sh, config=cfg, rounding=rounding, out=out)
     if device.type == "cuda":

@@ -50,6 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing mxlib
 
 from mxlib.runtime import dispatch  # noqa: E402
+from mxlib.tools.providers import config_text  # noqa: E402
 from mxlib.runtime.paths import PATHS, path_available, path_module, path_zero_scale_operands  # noqa: E402
 from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight  # noqa: E402
 from mxlib.spec.quant import quantize_mxfp4  # noqa: E402
@@ -63,10 +64,6 @@ FIELDS = ("case", "target", "scale", "m", "n", "k", "seed", "path", "config", "z
 DEFAULT_SHAPES = "16x2112x7168,64x3072x1536,4x2880x512"
 DEFAULT_SCALES = "1e-38,1e-30,1e-9,1e-3,1,3e4,1e5,1e10,1e30,1e37,1e38"
 F32_MAX = torch.finfo(torch.float32).max
-
-
-def config_text(cfg) -> str:
-    return "" if cfg is None else " ".join(f"{k}={v}" for k, v in vars(cfg).items())
 
 
 def measure(data, out, zero_scale=()) -> dict:
@@ -142,7 +139,7 @@ def main(argv=None) -> int:
     def check(case, target, scale, data, path, cfg, run, seed="", zero_scale=()):
         a, _, _, b_sh, _ = data
         row = {"case": case, "target": target, "scale": scale, "m": a.shape[0], "n": b_sh.shape[0], "k": a.shape[1],
-               "seed": seed, "path": path, "config": config_text(cfg), "zero_scale": "".join(zero_scale)}
+               "seed": seed, "path": path, "config": "" if cfg is None else config_text(cfg), "zero_scale": "".join(zero_scale)}
         t0 = time.perf_counter()
         try:
             out = run()

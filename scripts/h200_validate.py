@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import dataclasses
 import inspect
 import json
 import platform
@@ -45,29 +44,17 @@ from mxlib.spec import shapes
 from mxlib.runtime.ops import mxfp4_gemm  # noqa: E402
 from mxlib.runtime.paths import PATHS, path_available, path_module  # noqa: E402
 from mxlib.spec.reference import check_implementation, generate_input  # noqa: E402
+from mxlib.tools.providers import config_text  # noqa: E402
 from mxlib.tools.provenance import run_metadata  # noqa: E402
+from mxlib.tools.timing import poison_pools  # noqa: E402
 
 FIELDS = ("check", "kind", "m", "n", "k", "seed", "path", "config", "poison", "ok", "message")
-
-
-def poison_allocator(device) -> None:
-    """Best effort: leave the caching allocator's free blocks full of 0xFF (NaN in fp32/bf16, 255 in
-    uint8), so a path's internal buffers (quantized A, split-K workspace) start poisoned."""
-    if device.type != "cuda":
-        return
-    big = torch.empty(256 << 20, dtype=torch.uint8, device=device).fill_(255)  # large pool
-    small = [torch.empty(1 << 20, dtype=torch.uint8, device=device).fill_(255) for _ in range(4)]  # small pool
-    del big, small
 
 
 def parse_shape(text: str) -> shapes.Shape:
     dims, _, seed = text.partition(":")
     m, n, k = (int(v) for v in dims.split("x"))
     return shapes.Shape("given", m, n, k, int(seed or 0))
-
-
-def config_text(cfg) -> str:
-    return " ".join(f"{f.name}={getattr(cfg, f.name)}" for f in dataclasses.fields(cfg))
 
 
 def takes_out(gemm) -> bool:
@@ -81,7 +68,7 @@ def one_call(path: str, data, device):
     n = b_shuffle.shape[0]
     mod = path_module(path)
     _, cfg = dispatch.select(m, n, k, device, path)
-    poison_allocator(device)
+    poison_pools(device)
     if takes_out(mod.gemm):
         out = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device=device)
         got = mod.gemm(a, b_shuffle, b_scale_sh, config=cfg, rounding="rne", out=out)

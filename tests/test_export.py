@@ -498,3 +498,17 @@ def test_verify_checks_the_written_file(tmp_path):
     path.write_text(sneaky)
     with pytest.raises(export.NotExportable, match="does not import on its own"):
         export.verify(sneaky, path)
+
+
+def test_a_failed_export_leaves_no_file_and_keeps_the_old_one(tmp_path, monkeypatch):
+    """The file is checked under a temporary name and renamed only once it imports alone."""
+    monkeypatch.setattr(export, "build_source", lambda target: "def custom_kernel(data):\n    return None\n")
+    monkeypatch.setattr(export, "_IMPORT_CHECK", "raise SystemExit('the import check failed')")
+    out = tmp_path / "submission.py"
+    out.write_text("# the previous export\n")
+    with pytest.raises(export.NotExportable, match="does not import on its own"):
+        export.export(out)
+    assert out.read_text() == "# the previous export\n" and sorted(p.name for p in tmp_path.iterdir()) == ["submission.py"]
+    monkeypatch.undo()
+    monkeypatch.setattr(export, "build_source", lambda target: "def custom_kernel(data):\n    return None\n")
+    assert export.export(out) == out.read_text() and sorted(p.name for p in tmp_path.iterdir()) == ["submission.py"]

@@ -4,6 +4,7 @@ Submissions here are small self-contained files written in the test (pure torch,
 harness is tested on exactly what the contest would receive.
 """
 import random
+import sys
 
 import pytest
 import torch
@@ -215,8 +216,12 @@ def test_hanging_submission_is_stopped(tmp_path, capsys):
 def test_mxlib_import_and_missing_entry_point_are_refused(tmp_path):
     with pytest.raises(harness.SubmissionRejected, match="no mxlib"):
         harness.load_submission(_write(tmp_path, "from mxlib.runtime.dispatch import custom_kernel\n"))
+    before = set(sys.modules)
     with pytest.raises(harness.SubmissionRejected, match="no callable custom_kernel"):
         harness.load_submission(_write(tmp_path, "import torch\ndef kernel(data):\n    return None\n", "b.py"))
+    with pytest.raises(harness.SubmissionRejected, match="failed to load: ZeroDivisionError"):
+        harness.load_submission(_write(tmp_path, "x = 1 / 0\ndef custom_kernel(data):\n    return None\n", "c.py"))
+    assert not {m for m in set(sys.modules) - before if m.startswith("_mxlib_submission_")}  # nothing left behind
 
 
 def test_each_load_is_a_fresh_module(tmp_path):
@@ -260,3 +265,15 @@ def test_leaderboard_catches_pointer_cache_on_gpu(tmp_path):
     reuse = harness.load_submission(_write(tmp_path, REUSES_OUTPUT, "reuse.py"))
     res = harness.run_one_benchmark(reuse, case, flush, recheck=True, max_repeats=4, max_time_ns=1e9)
     assert not res.ok and "same output buffer" in res.message
+
+
+def test_recorded_verdicts_read_every_run(tmp_path):
+    (tmp_path / "harness_test_run1.txt").write_text("spec status\nm: 4 pass\ntest: 4 of 4 passed\nNVIDIA H200, 5.9 s\n")
+    (tmp_path / "harness_benchmark_run1.txt").write_text(
+        "spec\nbenchmark: 6 of 6 passed (times in us)\nscore (geometric mean of the means): 12.000 us\nNVIDIA H200, 8.3 s\n")
+    text = harness.recorded_verdicts(tmp_path)
+    assert text.splitlines() == ["harness_benchmark_run1.txt:", "  benchmark: 6 of 6 passed (times in us)",
+                                 "  score (geometric mean of the means): 12.000 us", "harness_test_run1.txt:",
+                                 "  test: 4 of 4 passed"]
+    with pytest.raises(FileNotFoundError):
+        harness.recorded_verdicts(tmp_path / "none")

@@ -22,5 +22,14 @@ def test_median_of_an_even_count_is_the_mean_of_the_middle_two():
     with pytest.raises(ValueError, match="median of no values"):
         stats.median([])
     assert math.isclose(stats.geomean([1.0, 4.0]), 2.0)
-    with pytest.raises(ValueError, match="positive"):
-        stats.geomean([1.0, 0.0])
+    for bad in ([1.0, 0.0], [1.0, float("nan")], [2.0, -1.0], []):
+        with pytest.raises(ValueError, match="positive"):
+            stats.geomean(bad)
+
+
+def test_percentile_refuses_what_it_would_get_wrong():
+    assert stats.percentile([1.0, 2.0, 3.0], 50) == 2.0 and stats.percentile([1.0, 3.0], 25) == 1.5
+    with pytest.raises(ValueError, match=r"q must be in \[0, 100\]"):
+        stats.percentile([1.0, 2.0, 3.0], -50)
+    with pytest.raises(ValueError, match="must be sorted"):
+        stats.percentile([3.0, 1.0, 2.0], 50)

@@ -58,7 +58,7 @@ def acceptance(rows: list[dict]) -> list[Check]:
     checks = []
     mx = [med("benchmark", s, "mxlib") for s in bench_shapes]
     if None in mx:
-        checks.append(Check("mxlib geomean <= 4.5 us", None, "missing mxlib contest rows for benchmark shapes"))
+        checks.append(Check(f"mxlib geomean <= {TARGET_GEOMEAN_US} us", None, "missing mxlib contest rows for benchmark shapes"))
     else:
         g = geomean(mx)
         means = [number(idx[("benchmark", *s, "mxlib", "contest")].get("mean_us")) for s in bench_shapes]

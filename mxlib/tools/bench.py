@@ -28,9 +28,8 @@ from .providers import Provider, check_call, providers, select_providers
 from .repo import device_results_dir
 from .stats import geomean
 from .timing import DEFAULT_HEAD_START_US, DEFAULT_ITERS, DEFAULT_WARMUP, L2Flush, require_cuda, time_contest
-from .timing import time_graph
+from .timing import SEED_STEP, time_graph
 
-FRESH_SEED_STEP = 13  # eval.py's leaderboard mode adds 13 to the seed for every new input
 
 
 def select_shapes(spec: str) -> list[shapes_mod.Shape]:
@@ -84,7 +83,7 @@ def _bench_one(p: Provider, s, data, base: dict, *, iters, warmup, fresh_inputs,
             ok, message = "", "not checked: " + p.help
     except Exception as exc:
         return [make_row({"path": "", "config": "", **base}, "contest", None, fresh_inputs, 0, _error(exc))]
-    fresh_seeds = iter(range(s.seed + FRESH_SEED_STEP, sys.maxsize, FRESH_SEED_STEP))
+    fresh_seeds = iter(range(s.seed + SEED_STEP, sys.maxsize, SEED_STEP))
     calls = [call]  # the first timed input is the checked one; fresh ones follow when asked
 
     def inputs():
@@ -145,7 +144,7 @@ def summary(rows: list[dict]) -> str:
                     floor = f"{float(r['floor_us']):.2f}"
             lines.append(f"{kind:<10}{m:>5}{n:>6}{k:>6}{floor:>8}  " + "".join(f"{c:>{w + 1}}" for c in cells))
         n_bench = len(shapes_mod.load("benchmark"))
-        rows_of = [("geomean (6 benchmark shapes)", stat)]
+        rows_of = [(f"geomean ({n_bench} benchmark shapes)", stat)]
         if stat == "median_us":
             rows_of.append(("  of the means (the contest's score)", "mean_us"))
         for label, column in rows_of:

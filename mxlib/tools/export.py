@@ -35,10 +35,12 @@ rule forbids naming, so the file launches on the legacy default queue, the one t
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 import tempfile
 import textwrap
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -659,14 +661,21 @@ def verify(text: str, path: Path | None = None) -> None:
 
 
 def export(out: Path, target: str = "nvidia", *, check_import: bool = True) -> str:
-    """Write the submission for `target` to `out` and verify it; returns its text."""
+    """Write the submission for `target` to `out` once it is verified; returns its text. The file is
+    written beside `out` under a temporary name and renamed only after the import check, so a failed
+    export leaves no file behind and keeps an older `out` as it was."""
     text = build_source(target)
     verify(text)
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
-    if check_import:
-        verify(text, out)
+    staged = out.with_name(f".{out.stem}-{os.getpid()}-{uuid.uuid4().hex[:8]}.py")
+    try:
+        staged.write_text(text, encoding="utf-8")
+        if check_import:
+            verify(text, staged)
+        os.replace(staged, out)
+    finally:
+        staged.unlink(missing_ok=True)
     return text
 
 

@@ -62,9 +62,9 @@ from ..spec import shapes as shapes_mod
 from ..spec.reference import check_implementation, generate_input
 from .provenance import run_metadata
 from .stats import geomean, median
+from .timing import DEFAULT_HEAD_START_US, SEED_STEP
 
 MODES = ("test", "benchmark", "leaderboard")
-SEED_STEP = 13  # eval.py: leaderboard mode adds 13 to the seed before every iteration
 # (max_repeats, max_time_ns) as eval.py passes them
 BENCHMARK_LIMITS = (1000, 50e9)
 LEADERBOARD_LIMITS = (100, 30e9)
@@ -176,9 +176,11 @@ def load_submission(path) -> Callable:
         with _no_mxlib():
             spec.loader.exec_module(module)
     except (Exception, SystemExit) as exc:
+        del sys.modules[name]  # a refused submission leaves no module behind
         raise SubmissionRejected(f"{path} failed to load: {type(exc).__name__}: {exc}") from exc
     kernel = getattr(module, "custom_kernel", None)
     if not callable(kernel):
+        del sys.modules[name]
         raise SubmissionRejected(f"{path} defines no callable custom_kernel(data)")
     return kernel
 
@@ -499,7 +501,7 @@ def add_arguments(p) -> None:
     p.add_argument("--shapes", help="test, benchmark, extra, small, or MxNxK[:seed],... (default: the mode's "
                                     "contest shapes on a GPU, small on CPU)")
     p.add_argument("--seed", type=int, help="a secret seed mixed into every case's seed, as POPCORN_SEED does")
-    p.add_argument("--head-start-us", type=float, default=1000.0,
+    p.add_argument("--head-start-us", type=float, default=DEFAULT_HEAD_START_US,
                    help="GPU sleep after each flush, hiding host overhead as eval.py's huge flush does")
     p.add_argument("--csv", type=Path, help="also write the per-shape results to this CSV")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S,
@@ -629,3 +631,18 @@ def _run_worker(args) -> tuple[list[Result], str | None, str | None]:
         results.append(Result(case, False, failure))
         failure = None
     return results, rejected, failure
+
+
+def recorded_verdicts(directory: Path) -> str:
+    """The verdict and score lines of every `harness_*.txt` in `directory` (as `python -m mxlib harness`
+    writes them: a table, then 'MODE: n of m passed', 'score (...): X us', then the device and the run's
+    duration), one block per file, the duration left out (it differs run to run)."""
+    lines = []
+    for file in sorted(Path(directory).glob("harness_*.txt")):
+        said = [ln for ln in file.read_text().splitlines() if " passed" in ln or ln.startswith("score")]
+        if said:
+            lines.append(f"{file.name}:")
+            lines += ["  " + ln for ln in said]
+    if not lines:
+        raise FileNotFoundError(f"no harness_*.txt with a verdict in {directory}")
+    return "\n".join(lines)

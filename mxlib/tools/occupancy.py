@@ -5,7 +5,7 @@ The seed's argument in numbers: (16, 2112, 7168) with 32x128 tiles is 17 CTAs, 6
 
 Utilization counts a partly idle last wave: ``waves = ceil(ctas / units)``, ``u = ctas / (waves * units)``.
 
-Latency model (`predict_us`), per call, contest-style (L2 flushed, one call between events)::
+Latency model (`predict`), per call, contest-style (L2 flushed, one call between events)::
 
     predicted = launch + (kernels - 1) * extra_kernel + max(t_memory, t_compute)
     t_compute = 2 * M_pad * N_pad * K_pad / (peak * dot_efficiency * u)  # padded tiles and K steps are computed too
@@ -44,7 +44,6 @@ from pathlib import Path
 from ..spec.devices import H200, MI355X
 from ..spec.ints import cdiv, positive
 from .repo import RESULTS_DIR
-from .stats import median
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -418,11 +417,6 @@ def predict(m: int, n: int, k: int, tile_m: int, tile_n: int, split_k: int = 1, 
     return Prediction(overhead + max(compute, memory), n_ctas, rounds, u, compute, memory, overhead)
 
 
-def predict_us(*args, **kwargs) -> float:
-    """`predict(...).us`."""
-    return predict(*args, **kwargs).us
-
-
 MODEL_KEYS = ("m", "n", "k", "tile_m", "tile_n", "split_k", "ctas", "kernels")  # and block_k, if a row has it
 
 
@@ -444,11 +438,6 @@ def abs_pct_errors(rows, device, model: ModelParams) -> list[float]:
             for p, r in zip(_predictions(rows, device, model), rows)]
 
 
-def median_abs_pct_error(rows, device, model: ModelParams) -> float:
-    """Median of |predicted - measured| / measured, in %, over rows with the MODEL_KEYS and measured_us."""
-    return median(abs_pct_errors(rows, device, model))
-
-
 # The grids `fit` searches: dot efficiency on a log scale (0.1% to 100% of peak), saturation linearly.
 FIT_EFFICIENCIES = tuple(10 ** (-3 + 3 * i / 120) for i in range(121))
 FIT_SATURATIONS = tuple(round(0.05 * i, 2) for i in range(1, 21))
@@ -456,7 +445,7 @@ FIT_SATURATIONS = tuple(round(0.05 * i, 2) for i in range(1, 21))
 
 def fit(rows, device, base: ModelParams) -> ModelParams:
     """`base` with dot_efficiency and bw_saturation chosen to minimize the mean |log(predicted / measured)|
-    over `rows` (every row counts, unlike in the median error `median_abs_pct_error` reports).
+    over `rows` (every row counts, unlike in the median of `abs_pct_errors` the sweeps report).
 
     A grid search (deterministic). Ties go to the values nearest `base`'s, so a parameter the rows do not
     constrain (bw_saturation, when no config is memory-bound) keeps its prior.

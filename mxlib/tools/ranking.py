@@ -15,18 +15,12 @@ from every time mxlib measured (an NVIDIA H200), so the two are never put side b
 from __future__ import annotations
 
 import csv
-import math
 from importlib import resources
+
+from .stats import geomean
 
 AITER_CSV = resources.files("mxlib") / "data" / "aiter_mi355x.csv"
 AITER_SOURCE = "gpu-mode/reference-kernels:problems/amd_202602/mxfp4-mm/task.yml@70d0a1b"
-
-
-def geomean(values) -> float:
-    values = [float(v) for v in values]
-    if not values or any(not v > 0 for v in values):
-        raise ValueError(f"geomean needs positive values, got {values}")
-    return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
 def aiter_mi355x() -> dict[tuple[int, int, int], float]:

@@ -1,7 +1,7 @@
 """The summary statistics every tool reports: percentiles, the median, a timing summary and the geometric mean.
 
 One definition each, so a median in the bench, the harness, the probe and the occupancy model's errors
-is the same number. Plain Python: no torch, so the occupancy model stays free of it.
+is the same number. Plain Python.
 """
 from __future__ import annotations
 
@@ -13,6 +13,10 @@ def percentile(sorted_values: list[float], q: float) -> float:
     """Linear-interpolated percentile (q in [0, 100]) of an already sorted, non-empty list."""
     if not sorted_values:
         raise ValueError("percentile of no values")
+    if not 0 <= q <= 100:
+        raise ValueError(f"q must be in [0, 100], got {q}")
+    if any(b < a for a, b in zip(sorted_values, sorted_values[1:])):
+        raise ValueError("sorted_values must be sorted in ascending order")
     pos = (len(sorted_values) - 1) * q / 100.0
     lo = math.floor(pos)
     hi = min(lo + 1, len(sorted_values) - 1)
@@ -42,8 +46,10 @@ def summarize(times_us: list[float]) -> dict:
     }
 
 
-def geomean(values: list[float]) -> float:
-    """exp(mean(log v)) of positive values: the contest's way of combining per-shape times."""
-    if not values or any(v <= 0 for v in values):
+def geomean(values: Iterable[float]) -> float:
+    """exp(mean(log v)) of positive values: the contest's way of combining per-shape times. NaN, zero,
+    a negative value or no values at all is an error, never a NaN score."""
+    values = [float(v) for v in values]
+    if not values or any(not v > 0 for v in values):
         raise ValueError(f"geomean needs positive values, got {values}")
     return math.exp(sum(math.log(v) for v in values) / len(values))

@@ -82,12 +82,14 @@ def _seed(m: int, n: int, k: int) -> int:
     return next((s.seed for s in shapes_mod.load() if s.mnk == (m, n, k)), 0)
 
 
-SWEEP_BLOCK_K = 256  # the seed's BLOCK_SIZE_K
+# K elements a loop step, fixed for every config (so the sweep does not move when the path's default does):
+# half the seed's BLOCK_SIZE_K of 512 elements, the step the recorded sweeps ran with.
+SWEEP_BLOCK_K = 256
 
 
 def plan(shapes, tiles, splits, module) -> list[tuple[tuple[int, int, int, int], object]]:
     """[((m, n, k, seed), Config)]: the path's default config with block_m, block_n, split_k replaced and
-    block_k fixed at the seed's 256 (so the sweep does not move when the path's default does), for every
+    block_k fixed at SWEEP_BLOCK_K (so the sweep does not move when the path's default does), for every
     split_k <= K / block_k. Building each Config validates it."""
     configs = []
     for m, n, k in shapes:
@@ -378,7 +380,7 @@ def _read(path) -> list[dict]:
 
 
 def revalidate(sweep_csv=SWEEP_CSV, residency_csv=RESIDENCY_CSV) -> dict:
-    """run_model on the recorded sweep twice: every row with one CTA per SM (the model as it was), then with
+    """run_model on the recorded sweep twice: every row with one CTA per SM (residency ignored), then with
     the CTAs per SM its compiled GEMM kernel allows (`resident`, from `python -m mxlib isa --sweep`). Returns
     {"before": summary, "after": summary, "rows": rows with both predictions}."""
     sweep = [r for r in _read(sweep_csv) if r.get("ok") == "1"]

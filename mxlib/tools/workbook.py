@@ -39,6 +39,7 @@ from pathlib import Path
 from .repo import FIGURES_DIR, NOTEBOOKS_DIR, RESULTS_DIR, ROOT
 
 PROFILES = ("auto", "cpu", "gpu")
+CELL_TIMEOUT_S = 600  # seconds a notebook cell may run
 CANONICAL_PROFILE = "cpu"  # the run whose outputs the committed notebooks carry
 PARAMETERS_TAG = "parameters"
 INJECTED_TAG = "injected-parameters"
@@ -232,7 +233,7 @@ def execute_notebook(path: Path, out_dir: Path, figures_dir: Path, profile: str,
     return out_path
 
 
-def execute(only=None, *, out_dir: Path, figures_dir: Path, profile: str = "auto", timeout: int = 600,
+def execute(only=None, *, out_dir: Path, figures_dir: Path, profile: str = "auto", timeout: int = CELL_TIMEOUT_S,
             log=sys.stderr) -> list[Path]:
     """Execute the notebooks in order; returns the executed copies. Stops at the first failure (WorkbookError)."""
     profile = resolve_profile(profile)
@@ -449,7 +450,7 @@ def add_arguments(p) -> None:
                         "(default: gpu when torch sees a GPU)")
     p.add_argument("--only", type=lambda s: [x.strip() for x in s.split(",") if x.strip()],
                    help="comma-separated notebook numbers to run, e.g. 01,02")
-    p.add_argument("--timeout", type=int, default=600, help="seconds allowed per cell (default: 600)")
+    p.add_argument("--timeout", type=int, default=CELL_TIMEOUT_S, help=f"seconds allowed per cell (default: {CELL_TIMEOUT_S})")
     p.add_argument("--check", action="store_true",
                    help="run the CPU profile into out/check/ and fail if a committed notebook's outputs are stale; "
                         "writes nothing under notebooks/ or data/")

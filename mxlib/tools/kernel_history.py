@@ -1,0 +1,375 @@
+"""Notebook 07's readings of the recorded H200 runs: the fused kernel's versions, one program's time from
+inside and what quantizing A costs (diagnostic runs, read with `mxlib.tools.probe`); the CUDA path's
+versions as a ladder, the dispatcher-against-forced pairs of the bench runs (the between-block effect) and
+the ablation floors. Each returns text and a figure from recorded CSVs under data/results/h200/ (the
+tables below name them); nothing here measures.
+"""
+from __future__ import annotations
+
+
+from ..spec import shapes as shapes_mod
+from .path_sections import config_fields
+
+FUSED_VERSIONS = (  # (name, recorded CSV under data/results/h200/, "tuning" or "bench")
+    ("version 1: one launch", "fused_tuning.csv", "tuning"),
+    ("version 2: scales loaded a step ahead", "bench_standalone.csv", "bench"),
+    ("version 3: A quantized once per launch", "bench.csv", "bench"),
+    ("version 4: neighbours of version 3", "rung4/bench.csv", "bench"),
+)
+
+
+def bench_medians(frame) -> dict:
+    """(m, n, k) -> median us per call of the dispatcher (`mxlib` provider) on the benchmark shapes of a
+    bench.csv frame, contest timing."""
+    f = frame[(frame.timing == "contest") & (frame.provider == "mxlib") & (frame.kind == "benchmark")]
+    return {(r.m, r.n, r.k): r.median_us for r in f.itertuples()}
+
+
+def tuning_medians(frame) -> dict:
+    """(m, n, k) -> the fastest median of version 1 proper (A's scales e8m0, B decoded the plain way:
+    a_e4m3 == 0, b_decode == 0) over the configs a fused_tuning.csv frame timed on the benchmark shapes.
+    The tuning run recorded medians only."""
+    f = frame[(frame.kind == "benchmark") & frame.median_us.notna() & (frame.a_e4m3 == 0) & (frame.b_decode == 0)]
+    return {key: g.median_us.min() for key, g in f.groupby(["m", "n", "k"])}
+
+
+def _ladder_lines(ladder: dict, heading: str, name_width: int) -> list[str]:
+    """A kernel's versions as text, shared by `fused_versions` and `mma_versions`: `ladder` is
+    {version: {(m, n, k): us}}; a row per version with its time on each benchmark shape and their
+    geometric mean."""
+    from .stats import geomean
+
+    keys = [s.mnk for s in shapes_mod.load("benchmark")]
+    lines = [f"{heading:{name_width}s}" + "".join(f"{'x'.join(map(str, key)):>15}" for key in keys) + f"{'geomean':>9}"]
+    for name, t in ladder.items():
+        lines.append(f"{name:{name_width}s}" + "".join(f"{t[key]:15.2f}" for key in keys)
+                     + f"{geomean([t[key] for key in keys]):9.2f}")
+    return lines
+
+
+def _version_bars(ladder: dict):
+    """Grouped bars of the fused kernel's versions (`ladder` as in `_ladder_lines`, medians), one colour
+    per version and a group per benchmark shape."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    keys = [s.mnk for s in shapes_mod.load("benchmark")]
+    fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
+    width = 0.8 / len(ladder)
+    for i, (name, t) in enumerate(ladder.items()):
+        ax.bar(np.arange(len(keys)) - 0.4 + width * (i + 0.5), [t[key] for key in keys], width, label=name)
+    ax.set_xticks(range(len(keys)), ["x".join(map(str, key)) for key in keys], rotation=30, ha="right")
+    ax.set(ylabel="contest time per call (us, median)")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.set_title("H200: the fused kernel, version by version (benchmark shapes)")
+    return fig
+
+
+def fused_versions(frames: dict):
+    """(text, figure) of the fused kernel's four versions (`FUSED_VERSIONS`; `frames` maps each name to its
+    recorded frame, None where not recorded, which is left out): per benchmark shape the median us per call
+    and their geometric mean, then each bench run's score the contest's way (geometric mean of the means,
+    of the medians beside); the figure compares the medians, since version 1's run has no means."""
+    from . import figures, ranking
+
+    kinds = {name: kind for name, _, kind in FUSED_VERSIONS}
+    ladder = {name: (tuning_medians if kinds[name] == "tuning" else bench_medians)(f)
+              for name, f in frames.items() if f is not None}
+    lines = _ladder_lines(ladder, "median us per call", 38)
+    fig = _version_bars(ladder)
+    lines += ["", "score as the contest computes it, geometric mean of the per-shape means (of the medians):"]
+    for name in ladder:
+        if kinds[name] == "bench":
+            (_, mean, median), = ranking.scores(frames[name], ["mxlib"])
+            lines.append(f"   {name:38s} {mean:6.2f} us ({median:.2f})")
+    latest = frames.get(FUSED_VERSIONS[2][0])
+    if latest is None:
+        latest = next(frames[name] for name in ladder if kinds[name] == "bench")
+    figures.stamp(fig, latest, "data/results/h200/bench.csv and earlier runs")
+    return "\n".join(lines), fig
+
+
+MMA_VERSIONS = (  # (name, recorded CSV under data/results/h200/, "bench" or "probe"); KERNEL_NOTES.md has each
+    ("v1: a round's loads, then A, then MMAs", "mma_v1/bench.csv", "bench"),
+    ("v2: one cp.async burst a round", "mma_v2/bench.csv", "bench"),
+    ("v3: + family direct (B to registers)", "mma_v3/bench.csv", "bench"),
+    ("v4a: + family pipelined", "mma_v4a/probe.csv", "probe"),
+    ("v4b: copy addresses computed once", "mma_v4b/probe.csv", "probe"),
+    ("v4: the shipped table", "run_97c1191/bench.csv", "bench"),
+    ("v5a: + family wgmma, one chunk at a time", "mma_v5a/probe.csv", "probe"),
+    ("v5b: A as MXFP4, widened per block", "mma_v5b/probe.csv", "probe"),
+    ("v5c: wgmmas overlap the next chunk", "mma_v5c/probe.csv", "probe"),
+    ("v5: the shipped table", "run_0fc08c3/bench.csv", "bench"),
+    ("v6a: + family wspec (producer warp)", "mma_v6a/probe.csv", "probe"),
+    ("v6b: + warpgroups along K (slowed)", "mma_v6b/probe.csv", "probe"),
+    ("v6c: stage counted, not divided", "mma_v6c/probe.csv", "probe"),
+    ("v6: the shipped table", "run_2ace167/bench.csv", "bench"),
+    ("v9: one n128 wgmma at 128 rows", "run_b022894/bench.csv", "bench"),
+    ("v12: the lean chunk loop", "run_36e1c5e/bench.csv", "bench"),
+    ("v13: the lean producer", "run_fc616db/bench.csv", "bench"),
+    ("v14: (64, 7168, 2048) on two warpgroups", "run_a8e5cc9/bench.csv", "bench"),
+    ("v15: B's first chunks decoded before A", "final/bench.csv", "bench"),
+)
+
+
+def mma_means(frame, kind: str) -> dict:
+    """(m, n, k) -> contest mean us of path mma_sm90 on the benchmark shapes: in a bench run ("bench") the
+    forced provider `mxlib:mma_sm90` (the H200 table's config of that time; v1 ran its default configs),
+    in a probe sweep ("probe") the fastest checked mma_sm90 config (a minimum over many configs, so a
+    little optimistic)."""
+    if kind == "bench":
+        f = frame[(frame.timing == "contest") & (frame.provider == "mxlib:mma_sm90") & (frame.kind == "benchmark")]
+        return {(r.m, r.n, r.k): r.mean_us for r in f.itertuples()}
+    f = frame[(frame.kind == "benchmark") & (frame.variant == "mma_sm90") & frame.mean_us.notna()]
+    return {key: g.mean_us.min() for key, g in f.groupby(["m", "n", "k"])}
+
+
+def contest_references(bench) -> tuple[dict, dict]:
+    """({(m, n, k): us} of touch at its best grid, {(m, n, k): us} of cuBLAS bf16): the contest means of the
+    benchmark shapes in one bench.csv frame, the two references the baseline goal compares against."""
+    from .acceptance import touch_best_rows
+
+    rows = bench[(bench.timing == "contest") & (bench.kind == "benchmark")].to_dict("records")
+    best = {(r["m"], r["n"], r["k"]): float(r["mean_us"]) for r in touch_best_rows(rows)}
+    cublas = {(r["m"], r["n"], r["k"]): float(r["mean_us"]) for r in rows if r["provider"] == "cublas_bf16"}
+    return best, cublas
+
+
+def mma_versions(frames: dict):
+    """(text, figure) of the CUDA path (`mma_sm90`) version by version (`MMA_VERSIONS`; `frames` maps each
+    name to its recorded frame, None where not recorded, which is left out): per benchmark shape the
+    contest mean us per call (`mma_means`) and their geometric mean, the contest's score for the path.
+
+    The figure is a ladder: a panel per benchmark shape and one for the geometric mean, the versions in
+    order along x (filled: a bench run of the shipped table; hollow: the fastest config of a probe sweep),
+    against the baseline goal's references from the newest bench run (`contest_references`): cuBLAS bf16,
+    and per shape TARGET_TOUCH_RATIO x touch at its best grid."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from . import figures
+    from .acceptance import TARGET_TOUCH_RATIO
+    from .stats import geomean
+
+    kinds = {name: kind for name, _, kind in MMA_VERSIONS}
+    ladder = {name: mma_means(f, kinds[name]) for name, f in frames.items() if f is not None}
+    lines = _ladder_lines(ladder, "mean us per call", 40)
+    latest = next((frames[name] for name in reversed(list(ladder)) if kinds[name] == "bench"), None)
+    keys = [s.mnk for s in shapes_mod.load("benchmark")]
+    best, cublas = contest_references(latest) if latest is not None else ({}, {})
+    panels = [("x".join(map(str, key)), [t[key] for t in ladder.values()], cublas.get(key),
+               TARGET_TOUCH_RATIO * best[key] if key in best else None) for key in keys]
+    panels.append(("geomean of the six", [geomean([t[key] for key in keys]) for t in ladder.values()],
+                   geomean([cublas[key] for key in keys]) if len(cublas) == len(keys) else None, None))
+    x = np.arange(len(ladder))
+    filled = np.array([kinds[name] == "bench" for name in ladder])
+    fig, axes = plt.subplots(2, 4, figsize=(12, 5.8), sharex=True, layout="constrained")
+    for ax, (title, ys, cub, bound) in zip(axes.flat, panels):
+        ys = np.array(ys)
+        ax.plot(x, ys, color="#0072B2", linewidth=1)
+        ax.plot(x[filled], ys[filled], "o", color="#0072B2", markersize=4, label="bench run (the shipped table)")
+        ax.plot(x[~filled], ys[~filled], "o", markerfacecolor="white", color="#0072B2", markersize=4,
+                label="probe sweep (its fastest config)")
+        if cub is not None:
+            ax.axhline(cub, color="#D55E00", linestyle="dashed", linewidth=1.2, label="cuBLAS bf16 (newest bench run)")
+        if bound is not None:
+            ax.axhline(bound, color="black", linewidth=1.5, label=f"{TARGET_TOUCH_RATIO} x touch at its best grid")
+        ax.set_ylim(0, None)
+        ax.set_title(title, fontsize=10)
+        ax.grid(axis="y", alpha=0.3)
+    short = [name.split(":")[0] for name in ladder]
+    for ax in axes[1]:
+        ax.set_xticks(x, short, rotation=90, fontsize=7)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("contest mean (us)")
+    legend = axes.flat[len(panels)]
+    legend.axis("off")
+    legend.legend(*axes.flat[0].get_legend_handles_labels(), loc="center", fontsize=8, frameon=False)
+    axes.flat[len(panels) - 1].tick_params(labelbottom=True)
+    fig.suptitle("H200: the CUDA path mma_sm90, version by version (KERNEL_NOTES.md says what each changed)")
+    if latest is not None:
+        figures.stamp(fig, latest, "data/results/h200/final/bench.csv and earlier runs (mma_v*/)")
+    return "\n".join(lines), fig
+
+
+PAIRED_RUNS = (  # bench runs that timed `mxlib` and `mxlib:mma_sm90` on one config a shape, v4's tree to v15's
+    "run_97c1191/bench_call_a.csv", "run_97c1191/bench.csv", "run_0fc08c3/bench_call_d.csv", "run_0fc08c3/bench.csv",
+    "run_2ace167/bench.csv", "run_b022894/bench.csv", "run_36e1c5e/bench.csv", "run_36e1c5e/bench_2.csv",
+    "run_fc616db/bench.csv", "run_a8e5cc9/bench.csv", "final/bench.csv", "final/bench_2.csv", "final/bench_3.csv",
+)
+
+
+def dispatcher_minus_forced(frame) -> dict:
+    """(m, n, k) -> (us, launches) on the benchmark shapes of one bench.csv frame where the dispatcher (`mxlib`)
+    and the forced path (`mxlib:mma_sm90`) ran the same config: the dispatcher's contest mean minus the forced
+    one's, and whether that config is one launch (num_stages 1) or two (a quantizer, then the GEMM)."""
+    from ..kernels.gemm_mma_sm90 import Config, mma_launches
+
+    f = frame[(frame.timing == "contest") & (frame.kind == "benchmark")]
+    forced = {(r.m, r.n, r.k): r for r in f[f.provider == "mxlib:mma_sm90"].itertuples()}
+    out = {}
+    for r in f[f.provider == "mxlib"].itertuples():
+        other = forced.get((r.m, r.n, r.k))
+        if other is not None and r.config == other.config:
+            launches = mma_launches(Config(**{key: int(v) for key, v in config_fields(r.config).items()}))
+            out[(r.m, r.n, r.k)] = (float(r.mean_us) - float(other.mean_us), launches)
+    return out
+
+
+def between_blocks(frames: dict):
+    """(text, figure) of the between-block effect: for each benchmark shape, the dispatcher's block minus the
+    forced path's block (`dispatcher_minus_forced`) in every run of `frames` ({name: bench.csv frame}, None
+    where not recorded, left out). The text gives per shape the launches, the pairs, the smallest and largest
+    difference in size and how often the dispatcher's block was the slower; the figure one point per run."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from . import figures
+
+    diffs = {name: dispatcher_minus_forced(f) for name, f in frames.items() if f is not None}
+    keys = [s.mnk for s in shapes_mod.load("benchmark")]
+    lines = [f"{'shape':>14} {'launches':>8} {'pairs':>5} {'|diff| min':>10} {'max':>5} "
+             f"{'dispatcher slower':>17}   contest means, us: mxlib minus mxlib:mma_sm90, same config"]
+    fig, ax = plt.subplots(figsize=(8, 3.8), layout="constrained")
+    for j, key in enumerate(keys):
+        got = [d[key] for d in diffs.values() if key in d]
+        if not got:
+            continue
+        values = np.array([v for v, _ in got])
+        launches = got[0][1]
+        lines.append(f"{'x'.join(map(str, key)):>14} {launches:8d} {len(values):5d} {abs(values).min():10.2f} "
+                     f"{abs(values).max():5.2f} {f'{(values > 0).sum()} of {len(values)}':>17}")
+        jitter = np.linspace(-0.25, 0.25, len(values)) if len(values) > 1 else np.zeros(1)
+        ax.plot(j + jitter, values, "o", markersize=4, color="#D55E00" if launches == 2 else "#0072B2",
+                label="2 launches (a quantizer, then the GEMM)" if launches == 2 else "1 launch")
+    handles, labels = ax.get_legend_handles_labels()
+    unique = dict(zip(labels, handles))
+    ax.legend(unique.values(), unique.keys(), fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(keys)), ["x".join(map(str, key)) for key in keys], rotation=30, ha="right")
+    ax.set(ylabel="mxlib minus forced mma_sm90\n(us, contest means)")
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_title(f"H200: one config, two blocks of calls, {len(diffs)} bench runs")
+    latest = next((frames[name] for name in reversed(list(frames)) if frames[name] is not None), None)
+    if latest is not None:
+        figures.stamp(fig, latest, "data/results/h200/final/bench*.csv and earlier runs (run_*/)")
+    return "\n".join(lines), fig
+
+
+FLOOR_VARIANTS = (  # scripts/mma_ablate.py's variants that bound the CUDA path from below
+    ("full", "as shipped"),
+    ("resident", "chunk work on resident data (no copies streamed)"),
+    ("resident_skeleton", "no ring, no decode, no MMA (the fixed part)"),
+)
+
+
+def mma_floor(ablate, bench):
+    """(text, figure) of what the baseline goal's per-shape bound asks of the CUDA path: per shape of `ablate` (a CSV
+    of scripts/mma_ablate.py, the table's config of each long benchmark shape) the contest mean of each
+    `FLOOR_VARIANTS` variant (the mean over the rounds recorded), beside the bound TARGET_TOUCH_RATIO x touch at
+    its best grid and cuBLAS bf16, both from `bench` (one bench.csv run, contest means). A variant above the
+    bound says that no loop, however fast, brings the shipped structure under it."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from . import figures
+    from .acceptance import TARGET_TOUCH_RATIO
+
+    best, cublas = contest_references(bench)
+    means = ablate.groupby(["m", "n", "k", "variant"]).mean_us.mean()
+    keys = sorted({(m, n, k) for m, n, k, _ in means.index})
+    width = max(len(v) for v, _ in FLOOR_VARIANTS) + 2
+    lines = [f"{'shape':>14}" + "".join(f"{v:>{width}}" for v, _ in FLOOR_VARIANTS)
+             + f"{f'{TARGET_TOUCH_RATIO} x touch':>16}{'cublas_bf16':>13}   contest means, us"]
+    for key in keys:
+        lines.append(f"{'x'.join(map(str, key)):>14}" + "".join(f"{means[(*key, v)]:{width}.2f}" for v, _ in FLOOR_VARIANTS)
+                     + f"{TARGET_TOUCH_RATIO * best[key]:16.2f}{cublas[key]:13.2f}")
+    fig, ax = plt.subplots(figsize=(7, 4.6), layout="constrained")
+    bar = 0.8 / len(FLOOR_VARIANTS)
+    colors = ("#0072B2", "#56B4E9", "#999999")
+    for i, ((v, label), color) in enumerate(zip(FLOOR_VARIANTS, colors)):
+        ax.bar(np.arange(len(keys)) - 0.4 + bar * (i + 0.5), [means[(*key, v)] for key in keys], bar,
+               label=f"{v}: {label}", color=color)
+    for j, key in enumerate(keys):
+        ax.hlines(TARGET_TOUCH_RATIO * best[key], j - 0.45, j + 0.45, colors="black", linewidth=2,
+                  label=f"{TARGET_TOUCH_RATIO} x touch at its best grid (the bound)" if j == 0 else None)
+        ax.hlines(cublas[key], j - 0.45, j + 0.45, colors="#D55E00", linestyles="dashed",
+                  label="cuBLAS bf16" if j == 0 else None)
+    ax.set_xticks(range(len(keys)), ["x".join(map(str, key)) for key in keys])
+    ax.set(ylabel="contest time per call (us, mean)")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2)
+    ax.set_title(f"H200: the CUDA path with parts cut out, against {TARGET_TOUCH_RATIO} x touch")
+    figures.stamp(fig, ablate, "data/results/h200/mma_v16/ablate.csv, final/bench.csv")
+    return "\n".join(lines), fig
+
+
+def fused_timeline(summary: dict, stamp_frame):
+    """(text, figure) of one program of the fused kernel timed from inside, per benchmark shape: `summary` is
+    `probe.timelines` of a timeline.csv ({(m, n, k, state): timeline_summary}). The text gives the cold
+    launches (after the cache flush): programs, K iterations, span, median program, loop, tail, the last
+    arrivals' tail and programs per SM; the figure stacks median loop and tail with the span, cold beside
+    warm. `stamp_frame` (the run's probe.csv, which has device and date) stamps the figure."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from . import figures
+
+    keys = [s.mnk for s in shapes_mod.load("benchmark")]
+    lines = [f"{'shape':>14} {'programs':>8} {'iters':>5} {'span':>6} {'program':>7} {'loop':>6} {'tail':>5} "
+             f"{'last tail':>9} {'per SM':>6}  (us, cold: after the cache flush; medians over programs)"]
+    for key in keys:
+        s = summary[(*key, "cold")]
+        lines.append(f"{'x'.join(map(str, key)):>14} {s['programs']:8d} {s['iters']:5d} {s['span_ns'] / 1e3:6.2f} "
+                     f"{s['prog_ns'] / 1e3:7.2f} {s['loop_ns'] / 1e3:6.2f} {s['tail_ns'] / 1e3:5.2f} "
+                     f"{s['tail_last_ns'] / 1e3:9.2f} {s['max_resident']:6d}")
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True, layout="constrained")
+    x = np.arange(len(keys))
+    for ax, state, what in zip(axes, ("cold", "warm"), ("after the cache flush, as the contest times it",
+                                                          "right after a call on the same inputs")):
+        loop = [summary[(*key, state)]["loop_ns"] / 1e3 for key in keys]
+        tail = [summary[(*key, state)]["tail_ns"] / 1e3 for key in keys]
+        span = [summary[(*key, state)]["span_ns"] / 1e3 for key in keys]
+        ax.bar(x, loop, 0.6, color="#0072B2" if state == "cold" else "#56B4E9", label="K loop",
+               hatch=None if state == "cold" else "//")
+        ax.bar(x, tail, 0.6, bottom=loop, color="#E69F00" if state == "cold" else "#F0E442",
+               label="tail (part stored, counter, last: sum)", hatch=None if state == "cold" else "//")
+        ax.plot(x, span, "k_", ms=16, mew=2, label="launch span (first start to last end)")
+        ax.set_xticks(x, ["x".join(map(str, key)) for key in keys], rotation=30, ha="right")
+        ax.set_title(f"{state}: {what}", fontsize=9.5)
+        ax.legend(fontsize=7, loc="upper left")
+    axes[0].set_ylabel("time (us), median program")
+    fig.suptitle("H200: one program of the fused kernel, timed from inside (version 2 configs)")
+    figures.stamp(fig, stamp_frame, "data/results/h200/probe/timeline.csv")
+    return "\n".join(lines), fig
+
+
+A_VARIANTS = (("fused", "A quantized by every program"), ("a_once", "A quantized once per launch"),
+              ("a_quantized", "A handed over quantized (not a GEMM call)"))
+
+
+def a_quantization_cost(best: dict, stamp_frame):
+    """(text, figure): per benchmark and test shape, the best checked config's median us per call of each
+    variant of `A_VARIANTS` (`best` is `probe.best_by_variant` of the version-3 diagnostic run's probe.csv,
+    `stamp_frame` that CSV as a frame): A quantized by every program, once per launch, or handed over
+    already quantized (not a GEMM call: what quantizing A costs)."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from . import figures
+
+    keys = [s.mnk for s in shapes_mod.load("benchmark")] + [s.mnk for s in shapes_mod.load("test")]
+    lines = [f"{'shape':>14}{'per program':>14}{'once':>14}{'given':>14}   median us per call, best checked config each;",
+             f"{'':14}  (A quantized by every program / once per launch / handed over quantized)"]
+    for key in keys:
+        lines.append(f"{'x'.join(map(str, key)):>14}" + "".join(f"{float(best[key][v]['contest_us']):14.2f}" for v, _ in A_VARIANTS))
+    fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
+    width = 0.8 / len(A_VARIANTS)
+    for i, (v, label) in enumerate(A_VARIANTS):
+        ax.bar(np.arange(len(keys)) - 0.4 + width * (i + 0.5), [float(best[key][v]["contest_us"]) for key in keys],
+               width, label=label, color=figures.COLORS.get(v, "#D55E00"))
+    ax.set_xticks(range(len(keys)), ["x".join(map(str, key)) for key in keys], rotation=30, ha="right")
+    ax.set(ylabel="contest time per call (us, median)")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.set_title("H200: quantizing A once per launch recovers most of its cost at M >= 64")
+    figures.stamp(fig, stamp_frame, "data/results/h200/rung3/probe.csv")
+    return "\n".join(lines), fig

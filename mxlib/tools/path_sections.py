@@ -1,0 +1,287 @@
+"""The sections notebooks 03 to 05 share, one function each: the seed's launches for a path (from
+`mxlib.spec.seed.seed_plan`), the source of a kernel, a path's compiled facts for gfx950 and sm_90 side by
+side, its occupancy on each device, its H200 config and its measured speed; and notebook 05's recorded
+split-K sweep. Each returns text (and, for figures, the figure), so a notebook cell is one call and a
+print; nothing here measures.
+
+Where the numbers come from: `seed_plan` and `mxlib.spec.aiter_rules` (what the seed launches, per aiter
+release line), data/results/mi355x/isa_all_paths.csv and data/results/h200/isa_sm90_all_paths.csv (every
+Triton path compiled on the CPU machine, `python -m mxlib isa --path all`), data/results/mi355x/isa_seed.csv
+(the seed's own Triton kernels), data/results/mi355x/isa.csv and data/results/h200/isa_sm90.csv (mxlib's
+dispatcher's Triton launch per shape: fused_fp4 on gfx950, fused on sm_90),
+data/results/mi355x/aiter_asm_kernels.csv (aiter's ASM GEMMs' metadata), mxlib/data/configs/h200.csv (the
+H200 table), data/results/h200/bench.csv (the timing run that timed every Triton path) and
+data/results/h200/splitk_sweep.csv.
+"""
+from __future__ import annotations
+
+import csv
+import inspect
+import textwrap
+from pathlib import Path
+
+from ..spec import seed as seed_mod
+from ..spec import shapes as shapes_mod
+from ..spec.aiter_rules import AITER_LINES, gemm_a4w4_choice
+from . import occupancy as occ
+from .isa import DEFAULT_OUT
+from .repo import RESULTS_DIR
+
+ISA_CSV = {"gfx950": RESULTS_DIR / "mi355x" / "isa_all_paths.csv", "sm_90": RESULTS_DIR / "h200" / "isa_sm90_all_paths.csv"}
+ISA_SEED_CSV = RESULTS_DIR / "mi355x" / "isa_seed.csv"
+ISA_DISPATCH_CSV = DEFAULT_OUT  # what `python -m mxlib isa --target T` writes: the dispatcher's launches
+ASM_KERNELS_CSV = RESULTS_DIR / "mi355x" / "aiter_asm_kernels.csv"
+GEMM_KERNEL = {"asm": "_tiled_kernel", "ck": "_tiled_kernel", "splitk": "_splitk_kernel"}  # mxlib's GEMM per path
+
+
+def _path(path: str) -> str:
+    if path not in seed_mod.PATHS:
+        raise ValueError(f"path must be one of the seed's paths {', '.join(seed_mod.PATHS)}, got {path!r}")
+    return path
+
+
+def read_rows(file: Path) -> list[dict]:
+    """A recorded CSV as a list of dicts."""
+    with open(file, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def config_fields(text: str) -> dict:
+    """A recorded config column ("BLOCK_M=16 BLOCK_N=64 ...") as {name: value text}."""
+    return dict(kv.split("=", 1) for kv in text.split() if "=" in kv)
+
+
+def seed_shapes(path: str) -> list:
+    """The contest shapes (mxlib.spec.shapes.Shape) the seed sends down `path`, in the contest's order."""
+    _path(path)
+    return [s for s in shapes_mod.load() if seed_mod.seed_path(*s.mnk) == path]
+
+
+def _grid(g) -> str:
+    return "?" if g is None else "x".join(map(str, g))
+
+
+def seed_launches(path: str, aiter: str = seed_mod.CONTEST_AITER) -> str:
+    """Every launch of one seed call per shape of `path`: kernel, grid, CTAs, and for the GEMM how its
+    kernel was chosen ("seed": named by the seed; "tuned"/"heuristic": aiter's CSV row or ASM heuristic;
+    "config": the seed's Triton config) with its tile and the MI355X's CUs it occupies (one CTA per CU)."""
+    lines = [f"what the seed launches per call (mxlib.spec.seed.seed_plan, aiter {aiter} release line):"]
+    for s in seed_shapes(path):
+        plan = seed_mod.seed_plan(*s.mnk, aiter=aiter)
+        tile = "?" if plan["tile"] is None else f"{plan['tile'][0]}x{plan['tile'][1]}"
+        util = "" if plan["ctas"] is None else f", {plan['ctas'] / occ.DEVICES['MI355X'].units:.1%} of {occ.DEVICES['MI355X'].units} CUs"
+        lines.append(f"  {str(s):>14}  GEMM: {plan['how']} {tile} tile, {plan['ctas']} CTAs{util}  "
+                     f"(holds for aiter {plan['aiter']})")
+        for launch in plan["launches"]:
+            lines.append(f"  {'':14}    {launch['kernel'][:60]:<60} grid {_grid(launch['grid']):>7}  {launch['ctas']} CTAs")
+    return "\n".join(lines)
+
+
+def seed_backend(plan: dict) -> str:
+    """"triton", "asm" or "ck": what runs the GEMM of a `seed_plan`."""
+    if plan["path"] == "splitk":
+        return "triton"
+    return "ck" if str(plan["runs"]).startswith("a4w4_blockscale") else "asm"
+
+
+def release_table() -> str:
+    """Every contest shape: the seed's path and, on each aiter release line it runs on (`AITER_LINES`), the
+    GEMM kernel that runs (`seed_plan`): CK, ASM or Triton, its tile, how it was chosen; then, per line,
+    how many shapes run CK and how many have a tuned row in aiter's CSV (`gemm_a4w4_choice`)."""
+    lines = [f"{'shape':>14}  {'seed path':<9} " + "".join(f"{'aiter ' + ln.first + ('+' if ln.stop is None else ''):<34}"
+                                                         for ln in AITER_LINES)]
+    counts = {ln.first: [0, 0] for ln in AITER_LINES}
+    shapes = shapes_mod.load()
+    for s in shapes:
+        cells = []
+        for ln in AITER_LINES:
+            plan = seed_mod.seed_plan(*s.mnk, aiter=ln.first)
+            tile = f"{plan['tile'][0]}x{plan['tile'][1]}"
+            cells.append(f"{seed_backend(plan)} {tile} ({plan['how']})")
+            counts[ln.first][0] += seed_backend(plan) == "ck"
+            counts[ln.first][1] += gemm_a4w4_choice(*s.mnk, ln.first).how == "tuned"
+        lines.append(f"{str(s):>14}  {plan['path']:<9} " + "".join(f"{c:<34}" for c in cells))
+    for ln in AITER_LINES:
+        ck, tuned = counts[ln.first]
+        lines.append(f"aiter {ln.first} line ({ln.span}): {ck} of {len(shapes)} shapes run CK; "
+                     f"{tuned} of {len(shapes)} have a tuned row")
+    return "\n".join(lines)
+
+
+def source(obj) -> str:
+    """The source text of a function, kernel or module (a Triton kernel's Python function), dedented."""
+    fn = getattr(obj, "fn", obj)  # a triton JITFunction keeps the Python function in .fn
+    return textwrap.dedent(inspect.getsource(fn)).rstrip("\n")
+
+
+def _isa_rows(target: str, kernel: str, path: str, shapes) -> list[dict]:
+    wanted = {str(s) for s in shapes}
+    return [r for r in read_rows(ISA_CSV[target]) if r["kernel"] == kernel and r["path"] == path and r["shape"] in wanted]
+
+
+def _mma(text: str) -> str:
+    if not text:
+        return "none"
+    name, _, count = text.split(";")[0].rpartition(":")
+    short = name.replace("wgmma.mma_async.sync.aligned.", "wgmma.").replace("mma.sync.aligned.", "mma.sync.")
+    short = short.replace(".row.col", "")
+    return f"{short} x{count}"
+
+
+def compiled_facts(path: str, shapes=None) -> str:
+    """mxlib's GEMM kernel of `path` on each of its shapes compiled for gfx950 and for sm_90, side by side,
+    each with the config mxlib's dispatcher gives it there (the MI355X table has rows for fused_fp4 only, so
+    gfx950 rows use the path's default config; sm_90 rows the H200 table's): tile, registers (AMD: VGPRs + AGPRs; NVIDIA: per thread), LDS / shared bytes, spills, the matrix
+    instruction and its count in the kernel, CTAs per CU / SM (`occupancy.residency`)."""
+    shapes = seed_shapes(path) if shapes is None else list(shapes)
+    kernel = GEMM_KERNEL[_path(path)]
+    by = {t: {r["shape"]: r for r in _isa_rows(t, kernel, path, shapes)} for t in ISA_CSV}
+    lines = [f"{kernel} ({path} path), compiled on the CPU machine (Triton "
+             f"{next(iter(by['gfx950'].values()), {}).get('triton', '?')}): "
+             "data/results/mi355x/isa_all_paths.csv, data/results/h200/isa_sm90_all_paths.csv"]
+    for s in shapes:
+        for target in ("gfx950", "sm_90"):
+            r = by[target].get(str(s))
+            if r is None:
+                lines.append(f"  {str(s):>14} {target:>6}  not compiled")
+                continue
+            tile = config_fields(r["config"])
+            regs = f"{r['vgprs']}+{r['agprs']}" if target == "gfx950" else r["vgprs"]
+            unit = "CU" if target == "gfx950" else "SM"
+            lines.append(f"  {str(s):>14} {target:>6}  {tile.get('BLOCK_M')}x{tile.get('BLOCK_N')}x{tile.get('BLOCK_K')} "
+                         f"{r['num_warps']} warps, {r['grid_ctas']:>4} CTAs, regs {regs:>7}, LDS/shared "
+                         f"{r['shared_bytes']:>6} B, spill {r['spill_bytes'] or 0} B, {r['ctas_per_unit']} CTAs/{unit}, "
+                         f"{_mma(r['mma'])}")
+    return "\n".join(lines)
+
+
+def seed_compiled(shape) -> str:
+    """The seed's own Triton launches on `shape` ((m, n, k)) compiled for gfx950 (data/results/mi355x/isa_seed.csv:
+    its quant kernels, and its split-K GEMM from PyPI amd-aiter's kernel files): kernel, CTAs, VGPRs, LDS,
+    the compiler's waves per SIMD, CTAs per CU by resources, matrix instructions; aiter's ASM and CK calls
+    are named, not compiled."""
+    key = "x".join(map(str, shape))
+    lines = ["the seed's launches compiled for gfx950 (data/results/mi355x/isa_seed.csv):"]
+    for r in read_rows(ISA_SEED_CSV):
+        if r["shape"] != key:
+            continue
+        if r["note"] == "not Triton, not compiled":
+            lines.append(f"  {r['kernel']:<50} not Triton, not compiled: {r['config']}")
+            continue
+        lines.append(f"  {r['kernel']:<50} {r['grid_ctas']:>4} CTAs, {r['vgprs']} VGPRs, LDS {r['shared_bytes']} B, "
+                     f"waves_per_eu hint {r['waves_per_eu']}: compiler {r['occupancy']} waves/SIMD, "
+                     f"{r['ctas_per_unit']} CTAs/CU by resources, {_mma(r['mma'])}")
+    if len(lines) == 1:
+        raise ValueError(f"shape must be a contest shape recorded in {ISA_SEED_CSV.name}, got {key}")
+    return "\n".join(lines)
+
+
+def aiter_asm_kernel(tile) -> dict:
+    """The row of data/results/mi355x/aiter_asm_kernels.csv for an ASM tile (tile_m, tile_n)."""
+    for r in read_rows(ASM_KERNELS_CSV):
+        if (int(r["tile_m"]), int(r["tile_n"])) == tuple(tile):
+            return r
+    raise ValueError(f"tile must be one of the ASM tiles in {ASM_KERNELS_CSV.name}, got {tile}")
+
+
+def h200_config(path: str, shape):
+    """The Config mxlib's H200 table gives `path` on `shape`, else the path's default (and which)."""
+    from ..runtime import dispatch
+    from ..runtime.paths import path_module
+
+    mod = path_module(path)
+    fields = [f for p, f in dispatch.load_table("h200").get(tuple(shape), []) if p == path]
+    return (mod.Config(**fields[0]), "table") if fields else (mod.default_config(*shape), "default")
+
+
+def _tile_text(tm, tn, split=1) -> str:
+    return f"{tm}x{tn}" + (f" x{split}" if split > 1 else "")
+
+
+def occupancy(path: str, aiter: str = seed_mod.CONTEST_AITER):
+    """(text, figure): for each shape of `path`, the seed's GEMM on the MI355X (`seed_plan`: tile, CTAs,
+    share of the 256 CUs) and mxlib's config of the path on the H200 (CTAs, share of 132 SMs, one CTA per
+    SM as the utilization measure), one panel per device."""
+    from . import figures
+
+    rows = []
+    for s in seed_shapes(path):
+        plan = seed_mod.seed_plan(*s.mnk, aiter=aiter)
+        tm, tn = plan["tile"]
+        split = plan["ctas"] // occ.cta_count(*s.mnk, tm, tn) if plan["config"] else 1  # the split aiter runs
+        cfg, _ = h200_config(path, s.mnk)
+        ctas = occ.cta_count(*s.mnk, cfg.block_m, cfg.block_n, cfg.split_k)
+        rows.append((str(s), _tile_text(tm, tn, split), plan["ctas"], occ.cu_utilization(plan["ctas"], "MI355X"),
+                     _tile_text(cfg.block_m, cfg.block_n, cfg.split_k), ctas, occ.cu_utilization(ctas, "H200")))
+    text = [f"{'shape':>14} | {'seed tile':>12} {'CTAs':>5} {'MI355X':>7} | {'H200 tile':>12} {'CTAs':>5} {'H200':>6}"]
+    text += [f"{r[0]:>14} | {r[1]:>12} {r[2]:5d} {r[3]:7.1%} | {r[4]:>12} {r[5]:5d} {r[6]:6.1%}" for r in rows]
+    fig = figures.utilization_panels([
+        (f"MI355X ({occ.DEVICES['MI355X'].units} CUs): the seed's GEMM launch", figures.COLORS["MI355X"], [(r[0], r[2], r[3], r[1]) for r in rows]),
+        (f"H200 ({occ.DEVICES['H200'].units} SMs): mxlib's H200 config of this path", figures.COLORS["H200"],
+         [(r[0], r[5], r[6], r[4]) for r in rows]),
+    ], suptitle=f"{path} path: GEMM CTAs (over each bar, with the tile) and utilization, one panel per device")
+    return "\n".join(text), fig
+
+
+def speed(frame, path: str):
+    """(text, figure) of the recorded H200 bench for `path` on its contest shapes: means (medians beside)
+    of the path itself, the fused path and cuBLAS bf16 on the unquantized B, as bars with p20-p80 lines."""
+    import matplotlib.pyplot as plt
+
+    from . import figures, ranking
+
+    keys = [s.mnk for s in seed_shapes(path)]
+    mine = frame[frame[["m", "n", "k"]].apply(tuple, axis=1).isin(keys)]
+    providers = [f"mxlib:{path}", "mxlib:fused", "cublas_bf16"]
+    text = ranking.table(mine, providers, kinds=("test", "benchmark", "extra"))
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    figures.speed_bars(ax, mine, providers)
+    ax.set_title(f"H200: the {path} path on its contest shapes (portable stand-ins)")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    figures.stamp(fig, mine, "data/results/h200/bench.csv")
+    return text, fig
+
+
+def splitk_sweep(sweep):
+    """(text, figure) of a recorded split-K sweep (`python -m mxlib sweep`, splitk_sweep.csv: one row per
+    shape, tile and split_k, with `measured_us` the median of its calls and `predicted_us` the latency
+    model's). M = 8 and M = 16 at (2112, 7168) run the same grid, so only M = 16 is drawn; the text says how
+    far apart the two are. Per shape drawn, the text gives the unsplit times over the tiles and the fastest
+    config, so that a caption can describe what the figure shows. Rows without a time (failed their check)
+    are left out."""
+    import matplotlib.pyplot as plt
+
+    from . import figures
+
+    sweep = sweep[sweep.measured_us.notna()]
+    key = ["tile_m", "tile_n", "split_k"]
+    m8 = sweep[(sweep.m == 8) & (sweep.n == 2112)].set_index(key).measured_us
+    m16 = sweep[(sweep.m == 16) & (sweep.n == 2112)].set_index(key).measured_us
+    same = m8.index.intersection(m16.index)
+    lines = []
+    if len(same):
+        lines.append(f"8x2112x7168 and 16x2112x7168: the same {len(same)} configs differ by at most "
+                     f"{100 * ((m8[same] - m16[same]).abs() / m16[same]).max():.1f}%, so only 16x2112x7168 is drawn")
+    shown = sweep[~((sweep.m == 8) & (sweep.n == 2112))]
+    groups = list(shown.groupby(["m", "n", "k"], sort=False))
+    lines.append(f"{'shape':>14}  {'unsplit, over the tiles':>24}  {'fastest config':>22}   (median us per call, H200)")
+    for (m, n, k), g in groups:
+        unsplit = g[g.split_k == 1].measured_us
+        best = g.loc[g.measured_us.idxmin()]
+        span = f"{unsplit.min():.1f} to {unsplit.max():.1f}" if len(unsplit) else "-"
+        config = f"{best.tile_m}x{best.tile_n} split {best.split_k}"
+        lines.append(f"{f'{m}x{n}x{k}':>14}  {span:>24}  {config:>16} {best.measured_us:5.1f}")
+    fig, axes = plt.subplots(1, len(groups), figsize=(4.4 * len(groups), 3.8), sharey=True, layout="constrained",
+                             squeeze=False)
+    for ax, ((m, n, k), g) in zip(axes[0], groups):
+        for i, ((tm, tn), t) in enumerate(g.groupby(["tile_m", "tile_n"])):
+            t = t.sort_values("split_k")
+            ax.plot(t.split_k, t.measured_us, marker=".", color=plt.cm.tab10(i), label=f"{tm}x{tn}")
+            ax.plot(t.split_k, t.predicted_us, "--", lw=0.8, color=plt.cm.tab10(i))
+        ax.set(title=f"{m}x{n}x{k}", xlabel="split_k (K slices per output tile)", yscale="log")
+        figures.plain_log(ax)
+    axes[0, 0].set_ylabel("us per call, median\n(solid: measured, dashed: model)")
+    axes[0, 0].legend(fontsize=7, title="tile")
+    fig.suptitle("H200: mxlib's split-K kernel (portable stand-in), contest-style")
+    figures.stamp(fig, sweep, "data/results/h200/splitk_sweep.csv")
+    return "\n".join(lines), fig

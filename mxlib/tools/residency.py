@@ -1,0 +1,271 @@
+"""Notebook 06's tables and figures: the seed's split-K launch at each split (text, and where its CTAs
+land), the GEMM launches per shape with their residency (CTAs one CU or SM holds at once, from compiled
+resources) and their bytes in flight, the H200 sweep at the seed's tile beside that residency, and the
+latency model's utilization against split-K. Each returns text or a figure; nothing here measures.
+
+Where the numbers come from: the compiled records `mxlib.tools.path_sections` names (ISA_SEED_CSV,
+ISA_DISPATCH_CSV, aiter's ASM metadata), `mxlib.spec.seed.seed_plan` and `mxlib.tools.occupancy`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..spec import seed as seed_mod
+from ..spec import shapes as shapes_mod
+from ..spec.ints import cdiv
+from . import occupancy as occ
+from .path_sections import ISA_DISPATCH_CSV, ISA_SEED_CSV, aiter_asm_kernel, config_fields, read_rows, seed_backend
+
+@dataclass(frozen=True)
+class Launch:
+    """One GEMM launch of one call, with what is known of it (None: not known, e.g. CK's resources)."""
+
+    device: str  # "MI355X" or "H200"
+    what: str  # who launches it, and the kernel
+    k: int  # the GEMM's K
+    ctas: int
+    resident: int | None  # CTAs one CU / SM holds at once, from the compiled kernel's resources
+    tile: tuple[int, int]  # (tile_m, tile_n)
+    block_k: int | None  # K values per step of the kernel's loop
+    split_k: int
+    stages: int | None  # K steps of loads in flight per CTA (Triton's num_stages)
+    a_format: str  # "fp4": A quantized by an earlier launch; "bf16": A quantized inside the GEMM
+
+    @property
+    def units(self) -> int:
+        return occ.DEVICES[self.device].units
+
+    @property
+    def rounds(self) -> int | None:
+        """Rounds of `resident` x units CTAs; 1 whenever the CTAs fit one per unit, whatever the residency."""
+        if self.ctas <= self.units:
+            return 1
+        return None if self.resident is None else occ.rounds(self.ctas, self.resident, self.device)
+
+    @property
+    def k_steps(self) -> int | None:
+        """Dependent K steps one CTA makes (its K slice over block_k)."""
+        return None if self.block_k is None else cdiv(cdiv(self.k, self.split_k), self.block_k)
+
+
+def _seed_launch(shape) -> Launch:
+    m, n, k = shape
+    plan = seed_mod.seed_plan(m, n, k)
+    tm, tn = plan["tile"]
+    split = plan["ctas"] // occ.cta_count(m, n, k, tm, tn)
+    if plan["path"] == "splitk":
+        key = "x".join(map(str, shape))
+        row = next(r for r in read_rows(ISA_SEED_CSV) if r["shape"] == key and "gemm" in r["kernel"]
+                   and "reduce" not in r["kernel"] and r["ctas_per_unit"])
+        cfg = plan["config"]
+        return Launch("MI355X", f"seed: aiter Triton split-K {tm}x{tn}", k, plan["ctas"], int(row["ctas_per_unit"]),
+                      (tm, tn), cfg["BLOCK_SIZE_K"], split, cfg["num_stages"], "fp4")
+    if seed_backend(plan) == "asm":
+        return Launch("MI355X", f"seed: aiter ASM {tm}x{tn}", k, plan["ctas"], int(aiter_asm_kernel((tm, tn))["ctas_per_cu"]),
+                      (tm, tn), None, split, None, "fp4")
+    return Launch("MI355X", f"seed: aiter CK {tm}x{tn}", k, plan["ctas"], None, (tm, tn), None, split, None, "fp4")
+
+
+def _dispatch_launch(shape, target: str) -> Launch:
+    key = "x".join(map(str, shape))
+    row = next(r for r in read_rows(ISA_DISPATCH_CSV[target]) if r["shape"] == key and "gemm" in r["kernel"])
+    cfg = config_fields(row["config"])
+    device, path = ("MI355X", "fused_fp4") if target == "gfx950" else ("H200", "fused")
+    tm, tn = int(cfg["BLOCK_M"]), int(cfg["BLOCK_N"])
+    return Launch(device, f"mxlib {path} {tm}x{tn}", shape[2], int(row["grid_ctas"]), int(row["ctas_per_unit"]),
+                  (tm, tn), int(cfg["BLOCK_K"]), int(cfg["SPLIT_K"]), int(cfg["num_stages"]), "bf16")
+
+
+def gemm_launches(shape) -> list[Launch]:
+    """The GEMM launch of one call on `shape` ((m, n, k)): the seed's on the MI355X (`seed_plan`; residency
+    from aiter's ASM metadata or the seed's compiled Triton kernel; CK's is not known), mxlib's fused_fp4 on
+    the MI355X (compiled, never run) and mxlib's fused on the H200, each from its compiled resources."""
+    shape = tuple(shape)
+    return [_seed_launch(shape), _dispatch_launch(shape, "gfx950"), _dispatch_launch(shape, "sm_90")]
+
+
+def _opt(v) -> str:
+    return "?" if v is None else str(v)
+
+
+def residency_table(shapes=None) -> str:
+    """Per shape (default: the benchmark shapes), each launch of `gemm_launches`: CTAs, CTAs per CU / SM
+    from compiled resources, rounds, and the units with work in the first round."""
+    shapes = [s.mnk for s in shapes_mod.load("benchmark")] if shapes is None else [tuple(s) for s in shapes]
+    lines = [f"{'shape':>14}  {'device':6} {'launch':34} {'CTAs':>5} {'per unit':>8} {'rounds':>6} {'units with work':>16}"]
+    for s in shapes:
+        for ln in gemm_launches(s):
+            busy = min(ln.ctas, ln.units)
+            lines.append(f"{'x'.join(map(str, s)):>14}  {ln.device:6} {ln.what:34} {ln.ctas:5d} {_opt(ln.resident):>8} "
+                         f"{_opt(ln.rounds):>6} {f'{busy} of {ln.units} ({busy / ln.units:.0%})':>16}")
+    return "\n".join(lines)
+
+
+def littles_law_table(shapes=None) -> str:
+    """Little's law (bytes in flight = bandwidth x latency) for each launch of `gemm_launches` on `shapes`
+    (default: the benchmark shapes with M <= 32): the bytes the call reads and their time at the device's
+    bandwidth, the bytes one K step of all resident CTAs requests at once, and the longest memory round
+    trip that keeps the device streaming (`occupancy.latency_covered_us`). '?': the kernel's K step is not
+    known (aiter's ASM and CK kernels are not compiled here)."""
+    if shapes is None:
+        shapes = [s.mnk for s in shapes_mod.load("benchmark") if s.m <= 32]
+    lines = [f"{'shape':>14}  {'device':6} {'launch':34} {'reads':>8} {'at BW':>7} {'K steps':>7} "
+             f"{'in flight':>9} {'covers':>7}   (KB, us; BW: MI355X 8 TB/s cited, H200 4.28 TB/s measured)"]
+    for s in shapes:
+        m, n, k = s
+        for ln in gemm_launches(s):
+            bw = occ.DEVICES[ln.device].bandwidth.value
+            read = occ.gemm_read_bytes(m, n, k, ln.a_format)
+            cells = [_opt(ln.k_steps), "?", "?"]
+            if ln.block_k is not None:
+                step = occ.step_bytes(min(ln.tile[0], m), min(ln.tile[1], n), ln.block_k, ln.a_format)
+                stages = min(ln.stages, ln.k_steps)  # a CTA cannot have more steps in flight than it makes
+                flight = occ.in_flight_bytes(ln.ctas, ln.resident, ln.device, step, stages)
+                cells[1:] = [f"{flight / 1e3:.0f}", f"{occ.latency_covered_us(flight, bw):.2f}"]
+            lines.append(f"{'x'.join(map(str, s)):>14}  {ln.device:6} {ln.what:34} {read / 1e3:8.0f} "
+                         f"{read / bw * 1e6:7.2f} {cells[0]:>7} {cells[1]:>9} {cells[2]:>7}")
+    return "\n".join(lines)
+
+
+def seed_splitk_h200_resident(res) -> int | None:
+    """CTAs one H200 SM holds at once of mxlib's split-K kernel with the seed's tile on the seed's split-K
+    shape: the fewest over the configs of a splitk_sweep_residency.csv frame (None: no frame)."""
+    m = seed_mod.SEED_SPLITK_SHAPE[0]
+    tm, tn = seed_mod.seed_plan(*seed_mod.SEED_SPLITK_SHAPE)["tile"]
+    return None if res is None else int(res[(res.m == m) & (res.tile_m == tm) & (res.tile_n == tn)].resident.min())
+
+
+def _seed_splits() -> tuple[int, int, int]:
+    """Unsplit, the seed's config's NUM_KSPLIT, and its header comment's."""
+    plan = seed_mod.seed_plan(*seed_mod.SEED_SPLITK_SHAPE)
+    return 1, plan["config"]["NUM_KSPLIT"], seed_mod.SEED_HEADER_NUM_KSPLIT
+
+
+def _rounds(ctas: int, resident, device) -> str:
+    return "?" if resident is None else str(occ.rounds(ctas, resident, device))
+
+
+def seed_splits(res) -> str:
+    """The seed's split-K shape: its tile and tiles, the slices aiter runs for the config's NUM_KSPLIT and for
+    the header comment's, the CTAs one unit holds at once (MI355X: the seed's GEMM compiled for gfx950;
+    H200: mxlib's split-K kernel, `seed_splitk_h200_resident` of `res`), and per split the units with work,
+    one-CTA waves and rounds at that residency. Counts, nothing measured."""
+    from ..spec.aiter_rules import triton_splitk
+
+    m, n, k = seed_mod.SEED_SPLITK_SHAPE
+    plan = seed_mod.seed_plan(m, n, k)
+    tm, tn = plan["tile"]
+    cfg = plan["config"]
+    lines = [f"seed_plan{(m, n, k)}: {plan['path']} path, {tm}x{tn} output tiles: {occ.cta_count(m, n, k, tm, tn)} tiles; "
+             f"config NUM_KSPLIT={cfg['NUM_KSPLIT']} -> {plan['ctas']} GEMM CTAs"]
+    for asked in (cfg["NUM_KSPLIT"], seed_mod.SEED_HEADER_NUM_KSPLIT):
+        s = triton_splitk(k, cfg["BLOCK_SIZE_K"], asked)
+        lines.append(f"  NUM_KSPLIT={asked:2d}: aiter runs {s.num_ksplit} slices of {s.splitk_block_size} K values "
+                     f"(BLOCK_SIZE_K={s.block_k}), {occ.cta_count(m, n, k, tm, tn, s.num_ksplit)} CTAs"
+                     + ("  <- what the seed runs" if asked == cfg["NUM_KSPLIT"] else "  <- the header's number, not run"))
+    mi_res = gemm_launches((m, n, k))[0].resident
+    h200_res = seed_splitk_h200_resident(res)
+    lines += ["", f"CTAs one unit holds at once: MI355X {mi_res} (the seed's split-K GEMM compiled for gfx950), "
+                  f"H200 {h200_res} (mxlib's split-K kernel, {tm}x{tn} tiles, compiled for sm_90)",
+              f"{'split_k':>7} {'CTAs':>5} | {'MI355X CUs with work':>20} {'rounds':>6} | {'H200 SMs with work':>18} "
+              f"{'one per SM: waves':>17} {'rounds':>6}"]
+    sms = occ.DEVICES["H200"].units
+    for split in _seed_splits():
+        ctas = occ.cta_count(m, n, k, tm, tn, split)
+        lines.append(f"{split:7d} {ctas:5d} | {occ.cu_utilization(ctas, 'MI355X'):20.1%} {_rounds(ctas, mi_res, 'MI355X'):>6} | "
+                     f"{min(ctas, sms) / sms:18.1%} {occ.waves(ctas, 'H200'):17d} {_rounds(ctas, h200_res, 'H200'):>6}")
+    return "\n".join(lines)
+
+
+def unit_loads(ctas: int, device):
+    """CTAs per unit when `ctas` CTAs are dealt out, as an image: MI355X, one row per XCD (CTAs round-robin
+    over the 8 XCDs, CTA j of an XCD to CU j % 32); H200, CTA i to SM i % 132, drawn as 4 rows of 33."""
+    import numpy as np
+
+    if occ.get_device(device).name == "MI355X":
+        return np.array([np.bincount(np.arange(load) % 32, minlength=32) for load in occ.group_loads(ctas, "MI355X")])
+    sms = occ.DEVICES["H200"].units
+    return np.bincount(np.arange(ctas) % sms, minlength=sms).reshape(4, sms // 4)
+
+
+def cu_map(res):
+    """Figure: where the seed's split-K shape's CTAs land, one panel per device (`unit_loads`) and one row per
+    split of `_seed_splits`, each titled with its CTAs, share of units with work and rounds at the compiled
+    residency (H200: `seed_splitk_h200_resident` of `res`)."""
+    import matplotlib.pyplot as plt
+
+    m, n, k = seed_mod.SEED_SPLITK_SHAPE
+    tm, tn = seed_mod.seed_plan(m, n, k)["tile"]
+    resident = {"MI355X": gemm_launches((m, n, k))[0].resident, "H200": seed_splitk_h200_resident(res)}
+    fig, axes = plt.subplots(3, 2, figsize=(11, 4.6), gridspec_kw={"width_ratios": [32, 33]}, layout="constrained")
+    for row, split in enumerate(_seed_splits()):
+        ctas = occ.cta_count(m, n, k, tm, tn, split)
+        for ax, dev in ((axes[row, 0], "MI355X"), (axes[row, 1], "H200")):
+            ax.imshow(unit_loads(ctas, dev), cmap="Blues", vmin=0, vmax=2, aspect="auto", interpolation="nearest")
+            ax.set_xticks([]); ax.set_yticks([]); ax.grid(False)
+            busy = min(ctas, occ.DEVICES[dev].units) / occ.DEVICES[dev].units
+            ax.set_title(f"{dev}, split_k={split}: {ctas} CTAs, {busy:.0%} of units with work, "
+                         f"{_rounds(ctas, resident[dev], dev)} round", fontsize=9)
+    for row in range(3):
+        axes[row, 0].set_ylabel("XCD (8)")
+        axes[row, 1].set_ylabel("SM row")
+    axes[2, 0].set_xlabel("CU within its XCD (32 each)")
+    axes[2, 1].set_xlabel("SM (132, drawn as 4 rows of 33)")
+    fig.suptitle(f"CTAs per unit for ({m}, {n}, {k}) with the seed's {tm}x{tn} tiles "
+                 "(white: idle, light: one CTA, dark: two CTAs resident at once); counts, nothing measured")
+    return fig
+
+
+def seed_tile_sweep(sweep, res) -> str:
+    """The recorded H200 split-K sweep (splitk_sweep.csv) at the seed's split-K shape and tile, each split
+    with its compiled residency (splitk_sweep_residency.csv `res`): CTAs, per SM, rounds at that residency,
+    one-CTA waves, the K steps one CTA makes in series, and the measured median."""
+    m, n, k = seed_mod.SEED_SPLITK_SHAPE
+    tm, tn = seed_mod.seed_plan(m, n, k)["tile"]
+    keys = ["m", "n", "k", "tile_m", "tile_n", "block_k", "split_k"]
+    t = sweep.merge(res[keys + ["resident"]], on=keys)
+    t = t[(t.m == m) & (t.tile_m == tm) & (t.tile_n == tn)].sort_values("split_k")
+    lines = [f"H200, ({m}, {n}, {k}), {tm}x{tn} tiles, block_k {int(t.block_k.iloc[0])}: "
+             "measured median us per call (data/results/h200/splitk_sweep.csv)",
+             f"{'split_k':>7} {'CTAs':>5} {'per SM':>6} {'rounds':>6} {'waves, one per SM':>17} {'K steps per CTA':>15} {'measured':>9}"]
+    for r in t.itertuples():
+        steps = cdiv(k // r.split_k, r.block_k)
+        lines.append(f"{r.split_k:7d} {r.ctas:5d} {r.resident:6d} {occ.rounds(r.ctas, r.resident, 'H200'):6d} "
+                     f"{occ.waves(r.ctas, 'H200'):17d} {steps:15d} {r.measured_us:9.1f}")
+    return "\n".join(lines)
+
+
+def utilization_grid(model, device, tile=(32, 128)):
+    """From the occupancy model's table (occupancy_model.csv), one row per distinct tile grid over the test
+    and benchmark shapes of `device` with `tile`: (split_k values, image rows of utilization in % per split,
+    NaN where K is too short for it, row labels naming the shapes that share the row)."""
+    import numpy as np
+
+    t = model[(model.tile_m == tile[0]) & (model.tile_n == tile[1])]
+    grid = {}  # shapes with the same tile grid share one row
+    for s in shapes_mod.load("test") + shapes_mod.load("benchmark"):
+        g = t[(t.device == device) & (t.m == s.m) & (t.n == s.n) & (t.k == s.k)].sort_values("split_k")
+        row = dict(zip(g.split_k, 100 * g.utilization))
+        grid.setdefault(tuple(sorted(row.items())), [row, []])[1].append(str(s))
+    splits = sorted(set(t.split_k))
+    image = np.array([[row.get(sk, np.nan) for sk in splits] for row, _ in grid.values()])
+    return splits, image, [" = ".join(names) for _, names in grid.values()]
+
+
+def utilization_vs_splitk(model):
+    """Figure: `utilization_grid` of the MI355X and of the H200 side by side (32x128 tiles, one CTA per unit
+    at a time), counted from the model's table, nothing measured."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
+    for ax, dev in zip(axes, ("MI355X", "H200")):
+        splits, image, labels = utilization_grid(model, dev)
+        im = ax.imshow(image, aspect="auto", cmap="viridis", vmin=0, vmax=100, interpolation="nearest",
+                       extent=(splits[0] - 0.5, splits[-1] + 0.5, len(labels) - 0.5, -0.5))
+        ax.set_yticks(range(len(labels)), labels, fontsize=8)
+        ax.grid(False)
+        d = occ.DEVICES[dev]
+        ax.set(title=f"{dev} ({d.units} {d.unit_name}s), 32x128 tiles", xlabel="split_k (K slices per output tile)")
+    fig.colorbar(im, ax=axes, label="utilization (%) = CTAs / (waves x units),\none CTA per unit at a time", shrink=0.9)
+    fig.suptitle("Counted, not measured: utilization against split_k, every test and benchmark shape (blank: K too short to split)")
+    return fig

@@ -1,0 +1,136 @@
+"""mxlib.tools.kernel_history: notebook 07's readings of the recorded H200 runs."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from mxlib.spec import shapes  # noqa: E402
+from mxlib.tools.repo import RESULTS_DIR  # noqa: E402
+from mxlib.tools import kernel_history as history  # noqa: E402
+
+
+def test_bench_and_tuning_medians_filter_their_rows():
+    bench = pd.DataFrame({"timing": ["contest", "contest", "graph", "contest"], "provider": ["mxlib", "cublas_bf16", "mxlib", "mxlib"],
+                          "kind": ["benchmark", "benchmark", "benchmark", "test"], "m": [4] * 4, "n": [64] * 4, "k": [128] * 4,
+                          "median_us": [1.0, 2.0, 3.0, 4.0]})
+    assert history.bench_medians(bench) == {(4, 64, 128): 1.0}
+    tuning = pd.DataFrame({"kind": ["benchmark"] * 4 + ["test"], "m": [4] * 5, "n": [64] * 5, "k": [128] * 5,
+                           "median_us": [5.0, None, 2.0, 3.0, 1.0], "a_e4m3": [0, 0, 1, 0, 0], "b_decode": [0, 0, 0, 1, 0]})
+    assert history.tuning_medians(tuning) == {(4, 64, 128): 5.0}  # the variants and the test shape are not version 1
+
+
+def _versions():
+    return {name: pd.read_csv(RESULTS_DIR / "h200" / path) for name, path, _ in history.FUSED_VERSIONS}
+
+
+def test_fused_versions_rows_scores_and_missing_runs():
+    frames = _versions()
+    text, fig = history.fused_versions(frames)
+    lines = text.splitlines()
+    rows = {ln[:38].strip(): [float(x) for x in ln[38:].split()] for ln in lines[1:5]}
+    assert list(rows) == [name for name, _, _ in history.FUSED_VERSIONS] and all(len(r) == 7 for r in rows.values())
+    v2, v3 = rows["version 2: scales loaded a step ahead"], rows["version 3: A quantized once per launch"]
+    assert v3[5] < 0.8 * v2[5]  # 256x3072x1536: A quantized once per launch cuts it by about a third
+    assert sum(" us (" in ln for ln in lines) == 3  # a score per bench run; version 1 recorded medians only
+    assert len(fig.axes[0].patches) == 4 * 6
+    frames["version 1: one launch"] = None
+    text, fig = history.fused_versions(frames)
+    assert "version 1" not in text and len(fig.axes[0].patches) == 3 * 6
+
+
+def test_mma_versions_rows_and_missing_runs():
+    frames = {name: pd.read_csv(RESULTS_DIR / "h200" / path) for name, path, _ in history.MMA_VERSIONS}
+    text, fig = history.mma_versions(frames)
+    rows = {ln[:40].strip(): [float(x) for x in ln[40:].split()] for ln in text.splitlines()[1:]}
+    assert list(rows) == [name for name, _, _ in history.MMA_VERSIONS] and all(len(r) == 7 for r in rows.values())
+    assert rows["v5: the shipped table"][6] < rows["v4: the shipped table"][6] < rows[
+        "v3: + family direct (B to registers)"][6] < rows["v1: a round's loads, then A, then MMAs"][6]  # each shipped version
+    best, cublas = history.contest_references(frames[history.MMA_VERSIONS[-1][0]])
+    shape_axes = fig.axes[:6]
+    for ax, key, col in zip(shape_axes, [s.mnk for s in shapes.load("benchmark")], range(6)):
+        ladder_line, filled, hollow, cub, bound = ax.get_lines()
+        assert list(ladder_line.get_ydata()) == pytest.approx([r[col] for r in rows.values()], abs=0.0051)  # the text rounds to 0.01
+        assert len(filled.get_xdata()) + len(hollow.get_xdata()) == len(history.MMA_VERSIONS)
+        assert cub.get_ydata()[0] == pytest.approx(cublas[key])
+        assert bound.get_ydata()[0] == pytest.approx(1.5 * best[key])
+    assert len(fig.axes[6].get_lines()) == 4  # the geomean panel: no per-shape bound
+    assert len(hollow.get_xdata()) == sum(kind == "probe" for _, _, kind in history.MMA_VERSIONS)
+    frames["v4a: + family pipelined"] = None
+    text, fig = history.mma_versions(frames)
+    assert "v4a" not in text and len(fig.axes[0].get_lines()[0].get_xdata()) == len(history.MMA_VERSIONS) - 1
+
+
+def test_mma_means_of_a_bench_and_a_probe():
+    bench = pd.DataFrame({"timing": ["contest", "graph", "contest"], "provider": ["mxlib:mma_sm90"] * 2 + ["mxlib"],
+                          "kind": ["benchmark"] * 3, "m": [4] * 3, "n": [64] * 3, "k": [128] * 3, "mean_us": [1.0, 2.0, 3.0]})
+    assert history.mma_means(bench, "bench") == {(4, 64, 128): 1.0}
+    probe_rows = pd.DataFrame({"kind": ["benchmark"] * 3 + ["test"], "variant": ["mma_sm90", "mma_sm90", "fused", "mma_sm90"],
+                               "m": [4] * 4, "n": [64] * 4, "k": [128] * 4, "mean_us": [5.0, 4.0, 1.0, 0.5]})
+    assert history.mma_means(probe_rows, "probe") == {(4, 64, 128): 4.0}  # fused rows and test shapes left out
+
+
+def test_fused_timeline_cold_rows_and_both_states():
+    from mxlib.tools import probe
+
+    summary = probe.timelines(probe.read_rows(RESULTS_DIR / "h200" / "probe" / "timeline.csv"))
+    text, fig = history.fused_timeline(summary, pd.read_csv(RESULTS_DIR / "h200" / "probe" / "probe.csv"))
+    row = next(ln for ln in text.splitlines() if ln.strip().startswith("16x2112x7168")).split()
+    s = summary[(16, 2112, 7168, "cold")]
+    assert (int(row[1]), int(row[2]), int(row[-1])) == (s["programs"], s["iters"], s["max_resident"])
+    assert float(row[3]) >= float(row[4])  # the launch's span is at least its median program
+    assert [ax.get_title().split(":")[0] for ax in fig.axes] == ["cold", "warm"]
+    assert all(len(ax.patches) == 2 * 6 for ax in fig.axes)  # loop and tail bar per benchmark shape
+
+
+def test_a_quantization_cost_table_and_bars():
+    keys = [s.mnk for s in shapes.load("benchmark")] + [s.mnk for s in shapes.load("test")]
+    best = {key: {v: {"contest_us": str(i + j)} for j, (v, _) in enumerate(history.A_VARIANTS)} for i, key in enumerate(keys)}
+    frame = pd.DataFrame({"device": ["NVIDIA H200"], "date": ["2026-12-03"]})
+    text, fig = history.a_quantization_cost(best, frame)
+    lines = text.splitlines()
+    assert len(lines) == 2 + len(keys)
+    assert lines[2].split() == ["4x2880x512", "0.00", "1.00", "2.00"]
+    heights = [p.get_height() for p in fig.axes[0].patches]
+    assert heights[:len(keys)] == [float(i) for i in range(len(keys))]  # first variant, every shape in order
+
+
+def test_mma_floor_rows_bars_and_bound():
+    ablate = pd.read_csv(RESULTS_DIR / "h200" / "mma_v16" / "ablate.csv")
+    bench = pd.read_csv(RESULTS_DIR / "h200" / "final" / "bench.csv")
+    text, fig = history.mma_floor(ablate, bench)
+    rows = {ln.split()[0]: [float(x) for x in ln.split()[1:]] for ln in text.splitlines()[1:]}
+    assert list(rows) == ["16x2112x7168", "64x7168x2048", "256x3072x1536"]
+    r = ablate[(ablate.m == 256) & (ablate.variant == "resident_skeleton")]
+    assert rows["256x3072x1536"][2] == pytest.approx(r.mean_us.mean(), abs=0.005)  # the mean over the rounds
+    touch = bench[(bench.timing == "contest") & (bench.m == 256) & bench.provider.str.startswith("touch")]
+    assert rows["256x3072x1536"][3] == pytest.approx(1.5 * touch.mean_us.min(), abs=0.005)
+    assert rows["256x3072x1536"][2] > rows["256x3072x1536"][3]  # the recorded finding: the fixed part alone is over
+    assert len(fig.axes[0].patches) == len(history.FLOOR_VARIANTS) * 3 and len(fig.axes[0].collections) == 2 * 3
+
+
+def test_between_blocks_pairs_and_missing_runs():
+    frames = {name: pd.read_csv(RESULTS_DIR / "h200" / name) for name in history.PAIRED_RUNS}
+    text, fig = history.between_blocks(frames)
+    rows = {ln.split()[0]: ln.split() for ln in text.splitlines()[1:]}
+    assert list(rows) == ["x".join(map(str, s.mnk)) for s in shapes.load("benchmark")]
+    final = history.dispatcher_minus_forced(frames["final/bench.csv"])
+    assert final[(64, 7168, 2048)][1] == 2 and final[(4, 2880, 512)][1] == 1
+    f = frames["final/bench.csv"]
+    mean = {p: f[(f.timing == "contest") & (f.provider == p) & (f.m == 64)].mean_us.item() for p in ("mxlib", "mxlib:mma_sm90")}
+    assert final[(64, 7168, 2048)][0] == pytest.approx(mean["mxlib"] - mean["mxlib:mma_sm90"])
+    assert all(r[2] == str(len(history.PAIRED_RUNS)) for r in rows.values())  # every run pairs every shape
+    # the recorded finding (KERNEL_NOTES "The between-block effect"): two launches, never within 0.7 us; one, within 0.05
+    assert all(float(r[3]) >= 0.7 if r[1] == "2" else float(r[4]) <= 0.05 for r in rows.values())
+    assert sum(len(line.get_xdata()) for line in fig.axes[0].get_lines()[:6]) == 6 * len(history.PAIRED_RUNS)
+    frames["final/bench.csv"] = None
+    text, _ = history.between_blocks(frames)
+    assert text.splitlines()[1].split()[2] == str(len(history.PAIRED_RUNS) - 1)
+
+
+def test_dispatcher_minus_forced_needs_one_config():
+    frame = pd.DataFrame({"timing": ["contest"] * 4, "kind": ["benchmark"] * 4, "provider": ["mxlib", "mxlib:mma_sm90"] * 2,
+                          "m": [4, 4, 8, 8], "n": [64] * 4, "k": [512] * 4, "mean_us": [5.0, 4.0, 3.0, 1.0],
+                          "config": ["num_stages=1 a", "num_stages=1 a", "num_stages=4 b", "num_stages=4 c"]})
+    assert history.dispatcher_minus_forced(frame) == {(4, 64, 512): (1.0, 1)}  # (8, 64, 512) ran two configs

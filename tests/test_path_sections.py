@@ -1,0 +1,83 @@
+"""mxlib.tools.path_sections: the shared sections of notebooks 03-05 read the seed's plan and the recorded CSVs."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from mxlib.kernels import gemm_splitk, gemm_tiled  # noqa: E402
+from mxlib.spec import seed as seed_mod  # noqa: E402
+from mxlib.tools.repo import RESULTS_DIR  # noqa: E402
+from mxlib.tools import path_sections as sections  # noqa: E402
+
+
+def test_seed_shapes_follow_the_seed_route():
+    assert [str(s) for s in sections.seed_shapes("splitk")] == ["16x2112x7168"]
+    assert {str(s) for s in sections.seed_shapes("asm")} == {"8x2112x7168", "16x3072x1536", "4x2880x512", "32x4096x512",
+                                                       "32x2880x512"}
+    assert len(sections.seed_shapes("ck")) == 7
+    with pytest.raises(ValueError, match="path must be one of the seed's paths"):
+        sections.seed_shapes("fused")
+
+
+def test_seed_launches_name_every_launch_and_the_ctas():
+    text = sections.seed_launches("splitk")
+    for piece in ("_mxfp4_quant_natural_kernel", "grid    1x14", "_gemm_afp4wfp4_preshuffle_kernel", "119 CTAs",
+                  "46.5% of 256 CUs", "_gemm_afp4wfp4_reduce_kernel", "33 CTAs"):
+        assert piece in text, piece
+    assert "heuristic 192x128 tile, 17 CTAs" in sections.seed_launches("asm")  # 8x2112x7168: no name, aiter picks
+
+
+def test_compiled_facts_have_both_targets_for_every_shape():
+    for path in seed_mod.PATHS:
+        text = sections.compiled_facts(path)
+        assert "not compiled" not in text
+        for s in sections.seed_shapes(path):
+            assert f"{str(s):>14} gfx950" in text and f"{str(s):>14}  sm_90" in text
+
+
+def test_aiter_asm_kernel_and_source():
+    assert sections.aiter_asm_kernel((32, 128))["lds_bytes"] == "163840"
+    with pytest.raises(ValueError, match="tile must be one of the ASM tiles"):
+        sections.aiter_asm_kernel((48, 128))
+    assert sections.source(gemm_tiled._tiled_kernel).startswith("@triton.jit")
+    assert "for s in range(SPLITS)" in sections.source(gemm_splitk._splitk_reduce)
+
+
+def test_occupancy_and_speed_figures():
+    text, fig = sections.occupancy("splitk")
+    assert "16x128 x7   119   46.5%" in text
+    assert len(fig.axes) == 2
+    frame = pd.read_csv(RESULTS_DIR / "h200" / "bench.csv")
+    text, fig = sections.speed(frame, "splitk")
+    assert "mxlib:splitk" in text and "16x2112x7168" in text
+
+
+def test_release_table_counts_ck_and_tuned_rows_per_line():
+    text = sections.release_table()
+    assert "4 of 13 shapes run CK; 6 of 13 have a tuned row" in text  # the contest period's line
+    assert "0 of 13 shapes run CK; 6 of 13 have a tuned row" in text  # 0.1.11 on
+    row = next(line for line in text.splitlines() if line.strip().startswith("16x3072x1536"))
+    assert "asm 192x128 (heuristic)" in row  # a tuned CK row exists, but the seed's ASM call never reads the CSV
+
+
+def test_seed_compiled_rows():
+    text = sections.seed_compiled((16, 2112, 7168))
+    assert "_mxfp4_quant_natural_kernel" in text and "119 CTAs" in text and "v_mfma_scale_f32_16x16x128_f8f6f4 x16" in text
+    assert "not Triton, not compiled" in sections.seed_compiled((4, 2880, 512))
+    with pytest.raises(ValueError, match="must be a contest shape"):
+        sections.seed_compiled((1, 2, 3))
+
+
+def test_splitk_sweep_draws_one_of_the_coinciding_shapes():
+    frame = pd.read_csv(RESULTS_DIR / "h200" / "splitk_sweep.csv")
+    text, fig = sections.splitk_sweep(frame)
+    lines = text.splitlines()
+    assert lines[0].startswith("8x2112x7168 and 16x2112x7168: the same")
+    drawn = [ax.get_title() for ax in fig.axes]
+    assert "16x2112x7168" in drawn and "8x2112x7168" not in drawn
+    assert len(drawn) == len(set(drawn))  # no panel twice
+    row = next(line for line in lines if line.strip().startswith("16x2112x7168"))
+    best = frame[(frame.m == 16) & (frame.n == 2112)].measured_us.min()
+    assert row.endswith(f"{best:5.1f}")
