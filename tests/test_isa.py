@@ -258,9 +258,10 @@ def _config(listing: str) -> dict:
     return dict(word.split("=", 1) for word in listing.splitlines()[1].split()[1:])
 
 
-def _header_sources(listing: str) -> dict[int, str]:
-    """{line number: source text} from a listing's header of K-loop source lines."""
-    found = (re.match(r"^(?:;|//)\s{3}gemm_fused_fp4\.py:(\d+): (.*)$", line) for line in listing.splitlines()[:400])
+def _header_sources(listing: str, file: str = "gemm_fused_fp4.py") -> dict[int, str]:
+    """{line number: source text} of `file`'s lines in a listing's header of K-loop source lines."""
+    pattern = r"^(?:;|//)\s{3}" + re.escape(file) + r":(\d+): (.*)$"
+    found = (re.match(pattern, line) for line in listing.splitlines()[:400])
     return {int(m.group(1)): m.group(2) for m in found if m}
 
 
@@ -355,13 +356,31 @@ def test_fused_fp4_sm90_groups_name_the_listings_source_lines():
     """The groups' line numbers are facts of the recorded listing: they must be the lines its header quotes."""
     from mxlib.tools import isa
 
-    header = _header_sources(SM90_LISTING.read_text())
+    listing = SM90_LISTING.read_text()
+    header, common = _header_sources(listing), _header_sources(listing, "common.py")
     b_lines, a_lines, dot_lines = (isa.FUSED_FP4_SM90_GROUPS[name][0] for name in (
-        "B tile and scales (lines 210, 233)", "A loaded and quantized (135-194, 296)",
-        "dot_scaled's scaling and MMA (300)"))
-    assert "tl.load(b_ptr" in header[210] and "tl.load(s_ptr" in header[233] and set(b_lines) <= set(header)
-    assert "tl.load(a_base" in header[296] and 296 in a_lines
-    # 135-194 spans A's conversion and quantizer, from the first line the header quotes to the packed return
-    assert min(header) == 135 and header[194].startswith("return packed") and not any(194 < n < 210 for n in header)
-    assert set(range(135, 195)) <= set(a_lines)
-    assert dot_lines == (300,) and "tl.dot_scaled(" in header[300]
+        "B tile and scales (lines 184, 201)", "A loaded and quantized (144-168, 238)",
+        "dot_scaled's scaling and MMA (242)"))
+    own = {n for n in b_lines if isinstance(n, int)}
+    assert "tl.load(b_ptr" in header[184] and "tl.load(s_ptr" in header[201] and own <= set(header)
+    assert "mx_shuffled_scale_col(g0)" in header[201] and "(g // 8) * 256" in common[127] and "common.py:127" in b_lines
+    assert "tl.load(a_base" in header[238] and 238 in a_lines
+    # 144-168 is the quantizer's body, up to the packed return; the header quotes none of the lines up to the B load
+    assert min(header) >= 144 and header[168].startswith("return packed") and not any(168 < n < 184 for n in header)
+    assert set(range(144, 169)) <= set(a_lines)
+    # the common.py helpers Triton inlines into A's quantizer: every one the header quotes but line 127 is A's
+    assert {f"common.py:{n}" for n in common} - {"common.py:127"} == {x for x in a_lines if isinstance(x, str)}
+    assert "s << 23" in common[45] and "<< 16" in common[56] and "field" in common[67] and "field - 129" in common[68]
+    assert dot_lines == (242,) and "tl.dot_scaled(" in header[242]
+
+
+def test_loop_groups_match_file_and_line():
+    """A number is a line of gemm_fused_fp4.py, a string names its file: Triton's standard.py:196 is not line 196."""
+    from mxlib.tools import isa
+
+    loop = [("max.u32 %r1, %r2, %r3;", "standard.py:196", ""), ("add.s64 %rd1, %rd2, %rd3;", "gemm_fused_fp4.py:196", ""),
+            ("cp.async.cg.shared.global [%r1], [%rd1], 16;", "inline asm in gemm_fused_fp4.py:196", ""),
+            ("shl.b32 %r4, %r5, 2;", "common.py:105", "")]
+    got = isa.loop_groups(loop, {"b": ((196, "common.py:105"), None), "own": ((196,), False)})
+    assert got["b"] == collections.Counter({"add.s64": 1, "cp.async.cg.shared.global": 1, "shl.b32": 1})
+    assert got["own"] == collections.Counter({"add.s64": 1})

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import collections
 import csv
-import datetime
 import importlib
 import os
 import re
@@ -38,11 +37,13 @@ import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..spec.devices import H200, MI355X
 from . import occupancy
+from .provenance import utc_date
 from .repo import RESULTS_DIR, ROOT
 
 TARGETS = {"gfx950": ("hip", "gfx950", 64), "sm_90": ("cuda", 90, 32)}
-DEVICE_KINDS = {"gfx950": "mi355x", "sm_90": "h200"}  # the config table mxlib's dispatcher reads on each
+DEVICE_KINDS = {"gfx950": MI355X.kind, "sm_90": H200.kind}  # the config table mxlib's dispatcher reads on each
 DEFAULT_OUT = {"gfx950": RESULTS_DIR / "mi355x" / "isa.csv", "sm_90": RESULTS_DIR / "h200" / "isa_sm90.csv"}
 STUB_AITER = Path(__file__).resolve().parent / "isa_aiter"
 NOT_COMPILED = "not Triton, not compiled"
@@ -487,27 +488,33 @@ def amdgcn_loop_excerpt(listing: str, shown: tuple[str, ...], header: int = 3) -
 # them; today's file may have moved on), so they are facts about the listing: they live here beside the
 # function, where a test holds them against the recorded listing's header, and a listing recompiled from
 # moved lines fails that test instead of printing wrong groups. The first group takes inline PTX too, so it
-# shares with the third the six loads of lines 210 and 233 that Triton emits as inline PTX (cp.async,
-# ld.global.b8).
+# shares with the third the loads of lines 184 and 201 that Triton emits as inline PTX (cp.async,
+# ld.global.b8). A number alone is a line of gemm_fused_fp4.py; "file.py:N" names another file's line, here
+# the helpers of kernels/common.py that Triton inlines: `mx_shuffled_scale_col` (127) into line 201's load,
+# and into A's quantizer `mx_e8m0_to_f32` (45), `mx_bits_f32` (56) and `mx_block_exponent` (67, 68).
+_FP4_SOURCE = "gemm_fused_fp4.py"
 FUSED_FP4_SM90_GROUPS = {
-    "B tile and scales (lines 210, 233)": ((210, 221, 233), None),
-    "A loaded and quantized (135-194, 296)": ((*range(135, 195), 296), False),
+    "B tile and scales (lines 184, 201)": ((184, "common.py:127", 201), None),
+    "A loaded and quantized (144-168, 238)": ((*range(144, 169), 238, "common.py:45", "common.py:56", "common.py:67",
+                                               "common.py:68"), False),
     "Triton's inline PTX: fp4 -> bf16, mma.sync": (None, True),
-    "dot_scaled's scaling and MMA (300)": ((300,), False),
+    "dot_scaled's scaling and MMA (242)": ((242,), False),
 }
 
 
-def loop_groups(loop: list[tuple[str, str, str]], groups: dict) -> dict[str, collections.Counter]:
+def loop_groups(loop: list[tuple[str, str, str]], groups: dict,
+                source: str = _FP4_SOURCE) -> dict[str, collections.Counter]:
     """Opcode counts per group of a K loop (`k_loop_sources`), `groups` being name -> (line numbers or None
-    for any, inline-PTX flag or None for either): an instruction is in a group when its location's line
-    number is one of the group's and it is (True) or is not (False) inside Triton's inline PTX. The braces
-    that open and close an inline block are not instructions and count in no group."""
+    for any, inline-PTX flag or None for either): an instruction is in a group when its location is one of
+    the group's (a number N: line N of `source`; a string: "file.py:N") and it is (True) or is not (False)
+    inside Triton's inline PTX. The braces that open and close an inline block are not instructions and
+    count in no group."""
     out = {}
     for name, (lines, inline) in groups.items():
-        wanted = None if lines is None else {int(n) for n in lines}
+        wanted = None if lines is None else {n if isinstance(n, str) else f"{source}:{int(n)}" for n in lines}
         out[name] = collections.Counter(
             opcode(ins) for ins, loc, _ in loop if ins not in ("{", "}")
-            and (wanted is None or _line_number(loc) in wanted)
+            and (wanted is None or loc.removeprefix("inline asm in ") in wanted)
             and (inline is None or loc.startswith("inline") == inline))
     return out
 
@@ -625,8 +632,7 @@ def submission_calls(module):
 def _stamp() -> dict:
     import triton
 
-    return dict(triton=triton.__version__,
-                date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"))
+    return dict(triton=triton.__version__, date=utc_date())
 
 
 def collect(target: str, submission=None, path: str | None = None, only=None) -> list[dict]:
