@@ -339,3 +339,15 @@ def test_out_must_be_contiguous_and_big_problems_are_refused(path):
     b64, s64 = generate_input(1, 16, 64, 3, device=DEVICE)[3:]
     with pytest.raises(ValueError, match=r"below 2\*\*31"):
         gemm(huge, b64, s64)
+
+
+def test_splitk_default_keeps_each_range_at_least_256_long_and_fills_about_128_programs():
+    """The documented rule of the split-K path's default: split_k aims at about 128 programs, and never
+    cuts K below 256 per range (one split where K is shorter)."""
+    sk = path_module("splitk")
+    for m, n, k in ((16, 2112, 7168), (8, 2112, 7168), (16, 64, 512), (4, 16, 256), (64, 7168, 2048), (1, 16, 64)):
+        cfg = sk.default_config(m, n, k)
+        tiles = -(-m // cfg.block_m) * -(-n // 128)
+        assert cfg.split_k == 1 or k // cfg.split_k >= 256, (m, n, k, cfg)
+        assert cfg.split_k == max(1, min(128 // tiles, k // 256)), (m, n, k, cfg)
+    assert sk.default_config(16, 64, 512).split_k == 2 and sk.default_config(16, 2112, 7168).split_k == 7

@@ -115,6 +115,25 @@ def test_adversarial_blocks(rule):
         assert int(q[8, 1]) & 0x8 == 0
 
 
+@pytest.mark.parametrize("rule", RULES)
+def test_every_output_byte_is_written(rule, monkeypatch):
+    """The kernels' byte outputs start as 0xEE instead of whatever memory held, so a block whose codes or
+    scale are not stored (a NaN block's zero codes, an all-zero block, a padding scale) fails here every
+    time instead of only when the allocator hands back the wrong leftovers."""
+    real_empty = torch.empty
+
+    def poisoned(*args, **kwargs):
+        t = real_empty(*args, **kwargs)
+        if t.dtype == torch.uint8:
+            t.fill_(0xEE)
+        return t
+
+    monkeypatch.setattr(torch, "empty", poisoned)
+    assert torch.empty(2, dtype=torch.uint8).tolist() == [0xEE, 0xEE]
+    test_adversarial_blocks(rule)
+    assert_same(torch.randn(33, 2080), rule, "33x2080, padded scale rows and columns")
+
+
 def test_shapes_strides_and_padding():
     """M = 1, odd M, M > 256 (two scale tiles of rows), K not a multiple of 256 (column padding),
     and a non-contiguous input."""

@@ -121,8 +121,6 @@ VERSIONS = {
 ASM_TILES = tuple(f"{k.tile_m}x{k.tile_n}" for k in ASM_KERNELS if k.bpreshuffle)
 ASM_SPLITK_TILES = tuple(f"{k.tile_m}x{k.tile_n}" for k in ASM_KERNELS if k.bpreshuffle and k.split_k)
 
-# The seed's split-K config, as it hands it to gemm_afp4wfp4_preshuffle (a fresh copy per call).
-
 
 def asm_kernel_name(tile: str) -> str:
     """The mangled symbol aiter's ASM dispatcher looks up, e.g. "_ZN5aiter41f4gemm_..._32x128E"."""

@@ -88,8 +88,9 @@ def aiter_splitk(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Ten
 def aiter_available(device=None) -> tuple[bool, str]:
     """(True, "") when the aiter entry points of the three calls import here, else (False, one line saying
     why): the gate of the exported MI355X submission, called as the paths' `available(device)` is
-    (`device` is not looked at: aiter imports only where ROCm is). No version is read: the seed makes its calls whenever aiter imports, and so does that file;
-    the library's backend adds `aiter_backend.available`'s version table."""
+    (`device` is not looked at: aiter imports only where ROCm is). No version is read: the seed makes its
+    calls whenever aiter imports, and so does that file; the library's backend adds
+    `aiter_backend.available`'s version table."""
     return _aiter_import()
 
 
