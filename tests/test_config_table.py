@@ -104,3 +104,28 @@ def test_pick_fused_winners_changes_only_the_fused_rows(tmp_path, monkeypatch):
     with (probe.parent / "h200_fused.csv").open() as f:
         (winner,) = list(csv.DictReader(f))
     assert winner["config"] == "split_k=8" and winner["split_k"] == "8" and winner["contest_us"] == "7"
+
+
+def test_rewriting_the_shipped_tables_with_their_own_rows_changes_no_byte(tmp_path):
+    """The shipped tables group rows by path, so a shape's rows are far apart, and the MI355X table keeps a
+    comment above each shape's one row: a row rewritten where it stands keeps its line in both."""
+    from mxlib.runtime.dispatch import CONFIG_DIR
+
+    for kind in ("h200", "mi355x"):
+        file = tmp_path / f"{kind}.csv"
+        text = (CONFIG_DIR / f"{kind}.csv").read_text()
+        file.write_text(text)
+        for line in [ln for ln in text.splitlines() if ln and not ln.startswith(("#", "m,"))]:
+            m, n, k, path, config = line.split(",", 4)
+            set_row(file, (int(m), int(n), int(k)), path, config)
+        assert file.read_text() == text, kind
+
+
+def test_a_moved_row_lands_among_its_shapes_rows_in_an_interleaved_table(tmp_path):
+    file = tmp_path / "h200.csv"
+    file.write_text("m,n,k,path,config\n4,64,512,mma_sm90,split_k=1\n8,64,512,mma_sm90,split_k=1\n"
+                    "4,64,512,fused,split_k=4\n8,64,512,fused,split_k=4\n")
+    set_row(file, (8, 64, 512), "fused", "split_k=2", index=0)
+    set_row(file, (4, 64, 512), "ck", "block_n=64")
+    assert _rows(file) == ["4,64,512,mma_sm90,split_k=1", "8,64,512,fused,split_k=2", "8,64,512,mma_sm90,split_k=1",
+                           "4,64,512,fused,split_k=4", "4,64,512,ck,block_n=64"]

@@ -161,6 +161,19 @@ def test_a_broken_compiler_is_one_clear_line_and_leaves_no_file(monkeypatch, tmp
     assert "\n" not in str(exc.value) and list(cache.iterdir()) == []
 
 
+def test_a_cache_that_is_not_a_folder_is_one_clear_line(monkeypatch, tmp_path):
+    nvcc = tmp_path / "nvcc"
+    nvcc.write_text("#!/bin/sh\nexit 0\n")
+    nvcc.chmod(0o755)
+    cache = tmp_path / "cache"
+    cache.write_text("a file, not a folder")
+    monkeypatch.setenv("MXLIB_CACHE_DIR", str(cache))
+    monkeypatch.setattr(G, "mma_find_nvcc", lambda: str(nvcc))
+    with pytest.raises(G.MmaUnavailable, match="cannot keep the mma_sm90 cubin") as exc:
+        G.mma_cubin()
+    assert "\n" not in str(exc.value)
+
+
 @pytest.mark.skipif(ON_HOPPER, reason="checks the answer where the path cannot run")
 def test_unavailable_here_says_why_and_gemm_raises_clearly():
     ok, reason = G.available()

@@ -60,10 +60,10 @@ def mx_bits_f32(x):
 
 @triton.jit
 def mx_block_exponent(amax):
-    """A block's scale exponent e from its amax as fp32 magnitude bits (int32): `mxlib.spec.quant`'s rule
-    on bits. Adding 2**21 rounds amax up where its mantissa is >= 0.75 (the carry lands in the exponent
-    field), then e = clamp(field - 129, -127, 127), floor(log2) - 2 of the rounded value; an all-ones
-    field (amax NaN or Inf) gives 127."""
+    """A block's scale exponent e from its finite amax as fp32 magnitude bits (int32): `mxlib.spec.quant`'s
+    rule on bits. Adding 2**21 rounds amax up where its mantissa is >= 0.75 (the carry may reach the all-ones
+    field: e = 127), then e = clamp(field - 129, -127, 127), floor(log2) - 2 of the rounded value. A NaN or
+    Inf amax gives no meaningful e: callers give those blocks scale byte 255 themselves."""
     field = ((amax + 0x200000) >> 23) & 0xFF
     return tl.where(field == 255, 127, tl.minimum(tl.maximum(field - 129, -127), 127))
 

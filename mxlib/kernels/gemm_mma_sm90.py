@@ -34,6 +34,7 @@ capability 9.0.
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import hashlib
 import os
@@ -367,7 +368,8 @@ def mma_cubin() -> bytes:
     except OSError as exc:
         raise MmaUnavailable(f"cannot keep the mma_sm90 cubin in {path.parent}: {exc}") from None
     finally:
-        tmp.unlink(missing_ok=True)  # a failed or interrupted build leaves nothing behind
+        with contextlib.suppress(OSError):  # a failed or interrupted build leaves nothing behind
+            tmp.unlink()
 
 
 # ---------------------------------------------------------------------------------------------

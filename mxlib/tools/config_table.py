@@ -16,8 +16,10 @@ def set_row(file: Path, shape: tuple[int, int, int], path: str, config: str, ind
     """Put `m,n,k,path,config` into `file`, replacing the shape's row for `path` if there is one.
 
     `index` is the row's position among the shape's rows once the old one is gone (0: first, so the
-    dispatcher picks it; past the end: last); None keeps the old row's position, or puts a new row last.
-    A shape the file has no row for gets its row at the end of the file."""
+    dispatcher picks it; past the end: last); None keeps the old row's line, or puts a new row last. A
+    row that keeps its position keeps its line too (tables group rows by path, so a shape's rows need not
+    be adjacent); a moved or new row goes just before the shape's row now at `index`, or just after its
+    last row. A shape the file has no row for gets its row at the end of the file."""
     file = Path(file)
     if path not in PATHS:
         raise ValueError(f"path must be one of {', '.join(PATHS)}, got {path!r}")
@@ -33,17 +35,15 @@ def set_row(file: Path, shape: tuple[int, int, int], path: str, config: str, ind
     mine = [i for i in range(header + 1, len(lines)) if lines[i].startswith(prefix)]
     old = next((i for i in mine if lines[i].startswith(f"{prefix}{path},")), None)
     new = f"{prefix}{path},{config}"
-    if old is not None:
-        position = mine.index(old)
-        del lines[old]
-        mine = [i if i < old else i - 1 for i in mine if i != old]
-    if index is None:
-        index = position if old is not None else len(mine)
-    if not mine:
-        lines.append(new)
-    elif index < len(mine):
-        lines.insert(mine[index], new)
+    if old is not None and index in (None, mine.index(old)):
+        lines[old] = new  # its line, wherever the file keeps it
     else:
-        lines.insert(mine[-1] + 1, new)
+        if old is not None:
+            del lines[old]
+            mine = [i if i < old else i - 1 for i in mine if i != old]
+        if index is None or index >= len(mine):
+            lines.insert(mine[-1] + 1 if mine else len(lines), new)
+        else:
+            lines.insert(mine[index], new)
     file.write_text("\n".join(lines) + "\n")
     load_table.cache_clear()
