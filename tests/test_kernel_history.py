@@ -132,5 +132,5 @@ def test_between_blocks_pairs_and_missing_runs():
 def test_dispatcher_minus_forced_needs_one_config():
     frame = pd.DataFrame({"timing": ["contest"] * 4, "kind": ["benchmark"] * 4, "provider": ["mxlib", "mxlib:mma_sm90"] * 2,
                           "m": [4, 4, 8, 8], "n": [64] * 4, "k": [512] * 4, "mean_us": [5.0, 4.0, 3.0, 1.0],
-                          "config": ["num_stages=1 a", "num_stages=1 a", "num_stages=4 b", "num_stages=4 c"]})
+                          "config": ["num_stages=1 split_k=2", "num_stages=1 split_k=2", "num_stages=4 split_k=3", "num_stages=4 split_k=4"]})
     assert history.dispatcher_minus_forced(frame) == {(4, 64, 512): (1.0, 1)}  # (8, 64, 512) ran two configs

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 
 from ..spec import shapes as shapes_mod
-from .path_sections import config_fields
 
 FUSED_VERSIONS = (  # (name, recorded CSV under data/results/h200/, "tuning" or "bench")
     ("version 1: one launch", "fused_tuning.csv", "tuning"),
@@ -204,6 +203,7 @@ def dispatcher_minus_forced(frame) -> dict:
     and the forced path (`mxlib:mma_sm90`) ran the same config: the dispatcher's contest mean minus the forced
     one's, and whether that config is one launch (num_stages 1) or two (a quantizer, then the GEMM)."""
     from ..kernels.gemm_mma_sm90 import Config, mma_launches
+    from ..runtime.dispatch import parse_config
 
     f = frame[(frame.timing == "contest") & (frame.kind == "benchmark")]
     forced = {(r.m, r.n, r.k): r for r in f[f.provider == "mxlib:mma_sm90"].itertuples()}
@@ -211,7 +211,7 @@ def dispatcher_minus_forced(frame) -> dict:
     for r in f[f.provider == "mxlib"].itertuples():
         other = forced.get((r.m, r.n, r.k))
         if other is not None and r.config == other.config:
-            launches = mma_launches(Config(**{key: int(v) for key, v in config_fields(r.config).items()}))
+            launches = mma_launches(Config(**parse_config(r.config, f"bench config of {r.m}x{r.n}x{r.k}")))
             out[(r.m, r.n, r.k)] = (float(r.mean_us) - float(other.mean_us), launches)
     return out
 
