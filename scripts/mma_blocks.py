@@ -17,6 +17,13 @@ Modes:
   same     one set of inputs, nothing changed between blocks: is the time stable when nothing moves?
   natural  fresh inputs each block and a dummy allocation of a random size held through it, the allocator
            choosing the addresses (recorded): does the time split in two, and along which address?
+  reseed   as natural, but every block's fresh inputs are drawn from the shape's own seed: the allocation
+           history moves, the values do not
+  refill   one set of input tensors, each block's values (natural's seeds, made before the first block)
+           copied into them: the values change, no address and no allocation does
+  dummy    one set of inputs, only natural's dummy allocation before each block
+  launches one set of inputs, `--launches` empty one-program kernels before each block: nothing but the
+           count of launches moves
   place    one set of inputs; a_q and c placed at chosen offsets from a 2 MiB boundary in two arenas of
            their own (`OFFSETS`; a_q's one allocation redirected there, c passed as `out`), every pair
            timed `--repeat` times: which placement is slow?
@@ -41,7 +48,7 @@ import torch  # noqa: E402
 from mxlib.kernels import gemm_mma_sm90 as G  # noqa: E402
 from mxlib.tools import mma_scratch  # noqa: E402
 
-MODES = ("same", "natural", "place")
+MODES = ("same", "natural", "reseed", "refill", "dummy", "launches", "place")
 PAGE = 2 << 20  # the GPU's large page, the unit torch's allocator maps
 OFFSETS = (0, 512, 4 << 10, 64 << 10, 512 << 10, 1 << 20)  # from a 2 MiB boundary; plus one that straddles it
 GAP_US = 0.4  # a gap between sorted block means at least this wide splits them into two groups
@@ -142,11 +149,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mode", choices=MODES, required=True)
     p.add_argument("--out", type=Path, required=True, help="CSV to append one row per block to")
     p.add_argument("--shapes", help="MxNxK,... benchmark shapes (default: those whose H200 row is a ring config)")
-    p.add_argument("--blocks", type=int, default=16, help="blocks per shape (same, natural)")
+    p.add_argument("--blocks", type=int, default=16, help="blocks per shape (every mode but place)")
     p.add_argument("--repeat", type=int, default=2, help="blocks per placement (place)")
     p.add_argument("--iters", type=int, default=30, help="timed calls per block")
-    p.add_argument("--seed", type=int, default=1, help="the random dummy sizes (natural)")
+    p.add_argument("--launches", type=int, default=1, help="empty kernels launched before each block (launches)")
+    p.add_argument("--seed", type=int, default=1, help="the random dummy sizes (natural, reseed, dummy)")
     args = p.parse_args(argv)
+    if args.launches < 0:
+        raise SystemExit(f"mma_blocks: --launches must be >= 0, got {args.launches}")
     for name in ("blocks", "repeat", "iters"):
         if getattr(args, name) < 1:
             raise SystemExit(f"mma_blocks: --{name} must be >= 1, got {getattr(args, name)}")
@@ -157,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     from mxlib.spec.reference import generate_input
     from mxlib.tools.provenance import run_metadata
     from mxlib.tools.providers import config_text
+    from mxlib.tools.baselines.empty import launch_empty
     from mxlib.tools.timing import L2Flush, time_contest
 
     flush = L2Flush()
@@ -176,11 +187,25 @@ def main(argv: list[str] | None = None) -> int:
                  [pl for pl in placements(aq_bytes, c_bytes) for _ in range(args.repeat)])
         aq_arena = torch.empty(2 * PAGE + aq_bytes, dtype=torch.uint8, device=DEVICE) if args.mode == "place" else None
         c_arena = torch.empty(2 * PAGE + c_bytes, dtype=torch.uint8, device=DEVICE) if args.mode == "place" else None
+        fresh_seeds = [s.seed if args.mode == "reseed" else s.seed + 1000 * (block + 1)
+                       for block in range(len(plans))]
+        values = ([generate_input(m, n, k, seed, device=DEVICE) for seed in fresh_seeds]
+                  if args.mode == "refill" else None)
         for block, (aq_off, c_off) in enumerate(plans):
             dummy = None
-            if args.mode == "natural":
-                data = generate_input(m, n, k, s.seed + 1000 * (block + 1), device=DEVICE)
+            seed = s.seed
+            if args.mode in ("natural", "reseed"):
+                seed = fresh_seeds[block]
+                data = generate_input(m, n, k, seed, device=DEVICE)
+            elif args.mode == "refill":
+                seed = fresh_seeds[block]
+                for dst, src in zip(data, values[block]):
+                    dst.copy_(src)
+            if args.mode in ("natural", "reseed", "dummy"):
                 dummy = torch.empty(rng.randrange(512, 4 << 20, 512), dtype=torch.int8, device=DEVICE)
+            between = args.launches if args.mode == "launches" else 0
+            for _ in range(between):
+                launch_empty()
             a, _, _, bs, ss = data
             out = aq_index = None
             if c_off is not None:
@@ -200,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
             t = time_contest(call, iters=args.iters, warmup=2, flush=flush)
             aq_ptr = seen[0][0] if seen else 0
             rows.append({"mode": args.mode, "m": m, "n": n, "k": k, "config": config_text(cfg), "family": family,
-                         "block": block, "calls": args.iters,
+                         "block": block, "seed": seed, "launches_between": between, "calls": args.iters,
                          "dummy_bytes": 0 if dummy is None else dummy.numel(), "aq_ptr": aq_ptr, "c_ptr": got[0],
                          "a_ptr": a.data_ptr(),
                          "b_ptr": bs.data_ptr(), "s_ptr": ss.data_ptr(), "aq_in_page": aq_ptr % PAGE,

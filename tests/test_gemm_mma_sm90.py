@@ -493,6 +493,20 @@ def test_blocks_script_main_places_every_pair_and_writes_a_row_per_block(tmp_pat
                         "--iters", "1"]) == 0
     rows = pd.read_csv(natural)
     assert list(rows.block) == [0, 1] and rows.aq_offset.isna().all() and set(rows.aq_ptr) <= where["all"]
+    assert list(rows.seed) == [rows.seed[0], rows.seed[0] + 1000] and rows.dummy_bytes.gt(0).all()
+    seen = []  # what each timed call got as A: its address and its values
+    monkeypatch.setattr(blocks.G, "gemm", lambda a, bs, ss, **kw: seen.append((a.data_ptr(), a.sum().item()))
+                        or gemm(a, bs, ss, **kw))
+    for mode, moves, changes in (("reseed", True, False), ("refill", False, True), ("dummy", False, False)):
+        seen.clear()
+        csv = tmp_path / f"{mode}.csv"
+        assert blocks.main(["--mode", mode, "--out", str(csv), "--shapes", "64x7168x2048", "--blocks", "3",
+                            "--iters", "1"]) == 0
+        rows = pd.read_csv(csv)
+        assert list(rows.block) == [0, 1, 2] and rows.dummy_bytes.gt(0).all() == (mode != "refill")
+        assert (rows.seed.nunique() > 1) == changes and (rows.a_ptr.nunique() > 1) == moves, mode
+        firsts = [seen[i] for i in range(1, len(seen), len(seen) // 3)]  # the first timed call of each block
+        assert (len({v for _, v in firsts}) > 1) == changes, mode
 
 
 def test_scratch_append_rows_writes_one_header_and_refuses_another_schema(tmp_path):
