@@ -456,7 +456,9 @@ def test_blocks_script_places_and_restores_allocations_and_splits_times():
 def test_blocks_script_main_places_every_pair_and_writes_a_row_per_block(tmp_path, monkeypatch, capsys):
     """mma_blocks's `place` mode on the CPU with a stand-in GEMM (allocating a_q as the launcher does) and a
     stand-in timer that makes a_q at a 2 MiB boundary slow: every placement pair gets its block, the buffers
-    land where the row says, and the summary finds the two groups."""
+    land where the row says, and the summary finds the two groups. Then each other mode changes between blocks
+    what it says and nothing else: natural the values and addresses, reseed the addresses, refill the values,
+    dummy neither, launches only the count of kernels launched."""
     import pandas as pd
 
     from mxlib.tools import timing
@@ -507,6 +509,14 @@ def test_blocks_script_main_places_every_pair_and_writes_a_row_per_block(tmp_pat
         assert (rows.seed.nunique() > 1) == changes and (rows.a_ptr.nunique() > 1) == moves, mode
         firsts = [seen[i] for i in range(1, len(seen), len(seen) // 3)]  # the first timed call of each block
         assert (len({v for _, v in firsts}) > 1) == changes, mode
+    from mxlib.tools.baselines import empty
+    launched = []
+    monkeypatch.setattr(empty, "launch_empty", lambda: launched.append(1))
+    csv = tmp_path / "launches.csv"
+    assert blocks.main(["--mode", "launches", "--launches", "2", "--out", str(csv), "--shapes", "64x7168x2048",
+                        "--blocks", "3", "--iters", "1"]) == 0
+    rows = pd.read_csv(csv)
+    assert len(launched) == 6 and list(rows.launches_between) == [2, 2, 2] and rows.a_ptr.nunique() == 1
 
 
 def test_scratch_append_rows_writes_one_header_and_refuses_another_schema(tmp_path):
