@@ -1,15 +1,13 @@
-"""Whether where the two-launch families' per-call buffers land sets their time (KERNEL_NOTES.md, "The
+"""What sets the two-launch families' time from one block of calls to the next (KERNEL_NOTES.md, "The
 between-block effect").
 
 In every bench run since v4, mxlib's dispatcher and the forced path ran the same config of the ring families
 (a quantizer launch, then the GEMM as its programmatic dependent) and differed by 0.8-1.1 us on each long
 shape, either way round, each block of calls tight (p20-p80 0.22 us at the median); the one-launch shapes
-differed by under 0.05 us. A process that repeats one script keeps its block's time from round to round; one that makes
-fresh inputs every round (v15's `ab_handoff.txt`) jumps by about 1 us between rounds. The suspects are the
-addresses a call's two buffers get from torch's caching allocator, fixed within a block of calls: `a_q` (A
-quantized by the first launch, read by the GEMM; allocated inside the launcher) and `c` (the output). This
-script times blocks of contest-style calls (L2 flushed, events around one call) of one config and records
-each block's addresses with its times:
+differed by under 0.05 us. This script times blocks of contest-style calls (L2 flushed, events around one call)
+of one config, changes between blocks what its mode names, and records each block's buffer addresses, seed
+and launches with its times; the first suspects were the addresses a call's two buffers get from torch's
+caching allocator (`a_q`, A quantized by the first launch and allocated inside the launcher, and `c`):
 
     python3 scripts/mma_blocks.py --mode natural --out OUT.csv [--shapes 256x3072x1536,...] [--blocks 16]
 

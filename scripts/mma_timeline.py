@@ -168,7 +168,7 @@ def main() -> int:
                         "or by reading 256 MiB (clean lines)")
     p.add_argument("--launches", type=int, default=0,
                    help="empty one-program kernels launched after the flush, before the timed call (KERNEL_NOTES.md, "
-                        "\"The between-block effect\": the count of launches modulo 4 sets the two-launch call's state)")
+                        "\"The between-block effect\": does the count of launches before a two-launch call set its state?)")
     args = p.parse_args()
     m, n, k = args.m, args.n, args.k
     if args.launches < 0:
