@@ -44,12 +44,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import torch  # noqa: E402
 
 from mxlib.kernels import gemm_mma_sm90 as G  # noqa: E402
+from mxlib.tools.stats import two_groups  # noqa: E402
 from mxlib.tools import mma_scratch  # noqa: E402
 
 MODES = ("same", "natural", "reseed", "refill", "dummy", "launches", "place")
 PAGE = 2 << 20  # the GPU's large page, the unit torch's allocator maps
 OFFSETS = (0, 512, 4 << 10, 64 << 10, 512 << 10, 1 << 20)  # from a 2 MiB boundary; plus one that straddles it
-GAP_US = 0.4  # a gap between sorted block means at least this wide splits them into two groups
 DEVICE = "cuda"  # where the inputs and arenas live (the tests run main on the CPU with a stand-in GEMM)
 
 
@@ -94,16 +94,6 @@ def placements(aq_bytes: int, c_bytes: int) -> list[tuple[int | None, int]]:
     def offs(nbytes):
         return list(OFFSETS) + [PAGE - (nbytes // 2) // 512 * 512]
     return [(a, c) for a in (offs(aq_bytes) if aq_bytes else [None]) for c in offs(c_bytes)]
-
-
-def two_groups(means: list[float], gap_us: float = GAP_US) -> float | None:
-    """The threshold halfway across the widest gap between the sorted `means`, when that gap is at least
-    `gap_us` wide (the blocks fall into a fast and a slow group); None when they do not."""
-    s = sorted(means)
-    if len(s) < 2:
-        return None
-    width, i = max((s[j + 1] - s[j], j) for j in range(len(s) - 1))
-    return (s[i] + s[i + 1]) / 2 if width >= gap_us else None
 
 
 def summary(rows: list[dict]) -> str:

@@ -444,8 +444,6 @@ def test_blocks_script_places_and_restores_allocations_and_splits_times():
     assert len(pairs) == (len(blocks.OFFSETS) + 1) ** 2 and (page - 393216, page - 524288) in pairs
     assert {a for a, _ in blocks.placements(0, 4096)} == {None}  # one launch: no a_q to place
 
-    assert blocks.two_groups([13.7, 13.8, 14.6, 14.7, 13.75]) == pytest.approx(14.2)
-    assert blocks.two_groups([13.7, 13.8, 13.9]) is None and blocks.two_groups([5.0]) is None
     row = {"m": 256, "n": 3072, "k": 1536, "mode": "place", "family": "two launches", "p20_us": 1.0,
            "p80_us": 1.1, "aq_ptr": page + 512, "c_ptr": 2 * page, "aq_in_page": 512, "c_in_page": 0}
     text = blocks.summary([{**row, "mean_us": 13.7}, {**row, "mean_us": 14.7}])

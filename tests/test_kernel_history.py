@@ -134,3 +134,33 @@ def test_dispatcher_minus_forced_needs_one_config():
                           "m": [4, 4, 8, 8], "n": [64] * 4, "k": [512] * 4, "mean_us": [5.0, 4.0, 3.0, 1.0],
                           "config": ["num_stages=1 split_k=2", "num_stages=1 split_k=2", "num_stages=4 split_k=3", "num_stages=4 split_k=4"]})
     assert history.dispatcher_minus_forced(frame) == {(4, 64, 512): (1.0, 1)}  # (8, 64, 512) ran two configs
+
+
+def test_launch_count_reads_the_recorded_blocks():
+    frame = pd.read_csv(RESULTS_DIR / "h200" / "mma_v17" / "blocks_v17c.csv")
+    text, fig = history.launch_count(frame)
+    rows = {(ln.split()[0], int(ln.split()[1])): ln.split(maxsplit=2)[2] for ln in text.splitlines()[1:]}
+    assert list(rows)[0] == ("32x4096x512", 1)  # the one-launch control first
+    # the recorded finding (KERNEL_NOTES "v17c"): 2 alternates, 1 and 3 go in pairs, 4 and the control stay in one state
+    assert rows[("32x4096x512", 1)].startswith("one state")
+    for shape in ("16x2112x7168", "64x7168x2048", "256x3072x1536"):
+        marks = {count: rows[(shape, count)].split()[:12] for count in (1, 2, 3)}
+        assert marks[2][::2] in (["f"] * 6, ["s"] * 6) and set(marks[2][::2]) != set(marks[2][1::2])
+        for count in (1, 3):
+            assert all(marks[count][i] == marks[count][i + 4] for i in range(8)) and marks[count].count("s") == 6
+        assert rows[(shape, 4)].startswith("one state")
+    means = frame[(frame.m == 64) & (frame.launches_between == 2)].sort_values("block").mean_us
+    fast, slow = (float(x) for x in rows[("64x7168x2048", 2)].split()[-3::2])
+    assert fast == pytest.approx(means[means < 13.2].mean(), abs=0.005) and slow == pytest.approx(means[means > 13.2].mean(), abs=0.005)
+    assert len(fig.axes) == 4 * 4 and sum(len(ax.collections) for ax in fig.axes) == 13  # 13 rows run, 3 panels not
+
+
+def test_launch_count_one_state_and_nothing_else():
+    frame = pd.DataFrame({"mode": ["launches"] * 4 + ["same"], "m": [8] * 5, "n": [64] * 5, "k": [512] * 5,
+                          "family": ["two launches"] * 5, "block": [0, 1, 0, 1, 0], "launches_between": [1, 1, 2, 2, 0],
+                          "mean_us": [5.0, 5.1, 5.0, 6.0, 9.0], "device": ["NVIDIA H200"] * 5,
+                          "date": ["2026-12-05T00:00:00Z"] * 5})
+    text, fig = history.launch_count(frame)
+    assert text.splitlines()[1:] == ["      8x64x512  1  one state                5.00 - 5.10",
+                                     "      8x64x512  2  f s                      5.00 / 6.00"]
+    assert len(fig.axes) == 2  # the `same` row is not a launch count

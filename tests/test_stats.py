@@ -33,3 +33,10 @@ def test_percentile_refuses_what_it_would_get_wrong():
         stats.percentile([1.0, 2.0, 3.0], -50)
     with pytest.raises(ValueError, match="must be sorted"):
         stats.percentile([3.0, 1.0, 2.0], 50)
+
+
+def test_two_groups_splits_at_the_widest_gap_only_when_it_is_wide():
+    assert stats.two_groups([13.7, 13.8, 14.6, 14.7, 13.75]) == pytest.approx(14.2)
+    assert stats.two_groups([13.7, 13.8, 13.9]) is None and stats.two_groups([5.0]) is None
+    assert stats.two_groups([1.0, 1.3], gap_us=0.3) == pytest.approx(1.15)  # the gap rule is inclusive
+    assert stats.two_groups([1.0, 1.3], gap_us=0.31) is None

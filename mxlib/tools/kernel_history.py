@@ -256,6 +256,61 @@ def between_blocks(frames: dict):
     return "\n".join(lines), fig
 
 
+def launch_count(frame):
+    """(text, figure) of the launch-count test of the between-block effect: `frame` holds rows of
+    scripts/mma_blocks.py's `launches` mode (L empty launches before each block, the `launches_between`
+    column). Per shape and L, the block means in order, each marked fast (f) or slow (s) when the blocks split
+    into two groups (`stats.two_groups`), and the two groups' means (else the range); the figure a panel per
+    (L, shape), block means against block index, coloured by group, every panel of a shape on one scale."""
+    import matplotlib.pyplot as plt
+
+    from . import figures
+    from .stats import two_groups
+
+    f = frame[frame["mode"] == "launches"]
+    keys = sorted({(r.m, r.n, r.k) for r in f.itertuples()},
+                  key=lambda key: (f[(f.m == key[0]) & (f.n == key[1]) & (f.k == key[2])].family.iloc[0], key))
+    counts = sorted(f.launches_between.unique())
+    lines = [f"{'shape':>14} {'L':>2}  {'blocks (f fast, s slow)':<24} fast / slow (or range), contest means, us"]
+    fig, axes = plt.subplots(len(counts), len(keys), figsize=(2.6 * len(keys), 1.25 * len(counts) + 0.9),
+                             layout="constrained", squeeze=False, sharex=True)
+    for j, key in enumerate(keys):
+        rows = f[(f.m == key[0]) & (f.n == key[1]) & (f.k == key[2])]
+        low, high = rows.mean_us.min(), rows.mean_us.max()
+        pad = max(0.25, (1.6 - (high - low)) / 2)  # at least 1.6 us on every panel: a flat row looks flat
+        axes[0][j].set_title(f"{'x'.join(map(str, key))}\n({rows.family.iloc[0]} a call)", fontsize=9)
+        for i, count in enumerate(counts):
+            ax = axes[i][j]
+            means = rows[rows.launches_between == count].sort_values("block").mean_us.to_list()
+            ax.set_ylim(low - pad, high + pad)
+            ax.grid(alpha=0.3)
+            if j == 0:
+                ax.set_ylabel(f"L = {count}", fontsize=9)
+            if not means:
+                ax.text(0.5, 0.5, "not run", transform=ax.transAxes, ha="center", va="center", color="#666666")
+                continue
+            ax.xaxis.get_major_locator().set_params(integer=True)
+            cut = two_groups(means)
+            slow = [cut is not None and x > cut for x in means]
+            ax.plot(range(len(means)), means, "-", color="#BBBBBB", linewidth=0.8)
+            ax.scatter(range(len(means)), means, s=14, zorder=3,
+                       c=["#D55E00" if is_slow else "#0072B2" for is_slow in slow])
+            if cut is None:
+                marks, spans = "one state", f"{min(means):.2f} - {max(means):.2f}"
+            else:
+                fast_means = [x for x, is_slow in zip(means, slow) if not is_slow]
+                slow_means = [x for x, is_slow in zip(means, slow) if is_slow]
+                marks = " ".join("s" if is_slow else "f" for is_slow in slow)
+                spans = f"{sum(fast_means) / len(fast_means):.2f} / {sum(slow_means) / len(slow_means):.2f}"
+            lines.append(f"{'x'.join(map(str, key)):>14} {count:2d}  {marks:<24} {spans}")
+    for ax in axes[-1]:
+        ax.set_xlabel("block (30 calls each)", fontsize=8)
+    fig.suptitle("H200: L empty launches before each block; blue fast, orange slow (contest-style block means, us)",
+                 fontsize=9)
+    figures.stamp(fig, f, "data/results/h200/mma_v17/blocks_v17c.csv")
+    return "\n".join(lines), fig
+
+
 FLOOR_VARIANTS = (  # scripts/mma_ablate.py's variants that bound the CUDA path from below
     ("full", "as shipped"),
     ("resident", "chunk work on resident data (no copies streamed)"),

@@ -53,3 +53,18 @@ def geomean(values: Iterable[float]) -> float:
     if not values or any(not v > 0 for v in values):
         raise ValueError(f"geomean needs positive values, got {values}")
     return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+GAP_US = 0.4  # a gap between sorted block means at least this wide splits them into two groups
+
+
+def two_groups(means: list[float], gap_us: float = GAP_US) -> float | None:
+    """The threshold halfway across the widest gap between the sorted `means`, when that gap is at least
+    `gap_us` wide (blocks of calls falling into a fast and a slow group: the between-block effect of
+    KERNEL_NOTES.md, two states about 0.9 us apart against a block's own spread of about 0.2); None when
+    they do not."""
+    s = sorted(means)
+    if len(s) < 2:
+        return None
+    width, i = max((s[j + 1] - s[j], j) for j in range(len(s) - 1))
+    return (s[i] + s[i + 1]) / 2 if width >= gap_us else None
