@@ -27,16 +27,21 @@ Modes:
            timed `--repeat` times: which placement is slow?
 Shapes: the benchmark shapes whose H200 table row is a ring config (default), and one-launch rows as a
 control. One CSV row per block (addresses, offsets within 2 MiB, mean, median, p20, p80, device, versions,
-date); the summary prints each shape's blocks by time and where the largest gap between them lies.
+date); the summary prints each shape's blocks by time and where the largest gap between them lies. With
+`--kernels` each block runs under torch's profiler and its row adds the medians of KERNEL_COLUMNS over its
+calls (each kernel's start and end as the GPU recorded them): which part of a call a slow block loses its
+time in.
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import math
 import os
 import random
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -44,12 +49,20 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import torch  # noqa: E402
 
 from mxlib.kernels import gemm_mma_sm90 as G  # noqa: E402
-from mxlib.tools.stats import two_groups  # noqa: E402
+from mxlib.tools.stats import median, two_groups  # noqa: E402
 from mxlib.tools import mma_scratch  # noqa: E402
 
 MODES = ("same", "natural", "reseed", "refill", "dummy", "launches", "place")
 PAGE = 2 << 20  # the GPU's large page, the unit torch's allocator maps
 OFFSETS = (0, 512, 4 << 10, 64 << 10, 512 << 10, 1 << 20)  # from a 2 MiB boundary; plus one that straddles it
+KERNEL_PREFIX = "mxfp4_"  # the CUDA path's kernels: the quantizer's and the GEMM's names start so
+KERNEL_COLUMNS = (  # --kernels: per block, the median over its calls (us, from the GPU's kernel records)
+    ("before_first", "from the end of the kernel before the call (the flush's sleep) to the call's first start"),
+    ("first", "the call's first kernel (two launches: the quantizer)"),
+    ("first_to_last", "from the first kernel's start to the last one's (the GEMM's) start"),
+    ("last", "the call's last kernel"),
+    ("before_to_end", "from the end of the kernel before the call to the end of its last"),
+)
 DEVICE = "cuda"  # where the inputs and arenas live (the tests run main on the CPU with a stand-in GEMM)
 
 
@@ -96,6 +109,39 @@ def placements(aq_bytes: int, c_bytes: int) -> list[tuple[int | None, int]]:
     return [(a, c) for a in (offs(aq_bytes) if aq_bytes else [None]) for c in offs(c_bytes)]
 
 
+def call_kernels(events: list[tuple[str, float, float]]) -> list[dict]:
+    """The calls in a list of (name, start, duration) kernel records sorted by start: each run of consecutive
+    kernels named KERNEL_PREFIX... that has a kernel before it is one call, and gives KERNEL_COLUMNS' values."""
+    calls, i = [], 0
+    while i < len(events):
+        if not events[i][0].startswith(KERNEL_PREFIX) or i == 0:
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(events) and events[j + 1][0].startswith(KERNEL_PREFIX):
+            j += 1
+        (_, p0, pd), (_, f0, fd), (_, l0, ld) = events[i - 1], events[i], events[j]
+        calls.append({"before_first": f0 - (p0 + pd), "first": fd, "first_to_last": l0 - f0, "last": ld,
+                      "before_to_end": l0 + ld - (p0 + pd)})
+        i = j + 1
+    return calls
+
+
+def profiled(time_block):
+    """(`time_block()`'s result, its calls' kernel records as `call_kernels` reads them), from torch's profiler
+    (CUPTI: every kernel's start and end on the GPU, however it was launched)."""
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        result = time_block()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "trace.json"
+        prof.export_chrome_trace(str(path))
+        trace = json.loads(path.read_text())["traceEvents"]
+    events = [(e["name"], float(e["ts"]), float(e["dur"])) for e in trace if e.get("cat") == "kernel"]
+    return result, sorted(events, key=lambda e: e[1])
+
+
 def summary(rows: list[dict]) -> str:
     """Per shape and mode: each block's time and addresses, fastest first, and the split (two_groups)."""
     lines = []
@@ -107,8 +153,10 @@ def summary(rows: list[dict]) -> str:
         verdict = "one group" if cut is None else f"two groups, split at {cut:.2f} us"
         lines.append(f"{m}x{n}x{k} {mode} ({rs[0]['family']}): {len(rs)} blocks, {verdict}")
         for r in rs:
+            kernels = "".join(f" {name} {r[f'{name}_us']:.2f}" for name, _ in KERNEL_COLUMNS if f"{name}_us" in r)
             lines.append(f"   {r['mean_us']:7.2f} (p20 {r['p20_us']:.2f} p80 {r['p80_us']:.2f})  a_q {r['aq_ptr']:#x} "
-                         f"[{r['aq_in_page']:>7}]  c {r['c_ptr']:#x} [{r['c_in_page']:>7}]")
+                         f"[{r['aq_in_page']:>7}]  c {r['c_ptr']:#x} [{r['c_in_page']:>7}]"
+                         + (f"\n           kernels, medians us:{kernels}" if kernels else ""))
     return "\n".join(lines)
 
 
@@ -142,6 +190,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--iters", type=int, default=30, help="timed calls per block")
     p.add_argument("--launches", type=int, default=1, help="empty kernels launched before each block (launches)")
     p.add_argument("--seed", type=int, default=1, help="the random dummy sizes (natural, reseed, dummy)")
+    p.add_argument("--kernels", action="store_true",
+                   help="time each block under torch's profiler and add, per block, the medians of KERNEL_COLUMNS "
+                        "(where in the call a slow block's time goes; the profiler's own cost is in every time)")
     args = p.parse_args(argv)
     if args.launches < 0:
         raise SystemExit(f"mma_blocks: --launches must be >= 0, got {args.launches}")
@@ -210,7 +261,16 @@ def main(argv: list[str] | None = None) -> int:
                 got.append(c.data_ptr())
                 return c
 
-            t = time_contest(call, iters=args.iters, warmup=2, flush=flush)
+            kernels = {}
+            if args.kernels:
+                t, events = profiled(lambda: time_contest(call, iters=args.iters, warmup=2, flush=flush))
+                calls = call_kernels(events)[2:]  # the two warm-up calls left out
+                if len(calls) != args.iters:
+                    raise SystemExit(f"mma_blocks: --kernels found {len(calls)} timed calls in the profile, "
+                                     f"expected {args.iters}")
+                kernels = {f"{name}_us": round(median(c[name] for c in calls), 3) for name, _ in KERNEL_COLUMNS}
+            else:
+                t = time_contest(call, iters=args.iters, warmup=2, flush=flush)
             aq_ptr = seen[0][0] if seen else 0
             rows.append({"mode": args.mode, "m": m, "n": n, "k": k, "config": config_text(cfg), "family": family,
                          "block": block, "seed": seed, "launches_between": between, "calls": args.iters,
@@ -220,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
                          "c_in_page": got[0] % PAGE, "same_addresses": int(len(set(seen)) <= 1 and len(set(got)) == 1),
                          "aq_offset": "" if aq_off is None else aq_off, "c_offset": "" if c_off is None else c_off,
                          "mean_us": round(t["mean_us"], 3), "median_us": round(t["median_us"], 3),
-                         "p20_us": round(t["p20_us"], 3), "p80_us": round(t["p80_us"], 3), **meta})
+                         "p20_us": round(t["p20_us"], 3), "p80_us": round(t["p80_us"], 3), **kernels, **meta})
             del dummy
             print(f"{m}x{n}x{k} {args.mode} block {block}: mean {t['mean_us']:.2f} us, a_q {aq_ptr:#x}, "
                   f"c {got[0]:#x}", flush=True)

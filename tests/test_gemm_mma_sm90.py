@@ -517,6 +517,47 @@ def test_blocks_script_main_places_every_pair_and_writes_a_row_per_block(tmp_pat
     assert len(launched) == 6 and list(rows.launches_between) == [2, 2, 2] and rows.a_ptr.nunique() == 1
 
 
+def test_blocks_script_reads_calls_from_kernel_records(tmp_path, monkeypatch):
+    """mma_blocks's --kernels: `call_kernels` cuts a sorted list of kernel records into calls (each run of
+    mxfp4_ kernels after another kernel) and measures each from the kernel before it; main keeps the timed
+    calls' medians (not the warm-up's) in the block's row and refuses a profile with the wrong count."""
+    import pandas as pd
+
+    from mxlib.tools import timing
+
+    blocks = _script("mma_blocks")
+
+    def call(t0, quant_at, gemm_at, end):  # a flush (fill, sleep) and one two-launch call, times in us from t0
+        return [("fill", t0, 5.0), ("sleep", t0 + 6.0, 10.0), ("mxfp4_quant_a_sm90", t0 + quant_at, 2.0),
+                ("mxfp4_mma_sm90_t64_x1_k2", t0 + gemm_at, t0 + end - (t0 + gemm_at))]
+
+    events = call(0, 16.5, 17.0, 28.0) + call(100, 16.5, 18.0, 30.0)
+    assert blocks.call_kernels(events) == [
+        {"before_first": 0.5, "first": 2.0, "first_to_last": 0.5, "last": 11.0, "before_to_end": 12.0},
+        {"before_first": 0.5, "first": 2.0, "first_to_last": 1.5, "last": 12.0, "before_to_end": 14.0}]
+    assert blocks.call_kernels([("mxfp4_quant_a_sm90", 0.0, 1.0)] + events[:2]) == []  # nothing before it
+    one = [("sleep", 0.0, 10.0), ("mxfp4_mma_sm90_d64_p4_k1", 10.25, 4.0), ("fill", 20.0, 1.0)]
+    assert blocks.call_kernels(one) == [{"before_first": 0.25, "first": 4.0, "first_to_last": 0.0, "last": 4.0,
+                                         "before_to_end": 4.25}]
+
+    monkeypatch.setattr(blocks, "DEVICE", "cpu")
+    monkeypatch.setattr(blocks.G, "gemm", lambda a, bs, ss, *, config, out=None: torch.empty(a.shape[0], bs.shape[0]))
+    monkeypatch.setattr(timing, "time_contest", lambda fn, *, iters, warmup, flush: [fn() for _ in range(warmup + iters)]
+                        and {"mean_us": 13.7, "median_us": 13.7, "p20_us": 13.6, "p80_us": 13.8})
+    monkeypatch.setattr(timing, "L2Flush", lambda: None)
+    warm = [call(1000 * i, 16.5, 30.0, 60.0) for i in range(2)]  # slow warm-up calls, left out
+    timed = [call(1000 * (i + 2), 16.5, 17.0 + i, 28.0 + i) for i in range(3)]
+    monkeypatch.setattr(blocks, "profiled", lambda time_block: (time_block(), sum(warm + timed, [])))
+    out = tmp_path / "kernels.csv"
+    assert blocks.main(["--mode", "same", "--kernels", "--out", str(out), "--shapes", "64x7168x2048",
+                        "--blocks", "1", "--iters", "3"]) == 0
+    row = pd.read_csv(out).iloc[0]
+    assert (row.before_first_us, row.first_to_last_us, row.last_us, row.before_to_end_us) == (0.5, 1.5, 11.0, 13.0)
+    with pytest.raises(SystemExit, match="found 3 timed calls in the profile, expected 4"):
+        blocks.main(["--mode", "same", "--kernels", "--out", str(tmp_path / "x.csv"), "--shapes", "64x7168x2048",
+                     "--blocks", "1", "--iters", "4"])
+
+
 def test_scratch_append_rows_writes_one_header_and_refuses_another_schema(tmp_path):
     """mxlib.tools.mma_scratch.append_rows (scripts/mma_ablate.py, mma_blocks.py): runs append under one header;
     rows of other columns go to another file, not into this one."""
