@@ -261,16 +261,19 @@ def main(argv: list[str] | None = None) -> int:
                 got.append(c.data_ptr())
                 return c
 
+            def time_block(call=call):
+                return time_contest(call, iters=args.iters, warmup=2, flush=flush)
+
             kernels = {}
             if args.kernels:
-                t, events = profiled(lambda: time_contest(call, iters=args.iters, warmup=2, flush=flush))
+                t, events = profiled(time_block)
                 calls = call_kernels(events)[2:]  # the two warm-up calls left out
                 if len(calls) != args.iters:
                     raise SystemExit(f"mma_blocks: --kernels found {len(calls)} timed calls in the profile, "
                                      f"expected {args.iters}")
                 kernels = {f"{name}_us": round(median(c[name] for c in calls), 3) for name, _ in KERNEL_COLUMNS}
             else:
-                t = time_contest(call, iters=args.iters, warmup=2, flush=flush)
+                t = time_block()
             aq_ptr = seen[0][0] if seen else 0
             rows.append({"mode": args.mode, "m": m, "n": n, "k": k, "config": config_text(cfg), "family": family,
                          "block": block, "seed": seed, "launches_between": between, "calls": args.iters,

@@ -268,8 +268,8 @@ def launch_count(frame):
     from .stats import two_groups
 
     f = frame[frame["mode"] == "launches"]
-    keys = sorted({(r.m, r.n, r.k) for r in f.itertuples()},
-                  key=lambda key: (f[(f.m == key[0]) & (f.n == key[1]) & (f.k == key[2])].family.iloc[0], key))
+    families = {(r.m, r.n, r.k): r.family for r in f.itertuples()}
+    keys = sorted(families, key=lambda key: (families[key], key))  # "one launch" first: the control
     counts = sorted(f.launches_between.unique())
     lines = [f"{'shape':>14} {'L':>2}  {'blocks (f fast, s slow)':<24} fast / slow (or range), contest means, us"]
     fig, axes = plt.subplots(len(counts), len(keys), figsize=(2.6 * len(keys), 1.25 * len(counts) + 0.9),
@@ -278,7 +278,7 @@ def launch_count(frame):
         rows = f[(f.m == key[0]) & (f.n == key[1]) & (f.k == key[2])]
         low, high = rows.mean_us.min(), rows.mean_us.max()
         pad = max(0.25, (1.6 - (high - low)) / 2)  # at least 1.6 us on every panel: a flat row looks flat
-        axes[0][j].set_title(f"{'x'.join(map(str, key))}\n({rows.family.iloc[0]} a call)", fontsize=9)
+        axes[0][j].set_title(f"{'x'.join(map(str, key))}\n({families[key]} a call)", fontsize=9)
         for i, count in enumerate(counts):
             ax = axes[i][j]
             means = rows[rows.launches_between == count].sort_values("block").mean_us.to_list()
