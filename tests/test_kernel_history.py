@@ -148,7 +148,7 @@ def test_launch_count_reads_the_recorded_blocks():
         assert marks[2][::2] in (["f"] * 6, ["s"] * 6) and set(marks[2][::2]) != set(marks[2][1::2])
         for count in (1, 3):
             assert all(marks[count][i] == marks[count][i + 4] for i in range(8)) and marks[count].count("s") == 6
-        assert rows[(shape, 4)].startswith("one state")
+        assert rows[(shape, 4)].startswith("one state (slow)" if shape != "16x2112x7168" else "one state (fast)")
     means = frame[(frame.m == 64) & (frame.launches_between == 2)].sort_values("block").mean_us
     fast, slow = (float(x) for x in rows[("64x7168x2048", 2)].split()[-3::2])
     assert fast == pytest.approx(means[means < 13.2].mean(), abs=0.005) and slow == pytest.approx(means[means > 13.2].mean(), abs=0.005)
@@ -161,6 +161,6 @@ def test_launch_count_one_state_and_nothing_else():
                           "mean_us": [5.0, 5.1, 5.0, 6.0, 9.0], "device": ["NVIDIA H200"] * 5,
                           "date": ["2026-12-05T00:00:00Z"] * 5})
     text, fig = history.launch_count(frame)
-    assert text.splitlines()[1:] == ["      8x64x512  1  one state                5.00 - 5.10",
+    assert text.splitlines()[1:] == ["      8x64x512  1  one state (fast)         5.00 - 5.10",
                                      "      8x64x512  2  f s                      5.00 / 6.00"]
     assert len(fig.axes) == 2  # the `same` row is not a launch count

@@ -259,9 +259,10 @@ def between_blocks(frames: dict):
 def launch_count(frame):
     """(text, figure) of the launch-count test of the between-block effect: `frame` holds rows of
     scripts/mma_blocks.py's `launches` mode (L empty launches before each block, the `launches_between`
-    column). Per shape and L, the block means in order, each marked fast (f) or slow (s) when the blocks split
-    into two groups (`stats.two_groups`), and the two groups' means (else the range); the figure a panel per
-    (L, shape), block means against block index, coloured by group, every panel of a shape on one scale."""
+    column). A shape's blocks, all L together, split into a fast and a slow group where `stats.two_groups`
+    finds the gap; per shape and L, the block means in order, each marked fast (f) or slow (s), and the two
+    groups' means, or "one state" and the range; the figure a panel per (L, shape), block means against block
+    index, coloured by group (grey where the shape does not split), every panel of a shape on one scale."""
     import matplotlib.pyplot as plt
 
     from . import figures
@@ -276,6 +277,7 @@ def launch_count(frame):
                              layout="constrained", squeeze=False, sharex=True)
     for j, key in enumerate(keys):
         rows = f[(f.m == key[0]) & (f.n == key[1]) & (f.k == key[2])]
+        cut = two_groups(rows.mean_us.to_list())
         low, high = rows.mean_us.min(), rows.mean_us.max()
         pad = max(0.25, (1.6 - (high - low)) / 2)  # at least 1.6 us on every panel: a flat row looks flat
         axes[0][j].set_title(f"{'x'.join(map(str, key))}\n({families[key]} a call)", fontsize=9)
@@ -290,13 +292,13 @@ def launch_count(frame):
                 ax.text(0.5, 0.5, "not run", transform=ax.transAxes, ha="center", va="center", color="#666666")
                 continue
             ax.xaxis.get_major_locator().set_params(integer=True)
-            cut = two_groups(means)
             slow = [cut is not None and x > cut for x in means]
             ax.plot(range(len(means)), means, "-", color="#BBBBBB", linewidth=0.8)
             ax.scatter(range(len(means)), means, s=14, zorder=3,
-                       c=["#D55E00" if is_slow else "#0072B2" for is_slow in slow])
-            if cut is None:
-                marks, spans = "one state", f"{min(means):.2f} - {max(means):.2f}"
+                       c=["#666666" if cut is None else "#D55E00" if is_slow else "#0072B2" for is_slow in slow])
+            if len(set(slow)) == 1:
+                state = "" if cut is None else " (slow)" if slow[0] else " (fast)"
+                marks, spans = f"one state{state}", f"{min(means):.2f} - {max(means):.2f}"
             else:
                 fast_means = [x for x, is_slow in zip(means, slow) if not is_slow]
                 slow_means = [x for x, is_slow in zip(means, slow) if is_slow]
@@ -305,8 +307,8 @@ def launch_count(frame):
             lines.append(f"{'x'.join(map(str, key)):>14} {count:2d}  {marks:<24} {spans}")
     for ax in axes[-1]:
         ax.set_xlabel("block (30 calls each)", fontsize=8)
-    fig.suptitle("H200: L empty launches before each block; blue fast, orange slow (contest-style block means, us)",
-                 fontsize=9)
+    fig.suptitle("H200: L empty launches before each block; blue fast, orange slow, grey a shape with one state "
+                 "(contest-style block means, us)", fontsize=9)
     figures.stamp(fig, f, "data/results/h200/mma_v17/blocks_v17c.csv")
     return "\n".join(lines), fig
 
