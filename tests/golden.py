@@ -14,9 +14,21 @@ def load(golden_dir: str, rule: str, name: str) -> dict:
     return {k: (bf16(v) if k.endswith("_bf16_bits") else torch.from_numpy(v)) for k, v in d.items()}
 
 
+# The GEMM cases of each rule's folder (tests/golden/README.md): a test looping over gemm_cases would pass
+# with no case at all, so a folder lacking any of them is an error.
+GEMM_CASES = ("gemm_16x128x1024", "gemm_32x96x256", "gemm_4x64x512", "gemm_64x256x512", "gemm_8x32x7168")
+
+
 def gemm_cases(golden_dir: str, rule: str):
-    """Names of the gemm_MxNxK cases for one rule, sorted."""
-    return sorted(f[:-4] for f in os.listdir(os.path.join(golden_dir, rule)) if f.startswith("gemm_"))
+    """Names of the gemm_MxNxK cases for one rule, sorted; FileNotFoundError when any of GEMM_CASES is missing."""
+    folder = os.path.join(golden_dir, rule)
+    found = sorted(f[:-4] for f in os.listdir(folder) if f.startswith("gemm_") and f.endswith(".npz"))
+    missing = sorted(set(GEMM_CASES) - set(found))
+    if missing:
+        raise FileNotFoundError(f"{folder} lacks {len(missing)} of the {len(GEMM_CASES)} golden GEMM cases: "
+                                f"{', '.join(missing)} (tests/golden/README.md lists them; MXLIB_GOLDEN must point "
+                                f"at a complete copy)")
+    return found
 
 
 def contest_tuple(case: dict):

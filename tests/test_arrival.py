@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from mxlib.kernels import arrival
+
 ROOT = Path(__file__).resolve().parent.parent
 
 _COMPILE = """
@@ -68,3 +70,7 @@ def test_every_wave_releases_its_stores_before_a_program_publishes():
             assert released and all(released), f"{name}, stores of {line}: {released}"
     # Both a_once publications of A's units: by the producing programs and by a program whose wait ran out.
     assert len(isa.amdgcn_stores_released(got["fused a_once"]["asm"], stores["fused a_once"][1])) >= 2
+
+
+def test_max_arrivals_follows_the_arrival_bits():
+    assert arrival.MAX_ARRIVALS == 2**arrival.ARRIVAL_BITS.value - 1

@@ -181,6 +181,7 @@ def test_paths_are_registered():
 
 
 def test_a_gpu_without_a_table_is_warned_about_once(monkeypatch):
+    dispatch._warn_if_no_table.cache_clear()  # once per process: start from a process that has not warned
     monkeypatch.setattr(dispatch, "device_kind", lambda device: "gpu_without_table")
     with pytest.warns(dispatch.NoConfigTableWarning, match="no config table for GPU kind 'gpu_without_table'"):
         assert dispatch.select(16, 128, 1024, "cpu")[0] == "fused"

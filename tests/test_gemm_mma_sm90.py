@@ -17,7 +17,7 @@ import torch
 from mxlib.kernels import gemm_mma_sm90 as G
 from mxlib.runtime import dispatch
 from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4
-from mxlib.spec.reference import check_implementation, generate_input
+from mxlib.spec.reference import check_exact, check_implementation, generate_input
 from mxlib.spec.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight
 from mxlib.spec import shapes
 
@@ -246,17 +246,21 @@ def test_ties_away_rounding():
 @pytest.mark.parametrize("a_exp,b_exp", [(-120, 0), (100, 0), (0, -126), (0, 100), (-128, 0), (50, 50)])
 def test_far_scales_by_relative_error(a_exp, b_exp):
     """A and B far from 1 (subnormal A, B scale bytes near 0 and above 128): the relative error
-    against an fp64 product of the dequantized operands, rounded to bf16 as the output is."""
+    against an fp64 product of the dequantized operands, rounded to bf16 as the output is, over the
+    whole tile and element by element (`check_exact`)."""
     m, n, k = 24, 256, 1024
     a = (torch.randn((m, k), device="cuda") * 2.0**a_exp).to(torch.bfloat16)
-    b_q, b_s = quantize_mxfp4((torch.randn((n, k), device="cuda") * 2.0**b_exp).to(torch.bfloat16))
-    data = (a, None, b_q, shuffle_weight(b_q), e8m0_shuffle(b_s))
+    b = (torch.randn((n, k), device="cuda") * 2.0**b_exp).to(torch.bfloat16)
+    b_q, b_s = quantize_mxfp4(b)
+    data = (a, b, b_q, shuffle_weight(b_q), e8m0_shuffle(b_s))
     aq, asc = quantize_mxfp4(a)
     want = (dequantize_mxfp4(aq, asc).double() @ dequantize_mxfp4(b_q, e8m0_unshuffle(data[4], n, k // 32)).double().T)
     want = want.to(torch.bfloat16).double()
     got = _run(data).double()
     assert torch.isfinite(want).all() and want.norm() > 0
     assert ((got - want).norm() / want.norm()).item() < 1e-3
+    ok, msg = check_exact(data, got.to(torch.bfloat16))
+    assert ok, msg
 
 
 @pytest.mark.gpu
@@ -599,3 +603,64 @@ def test_empty_a_gives_an_empty_c_without_a_launch():
         assert c.shape == (0, 64) and c.dtype == torch.bfloat16
     with pytest.raises(TypeError, match="quantizes A of dtype torch.bfloat16 only"):
         G.gemm(a.float(), data[3], data[4])
+
+
+def _fake_hopper(monkeypatch):
+    monkeypatch.setattr(G, "_MMA_VERDICTS", {})
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(torch.cuda, "get_device_capability", lambda index=None: (9, 0))
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda index=None: "fake Hopper")
+    monkeypatch.setattr(torch.version, "hip", None)
+
+
+def test_a_transient_build_failure_is_not_the_verdict_for_the_process(monkeypatch):
+    _fake_hopper(monkeypatch)
+    outcomes = [G.MmaUnavailable("nvcc timed out"), OSError("cache not writable"), None]
+
+    def module(index):
+        exc = outcomes.pop(0)
+        if exc is not None:
+            raise exc
+
+    monkeypatch.setattr(G, "_mma_module", module)
+    assert G.mma_available("cuda:0") == (False, "nvcc timed out")
+    assert G.mma_available("cuda:0") == (False, "cache not writable")
+    assert G.mma_available("cuda:0")[0] is True
+    assert G.mma_available("cuda:0")[0] is True  # success is kept: no further build
+    assert outcomes == []
+
+
+def test_no_compiler_and_another_gpu_generation_are_kept(monkeypatch):
+    _fake_hopper(monkeypatch)
+    calls = []
+
+    def module(index):
+        calls.append(index)
+        raise G.MmaNoCompiler("no CUDA compiler found")
+
+    monkeypatch.setattr(G, "_mma_module", module)
+    assert G.mma_available("cuda:0")[0] is False
+    assert G.mma_available("cuda:0")[0] is False
+    assert calls == [0]
+    monkeypatch.setattr(torch.cuda, "get_device_capability", lambda index=None: (8, 0))
+    assert "compute capability 9.0" in G.mma_available("cuda:1")[1]
+    assert calls == [0] and 1 in G._MMA_VERDICTS
+
+
+def test_a_failed_module_load_releases_the_primary_context(monkeypatch):
+    calls = []
+
+    class FakeLib:
+        def __getattr__(self, name):
+            def call(*args):
+                calls.append(name)
+                return 200 if name == "cuModuleLoadData" else 0  # CUDA_ERROR_INVALID_IMAGE
+            return call
+
+    monkeypatch.setattr(G, "_MMA_STATE", {"cuda": FakeLib()})
+    monkeypatch.setattr(G, "mma_cubin", lambda: b"not a cubin")
+    with pytest.raises(RuntimeError, match="cuModuleLoadData failed"):
+        G._mma_module(0)
+    assert calls.count("cuDevicePrimaryCtxRetain") == 1 and calls.count("cuDevicePrimaryCtxRelease") == 1
+    assert 0 not in G._MMA_STATE

@@ -277,3 +277,15 @@ def test_recorded_verdicts_read_every_run(tmp_path):
                                  "  test: 4 of 4 passed"]
     with pytest.raises(FileNotFoundError):
         harness.recorded_verdicts(tmp_path / "none")
+
+
+def test_recorded_verdicts_add_the_medians_score(tmp_path):
+    table = ("spec                             status     mean    err     best    worst   median  runs\n"
+             "m: 4; n: 2880; k: 512; seed: 1   pass       6.02   0.01     5.95     6.40     4.00   100\n"
+             "m: 16; n: 2112; k: 7168; seed: 2 pass      13.88   0.05    13.09    14.88     9.00   100\n")
+    (tmp_path / "harness_leaderboard.txt").write_text(
+        table + "leaderboard: 2 of 2 passed (times in us)\nscore (geometric mean of the means): 9.667 us\nNVIDIA H200, 1 s\n")
+    assert harness.recorded_verdicts(tmp_path).splitlines()[-1] == "  (geometric mean of the medians, from the table: 6.000 us)"
+    failed = table.splitlines()[0] + "\n" + table.splitlines()[1] + "\nm: 16; n: 2112; k: 7168; seed: 2 FAIL\n"
+    (tmp_path / "harness_leaderboard.txt").write_text(failed + "leaderboard: 1 of 2 passed\n")
+    assert "medians" not in harness.recorded_verdicts(tmp_path)

@@ -134,3 +134,39 @@ def test_h200_validate_script_dry_run(tmp_path):
     with open(tmp_path / "validate.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == summary["checks"] and all(r["ok"] == "1" for r in rows)
+
+
+def _op_error(args, path="", fake=False):
+    """(type, message) that the op raises on `args` (real tensors, or FakeTensorMode copies of their shapes)."""
+    try:
+        if fake:
+            with FakeTensorMode():
+                args = tuple(torch.empty_strided(t.shape, t.stride(), dtype=t.dtype, device=t.device) for t in args)
+                torch.ops.mxlib.mxfp4_gemm(*args, path, "rne")
+        else:
+            torch.ops.mxlib.mxfp4_gemm(*args, path, "rne")
+    except (TypeError, ValueError) as e:
+        return type(e), str(e)
+    return None
+
+
+def test_fake_impl_agrees_with_the_op_on_int32_limits_and_a_dtypes():
+    k = 2**14
+    _, (_, bs, bsc) = inputs(m=1, n=16, k=k)
+    big_a = torch.zeros(1, k, dtype=torch.bfloat16, device=DEVICE).expand(2**17, k)  # M*K = 2**31, no memory
+    real = _op_error((big_a, bs, bsc))
+    assert real is not None and real[0] is ValueError and "M*K" in real[1]
+    assert _op_error((big_a, bs, bsc), fake=True) == real
+    _, (a, bs, bsc) = inputs(m=4, n=32, k=128)
+    a32 = a.float()
+    real = _op_error((a32, bs, bsc), path="mma_sm90")
+    assert real is not None and real[0] is TypeError and "quantizes A of dtype" in real[1]
+    assert _op_error((a32, bs, bsc), path="mma_sm90", fake=True) == real
+    assert _op_error((a, bs, bsc), fake=True) is None
+
+
+def test_falsy_path_is_not_taken_for_no_path():
+    _, (a, bs, bsc) = inputs()
+    for path in (0, False, "none"):
+        with pytest.raises(ValueError, match="path must be one of"):
+            mxfp4_gemm(a, bs, bsc, path=path)

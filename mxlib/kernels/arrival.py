@@ -30,7 +30,10 @@ KERNEL_NOTES.md, "Every wave releases its own stores (AMD)", has the gfx950 list
 Limits, as for every shared-counter scheme: two launches running at the same time on different queues
 of one device would share counters (the paths are for one queue at a time, the contest's setting); a
 graph captured before an interrupted launch of a later generation is replayed against that launch's
-leftovers (only the interpreter can be interrupted midway, and it has no graphs).
+leftovers (only the interpreter can be interrupted midway, and it has no graphs); and a counter buffer
+first made or grown while a CUDA graph is being captured is zeroed only when that graph first replays, so
+an eager call before that replay would read unset counters: make one eager call with the most tiles before
+capturing (the buffer holds at least 4096 counters and only grows).
 """
 from __future__ import annotations
 
@@ -43,7 +46,7 @@ import triton.language as tl
 from .common import mx_cuda_backend
 
 ARRIVAL_BITS = tl.constexpr(20)  # low bits of a counter word: the arrivals of its launch
-MAX_ARRIVALS = 2**20 - 1  # the most arrivals one counter can count (2**ARRIVAL_BITS - 1)
+MAX_ARRIVALS = 2**ARRIVAL_BITS.value - 1  # the most arrivals one counter can count
 
 
 @triton.jit
@@ -99,3 +102,4 @@ def mx_counter_buffer(device: torch.device, count: int) -> torch.Tensor:
     if not bufs or bufs[-1].numel() < count:
         bufs.append(torch.zeros(max(count, 4096), dtype=torch.int64, device=device))
     return bufs[-1]
+

@@ -227,8 +227,8 @@ def mx_interpreting() -> bool:
 
 def mx_cpu_tensors_ok() -> bool:
     """Whether CPU tensors may go to mxlib's Triton kernels: TRITON_INTERPRET=1, and either the kernels are
-    the interpreter's objects or Triton's interpret knob was forced off for the process (mxlib.tools.isa's
-    capture, which records launches and runs none). False when the variable was set only after the
+    the interpreter's objects or Triton's interpret knob is forced off (inside `mxlib.tools.isa.capture`,
+    which records launches and runs none). False when the variable was set only after the
     kernels were imported: they would fail in Triton with no active driver."""
     return os.environ.get("TRITON_INTERPRET") == "1" and (mx_interpreting() or not triton.knobs.runtime.interpret)
 
@@ -245,18 +245,59 @@ def mx_check_triton_device(t: torch.Tensor, name: str) -> None:
     )
 
 
-def mx_check_gemm_args(a, b_shuffle, b_scale_sh, out=None, rounding: str = "rne"):
+INT32_LIMIT = 2**31  # element offsets the kernels compute must stay below this (they index with int32)
+
+
+def mx_check_int32(count: int, what: str) -> None:
+    """`what` (elements, counted before anything is allocated) must stay below INT32_LIMIT: the kernels
+    compute offsets into it with int32."""
+    if count >= INT32_LIMIT:
+        raise ValueError(f"{what} must stay below 2**31 (the kernels use int32 offsets), got {count}")
+
+
+def mx_check_strided_int32(t: torch.Tensor, name: str) -> None:
+    """The largest element offset of 2-D `t` (its strides as they are) must stay below INT32_LIMIT."""
+    if t.numel() and sum((d - 1) * abs(s) for d, s in zip(t.shape, t.stride())) >= INT32_LIMIT:
+        raise ValueError(f"{name} of shape {tuple(t.shape)} and strides {t.stride()} needs offsets past 2**31 "
+                         "(the kernels index it with int32)")
+
+
+def _mx_byte_span(t: torch.Tensor) -> tuple[int, int]:
+    """[first, last + 1) bytes of memory that `t`'s elements occupy (strides as they are)."""
+    first = t.data_ptr()
+    last = first + sum((d - 1) * abs(s) for d, s in zip(t.shape, t.stride())) * t.element_size()
+    return first, last + t.element_size()
+
+
+def mx_check_no_overlap(out: torch.Tensor, **inputs: torch.Tensor) -> None:
+    """`out` must share no memory with any of `inputs` (name=tensor): a kernel that writes C while other
+    programs still read A or B would read its own output. Compared as byte ranges, so a view into an
+    input's storage counts as well as the input itself; empty tensors occupy nothing."""
+    if out.numel() == 0:
+        return
+    lo, hi = _mx_byte_span(out)
+    for name, t in inputs.items():
+        if t.numel() == 0:
+            continue
+        t_lo, t_hi = _mx_byte_span(t)
+        if lo < t_hi and t_lo < hi:
+            raise ValueError(f"out must not share memory with {name} (the kernel would read what it writes); "
+                             f"pass a separate tensor or out=None")
+
+
+def mx_check_gemm_args(a, b_shuffle, b_scale_sh, out=None, rounding: str = "rne", *, check_device: bool = True):
     """Validate a path's inputs; returns (M, N, K): `check_gemm_operands`' rules with B's tensors
     contiguous, on one device Triton can run on, offsets within int32, `out` a contiguous bf16 (M, N)
-    tensor on that device, `rounding` one of ROUNDINGS."""
+    tensor on that device sharing no memory with the inputs, `rounding` one of ROUNDINGS. Reads only
+    shapes, dtypes, devices and strides (so a fake implementation can run it); `check_device=False` leaves
+    out the device rule, for meta tensors, which have none to check."""
     m, n, k = check_gemm_operands(a, b_shuffle, b_scale_sh, contiguous=True)
     choice(rounding, "rounding", ROUNDINGS)
-    mx_check_triton_device(a, "a")
-    if m * k >= 2**31 or n * k >= 2**31 or m * n >= 2**31:
-        raise ValueError(f"M*K, N*K and M*N must stay below 2**31 (the kernels use int32 offsets), got M={m} N={n} K={k}")
-    if m and (m - 1) * abs(a.stride(0)) + (k - 1) * abs(a.stride(1)) >= 2**31:
-        raise ValueError(f"a of shape {tuple(a.shape)} and strides {a.stride()} needs offsets past 2**31 (the kernels "
-                         "index A with int32)")
+    if check_device:
+        mx_check_triton_device(a, "a")
+    for count, what in ((m * k, "M*K"), (n * k, "N*K"), (m * n, "M*N")):
+        mx_check_int32(count, f"{what} (M={m} N={n} K={k})")
+    mx_check_strided_int32(a, "a")
     if out is not None:
         tensor(out, "out")
         if tuple(out.shape) != (m, n) or out.dtype != torch.bfloat16 or out.device != a.device or not out.is_contiguous():
@@ -264,20 +305,33 @@ def mx_check_gemm_args(a, b_shuffle, b_scale_sh, out=None, rounding: str = "rne"
                 f"out must be a contiguous bfloat16 ({m}, {n}) tensor on {a.device}, got "
                 f"{out.dtype} {tuple(out.shape)} on {out.device}{'' if out.is_contiguous() else ' (not contiguous)'}"
             )
+        if check_device:  # meta tensors have no memory to share
+            mx_check_no_overlap(out, a=a, b_shuffle=b_shuffle, b_scale_sh=b_scale_sh)
     return m, n, k
 
 
-def mx_check_config(c, path: str, split_k: bool) -> None:
+# The most K splits a one-launch path reduces in its kernel: the reduction is unrolled over SPLIT_K (so
+# that all of a tile's partial loads are in flight at once), and compile time grows with it. Above the
+# largest split the committed configs and default rules use for the contest shapes, well below where
+# compiling takes minutes.
+MAX_UNROLLED_SPLIT_K = 64
+
+
+def mx_check_config(c, path: str, split_k: bool, max_split_k: int | None = None) -> None:
     """A path Config's tile sizes must be powers of two (Triton's block shapes), block_k >= 32 (one
-    K group), blocks >= 16 (tl.dot's minimum); split_k >= 1 only where the path splits K."""
+    K group), blocks >= 16 (tl.dot's minimum); split_k >= 1 (at most `max_split_k` when given) only
+    where the path splits K."""
     for name in ("block_m", "block_n", "block_k"):
         v = getattr(c, name)
         low = 32 if name == "block_k" else 16
         if not isinstance(v, int) or v < low or v & (v - 1):
             raise ValueError(f"{path} Config.{name} must be a power of two >= {low}, got {v!r}")
     if split_k:
-        if not isinstance(c.split_k, int) or c.split_k < 1:
+        if not isinstance(c.split_k, int) or isinstance(c.split_k, bool) or c.split_k < 1:
             raise ValueError(f"{path} Config.split_k must be a positive integer, got {c.split_k!r}")
+        if max_split_k is not None and c.split_k > max_split_k:
+            raise ValueError(f"{path} Config.split_k must be at most {max_split_k} (its reduction is unrolled "
+                             f"over split_k), got {c.split_k!r}")
     elif c.split_k != 1:
         raise ValueError(f"{path} Config.split_k must be 1 (this path does not split K), got {c.split_k!r}")
     if c.num_warps not in (1, 2, 4, 8, 16):
@@ -298,3 +352,4 @@ def mx_resolve_config(path: str, config, config_type: type, default_config, m: i
 def mx_output(m: int, n: int, device, out=None) -> torch.Tensor:
     """The caller's `out`, or a fresh bf16 (M, N) tensor: never a buffer kept across calls."""
     return out if out is not None else torch.empty((m, n), dtype=torch.bfloat16, device=device)
+

@@ -65,7 +65,8 @@ import triton.language as tl
 from ..spec.devices import compute_units
 from .arrival import (MAX_ARRIVALS, mx_arrival_open, mx_arrive, mx_counter_buffer, mx_next_generation,
                       mx_release_own_stores, mx_release_threads)
-from .common import (mx_bits_f32, mx_block_exponent, mx_check_config, mx_check_gemm_args, mx_e8m0_to_f32, mx_f32_to_bf16, mx_interpreting,
+from .common import (MAX_UNROLLED_SPLIT_K, mx_bits_f32, mx_block_exponent, mx_check_config, mx_check_gemm_args,
+                     mx_check_int32, mx_e8m0_to_f32, mx_f32_to_bf16, mx_interpreting,
                      mx_output, mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_zero_scale_operands)
 
 # How many times a program polls A's flags before it quantizes its slices itself (a_once=1). Each
@@ -77,7 +78,8 @@ A_ONCE_POLLS = 256
 class FusedConfig:
     """One launch's tiling. block_m: rows of A per program (>= 16); block_n: rows of B per program
     (>= 64, one warpgroup's MMA rows); block_k: K elements per loop iteration (>= 64, so an iteration
-    covers whole 512-byte tiles of the shuffle); split_k: programs along K per tile; a_once: 1 to
+    covers whole 512-byte tiles of the shuffle); split_k: programs along K per tile (at most
+    MAX_UNROLLED_SPLIT_K; splits past the K iterations get empty ranges and add zeros); a_once: 1 to
     quantize A once per launch (each 16-row unit by one program, shared through a workspace) instead
     of once per program, for launches whose programs are all resident at once (see the kernel)."""
     block_m: int = 16
@@ -89,11 +91,9 @@ class FusedConfig:
     a_once: int = 0
 
     def __post_init__(self):
-        mx_check_config(self, "fused", split_k=True)
+        mx_check_config(self, "fused", split_k=True, max_split_k=MAX_UNROLLED_SPLIT_K)
         if self.a_once not in (0, 1):
             raise ValueError(f"fused Config.a_once must be 0 or 1, got {self.a_once!r}")
-        if self.split_k > MAX_ARRIVALS:
-            raise ValueError(f"fused Config.split_k must be at most {MAX_ARRIVALS}, got {self.split_k!r}")
         if self.block_k < 64:
             raise ValueError(f"fused Config.block_k must be a power of two >= 64, got {self.block_k!r}")
         if self.block_n < 64:
@@ -108,12 +108,12 @@ def fused_default_config(m: int, n: int, k: int) -> FusedConfig:
     aiming at two programs per unit and A quantized per program; from M = 64, M tiles of up to 128 rows,
     64-row N tiles, 4 warps, split_k aiming at one program per unit, and A quantized once per launch
     when the grid is at most two programs per unit (its programs wait on each other, so all of them
-    must be resident). BLOCK_K = 128 (256 spills)."""
+    must be resident). BLOCK_K = 128 (256 spills). split_k stays within MAX_UNROLLED_SPLIT_K."""
     units = compute_units()
     small = m <= 32
     block_m = max(16, triton.next_power_of_2(m)) if small else min(128, triton.next_power_of_2(m))
     tiles = triton.cdiv(m, block_m) * triton.cdiv(n, 64)
-    split = max(1, min(triton.cdiv(k, 128), round((2 if small else 1) * units / tiles)))
+    split = max(1, min(triton.cdiv(k, 128), round((2 if small else 1) * units / tiles), MAX_UNROLLED_SPLIT_K))
     a_once = int(not small and tiles * split <= 2 * units)
     return FusedConfig(block_m=block_m, block_n=64, block_k=128, split_k=split, num_warps=4, num_stages=3,
                        a_once=a_once)
@@ -392,12 +392,28 @@ def fused_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tenso
 
     `out`, if given, is written and returned; otherwise each call returns a fresh tensor."""
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out, rounding)
-    c = mx_output(m, n, a.device, out)
     if m == 0:
-        return c  # an empty A gives an empty C: nothing to launch
+        return mx_output(m, n, a.device, out)  # an empty A gives an empty C: nothing to launch
     cfg = mx_resolve_config("fused", config, FusedConfig, fused_default_config, m, n, k)
+    fused_check_launch(m, n, k, cfg)
+    c = mx_output(m, n, a.device, out)
     _fused_launch(a, b_shuffle, b_scale_sh, cfg, rounding, c)
     return c
+
+
+def fused_check_launch(m: int, n: int, k: int, cfg: FusedConfig) -> None:
+    """A launch's rules that depend on the shape, checked before anything is allocated: the split-K
+    workspace and a_once's quantized-A workspace within int32 offsets, a_once's programs within one
+    arrival counter."""
+    num_m = triton.cdiv(m, cfg.block_m)
+    if cfg.split_k > 1:
+        mx_check_int32(num_m * triton.cdiv(n, cfg.block_n) * cfg.split_k * cfg.block_m * cfg.block_n,
+                       "the split-K workspace (M tiles * N tiles * split_k * block_m * block_n elements)")
+    if cfg.a_once:
+        programs = fused_grid(m, n, k, cfg)
+        if programs > MAX_ARRIVALS:
+            raise ValueError(f"fused Config.a_once needs at most {MAX_ARRIVALS} programs, this launch has {programs}")
+        mx_check_int32(num_m * cfg.block_m * k, "a_once's workspace (M rounded up to block_m, times K, elements)")
 
 
 def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: torch.Tensor, *,
@@ -411,14 +427,12 @@ def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: 
     iterations]."""
     m, k = a.shape
     n = b_shuffle.shape[0]
+    fused_check_launch(m, n, k, cfg)
     num_m = triton.cdiv(m, cfg.block_m)
     tiles = num_m * triton.cdiv(n, cfg.block_n)
     iters = triton.cdiv(k, cfg.block_k)
     a_once = bool(cfg.a_once) and not a_quantized
     counted = cfg.split_k > 1 or a_once
-    if a_once and tiles * cfg.split_k > MAX_ARRIVALS:
-        raise ValueError(f"fused Config.a_once needs at most {MAX_ARRIVALS} programs, this launch has "
-                         f"{tiles * cfg.split_k}")
     # The counters: split-K arrivals (tiles), then a_once's launch-done counter and unit flags.
     counters = tiles + (1 + num_m * iters * (cfg.block_m // 16) if a_once else 0)
     cnt = mx_counter_buffer(a.device, counters) if counted else c  # c: unused

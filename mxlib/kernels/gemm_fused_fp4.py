@@ -40,9 +40,11 @@ import torch
 import triton
 import triton.language as tl
 
-from .arrival import (MAX_ARRIVALS, mx_arrival_open, mx_arrive, mx_counter_buffer, mx_next_generation,
+from .arrival import (mx_arrival_open, mx_arrive, mx_counter_buffer, mx_next_generation,
                       mx_release_own_stores, mx_release_threads)
-from .common import (mx_bits_f32, mx_block_exponent, mx_check_config, mx_check_gemm_args, mx_cuda_backend,
+from ..spec.devices import MI355X
+from .common import (MAX_UNROLLED_SPLIT_K, mx_bits_f32, mx_block_exponent, mx_check_config, mx_check_gemm_args,
+                     mx_check_int32, mx_cuda_backend,
                      mx_e8m0_to_f32, mx_f32_to_bf16, mx_output, mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_zero_scale_operands)
 
 
@@ -50,7 +52,8 @@ from .common import (mx_bits_f32, mx_block_exponent, mx_check_config, mx_check_g
 class FusedFp4Config:
     """One launch's tiling and launch knobs. block_m: rows of A per program (>= 16, the MFMA's
     smallest side); block_n: rows of B per program (>= 16, one shuffle tile); block_k: K elements per
-    iteration (>= 64: whole 512-byte tiles of the shuffle); split_k: programs along K per tile.
+    iteration (>= 64: whole 512-byte tiles of the shuffle); split_k: programs along K per tile (at most
+    MAX_UNROLLED_SPLIT_K; splits past the K iterations get empty ranges and add zeros).
     waves_per_eu and matrix_instr_nonkdim (16 or 32: the MFMA's M/N side) are AMD launch options, passed
     when nonzero and the backend is not CUDA (0 = the compiler's choice); b_cg = 1 loads B with the ".cg"
     cache modifier (cached in L2 only, as the seed's split-K config does). num_warps >= 2: with a single
@@ -66,14 +69,12 @@ class FusedFp4Config:
     b_cg: int = 0
 
     def __post_init__(self):
-        mx_check_config(self, "fused_fp4", split_k=True)
+        mx_check_config(self, "fused_fp4", split_k=True, max_split_k=MAX_UNROLLED_SPLIT_K)
         if self.block_k < 64:
             raise ValueError(f"fused_fp4 Config.block_k must be a power of two >= 64, got {self.block_k!r}")
         if self.num_warps < 2:
             raise ValueError(f"fused_fp4 Config.num_warps must be >= 2 (with one wave Triton's gfx950 build "
                              f"falls back to bf16 MFMAs), got {self.num_warps!r}")
-        if self.split_k > MAX_ARRIVALS:
-            raise ValueError(f"fused_fp4 Config.split_k must be at most {MAX_ARRIVALS}, got {self.split_k!r}")
         if not isinstance(self.waves_per_eu, int) or not 0 <= self.waves_per_eu <= 8:
             raise ValueError(f"fused_fp4 Config.waves_per_eu must be 0..8 (0: the compiler's choice), "
                              f"got {self.waves_per_eu!r}")
@@ -83,17 +84,17 @@ class FusedFp4Config:
             raise ValueError(f"fused_fp4 Config.b_cg must be 0 or 1, got {self.b_cg!r}")
 
 
-# The rule below aims at one program per MI355X CU (256 CUs).
-DEFAULT_PROGRAMS = 256
+# The rule below aims at one program per MI355X CU.
+DEFAULT_PROGRAMS = MI355X.units
 
 
 def fused_fp4_default_config(m: int, n: int, k: int) -> FusedFp4Config:
-    """The occupancy rule for a shape (data/configs/mi355x.csv records it per contest shape with the
+    """The occupancy rule for a shape (mxlib/data/configs/mi355x.csv records it per contest shape with the
     compiled facts behind it): one M tile up to M = 32 (block_m 16 or 32), else 64-row M tiles with 8
     warps; BLOCK_K = 256, so an iteration quantizes at most 32 A elements per lane and reads one 256-byte
     scale tile of e8m0_shuffle per 32 rows; then the widest N tile (128, 64, 32, down to 16, and at
     least block_m / 2) whose tiles times K iterations still reach DEFAULT_PROGRAMS, and split_k bringing
-    the programs closest to DEFAULT_PROGRAMS without more splits than iterations. One pipeline stage, the
+    the programs closest to DEFAULT_PROGRAMS without more splits than iterations (or MAX_UNROLLED_SPLIT_K). One pipeline stage, the
     16x16x128 MFMA and no waves_per_eu hint: compiled for gfx950 those use the fewest registers (two
     stages, the 32x32x64 MFMA that the compiler picks from block_m 32, and a waves_per_eu hint of 2 each
     cost VGPRs, up to one CTA per CU; data/results/mi355x/fused_fp4_tilings.csv), so every program of
@@ -106,7 +107,7 @@ def fused_fp4_default_config(m: int, n: int, k: int) -> FusedFp4Config:
     widths = [w for w in (128, 64, 32, 16) if w >= block_m // 2]
     block_n = next((w for w in widths if m_tiles * triton.cdiv(n, w) * iters >= DEFAULT_PROGRAMS), widths[-1])
     tiles = m_tiles * triton.cdiv(n, block_n)
-    split = max(1, min(iters, round(DEFAULT_PROGRAMS / tiles)))
+    split = max(1, min(iters, round(DEFAULT_PROGRAMS / tiles), MAX_UNROLLED_SPLIT_K))
     return FusedFp4Config(block_m=block_m, block_n=block_n, block_k=block_k, split_k=split,
                           num_warps=8 if block_m == 64 else 4, num_stages=1, matrix_instr_nonkdim=16,
                           b_cg=int(m <= 32))
@@ -268,12 +269,21 @@ def fused_fp4_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.T
 
     `out`, if given, is written and returned; otherwise each call returns a fresh tensor."""
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out, rounding)
-    c = mx_output(m, n, a.device, out)
     if m == 0:
-        return c  # an empty A gives an empty C: nothing to launch
+        return mx_output(m, n, a.device, out)  # an empty A gives an empty C: nothing to launch
     cfg = mx_resolve_config("fused_fp4", config, FusedFp4Config, fused_fp4_default_config, m, n, k)
+    fused_fp4_check_launch(m, n, k, cfg)
+    c = mx_output(m, n, a.device, out)
     _fp4_launch(a, b_shuffle, b_scale_sh, c, cfg, rounding, mx_next_generation())
     return c
+
+
+def fused_fp4_check_launch(m: int, n: int, k: int, cfg: FusedFp4Config) -> None:
+    """A launch's rule that depends on the shape, checked before anything is allocated: the split-K
+    workspace within int32 offsets."""
+    if cfg.split_k > 1:
+        mx_check_int32(triton.cdiv(m, cfg.block_m) * triton.cdiv(n, cfg.block_n) * cfg.split_k * cfg.block_m
+                       * cfg.block_n, "the split-K workspace (M tiles * N tiles * split_k * block_m * block_n elements)")
 
 
 def _fp4_launch(a, b_shuffle, b_scale_sh, c, cfg: FusedFp4Config, rounding: str, gen: int, programs=None):
@@ -283,6 +293,7 @@ def _fp4_launch(a, b_shuffle, b_scale_sh, c, cfg: FusedFp4Config, rounding: str,
     uses them, the interpreter drops them, and `python -m mxlib isa` records them."""
     m, k = a.shape
     n = b_shuffle.shape[0]
+    fused_fp4_check_launch(m, n, k, cfg)
     tiles = triton.cdiv(m, cfg.block_m) * triton.cdiv(n, cfg.block_n)
     if cfg.split_k > 1:
         cnt = mx_counter_buffer(a.device, tiles)

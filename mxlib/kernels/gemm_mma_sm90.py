@@ -299,6 +299,10 @@ class MmaUnavailable(RuntimeError):
     """The path cannot run here; the message is one line saying why."""
 
 
+class MmaNoCompiler(MmaUnavailable):
+    """No cubin is cached and no nvcc can be found: a fact about the installation, fixed for the process."""
+
+
 def mma_source() -> str:
     """The CUDA C++ source of the kernels."""
     return (Path(__file__).resolve().parent / "csrc" / "mxfp4_mma_sm90.cu").read_text(encoding="utf-8")
@@ -357,7 +361,7 @@ def mma_cubin() -> bytes:
         return path.read_bytes()
     nvcc = mma_find_nvcc()
     if nvcc is None:
-        raise MmaUnavailable("no CUDA compiler found (looked in $MXLIB_NVCC, $CUDA_HOME/bin, PATH, "
+        raise MmaNoCompiler("no CUDA compiler found (looked in $MXLIB_NVCC, $CUDA_HOME/bin, PATH, "
                              "/usr/local/cuda/bin and the nvidia-cuda-nvcc wheel); path mma_sm90 needs nvcc")
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
@@ -413,15 +417,20 @@ def _mma_check(lib, result: int, what: str) -> None:
 
 
 def _mma_module(index: int):
-    """(primary context, module, function cache) of device `index`, loading the cubin the first time."""
+    """(primary context, module, function cache) of device `index`, loading the cubin the first time. A
+    failed load releases the primary context it retained, so nothing is kept but what succeeded."""
     if index not in _MMA_STATE:
         lib = _mma_cuda()
+        image = mma_cubin()
         dev, ctx, mod = ctypes.c_int(), ctypes.c_void_p(), ctypes.c_void_p()
         _mma_check(lib, lib.cuDeviceGet(ctypes.byref(dev), index), "cuDeviceGet")
         _mma_check(lib, lib.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), "cuDevicePrimaryCtxRetain")
-        image = mma_cubin()
-        with _MmaContext(lib, ctx):
-            _mma_check(lib, lib.cuModuleLoadData(ctypes.byref(mod), ctypes.c_char_p(image)), "cuModuleLoadData")
+        try:
+            with _MmaContext(lib, ctx):
+                _mma_check(lib, lib.cuModuleLoadData(ctypes.byref(mod), ctypes.c_char_p(image)), "cuModuleLoadData")
+        except BaseException:
+            lib.cuDevicePrimaryCtxRelease(dev)
+            raise
         _MMA_STATE[index] = (ctx, mod, {})
     return _MMA_STATE[index]
 
@@ -518,12 +527,14 @@ def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tens
 # The path
 
 
-_MMA_VERDICTS: dict = {}  # device index -> (available, reason): fixed for the process
+_MMA_VERDICTS: dict = {}  # device index -> (available, reason), for the verdicts fixed for the process
 
 
 def mma_available(device=None) -> tuple[bool, str]:
     """(True, what runs) if the path can run on `device` (default: the current CUDA device), else
-    (False, one line saying why). Builds (or finds cached) the cubin and loads it, once per device."""
+    (False, one line saying why). Builds (or finds cached) the cubin and loads it. Only facts fixed for
+    the process are kept: success, a compute capability other than 9.0, no compiler; any other failure
+    (a build that timed out, a cache folder not writable, a driver error) is tried again next time."""
     if not torch.cuda.is_available():
         return False, "mma_sm90 needs a CUDA device (torch.cuda.is_available() is False)"
     device = torch.device("cuda", torch.cuda.current_device()) if device is None else torch.device(device)
@@ -539,8 +550,10 @@ def mma_available(device=None) -> tuple[bool, str]:
             try:
                 _mma_module(index)
                 verdict = (True, f"mma_sm90 kernels loaded on {torch.cuda.get_device_name(index)}")
-            except (MmaUnavailable, RuntimeError, OSError) as exc:  # a probe answers, it does not raise
+            except MmaNoCompiler as exc:
                 verdict = (False, str(exc))
+            except (MmaUnavailable, RuntimeError, OSError) as exc:  # a probe answers, it does not raise
+                return False, str(exc)
         _MMA_VERDICTS[index] = verdict
     return _MMA_VERDICTS[index]
 

@@ -16,7 +16,7 @@ import torch
 import triton
 import triton.language as tl
 
-from .common import mx_check_config, mx_check_gemm_args, mx_f32_to_bf16, mx_output, mx_resolve_config, mx_scaled_tile
+from .common import mx_check_config, mx_check_gemm_args, mx_check_int32, mx_f32_to_bf16, mx_output, mx_resolve_config, mx_scaled_tile
 from .quant_triton import mxq_programs, mxq_quantize
 
 _SPLITK_TARGET_CTAS = 128  # the seed's NUM_KSPLIT=7 for (16, 2112, 7168) is 7 x 17 tiles = 119 CTAs
@@ -105,8 +105,7 @@ def splitk_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tens
     if splits == 1:
         _splitk_kernel[launch](*args, c, m, n, k // 2, g, b_scale_sh.shape[1], g, PARTIAL=False, **meta)
         return c
-    if splits * m * n >= 2**31:
-        raise ValueError(f"split_k * M * N must stay below 2**31 (int32 offsets), got {splits} * {m} * {n}")
+    mx_check_int32(splits * m * n, f"the split-K workspace (split_k * M * N = {splits} * {m} * {n} elements)")
     ws = torch.empty((splits, m, n), dtype=torch.float32, device=a.device)
     _splitk_kernel[launch](*args, ws, m, n, k // 2, g, b_scale_sh.shape[1], triton.cdiv(g, splits),
                            PARTIAL=True, **meta)

@@ -23,7 +23,7 @@ from ..spec.formats import BLOCK_SIZE
 from ..spec.layouts import shuffled_scale_shape
 from ..spec.quant import ROUNDINGS
 from ..spec.validate import choice, float_dtype, multiple, ndim, tensor
-from .common import mx_block_exponent, mx_check_triton_device, mx_shuffled_scale_col, mx_shuffled_scale_row
+from .common import mx_block_exponent, mx_check_strided_int32, mx_check_triton_device, mx_shuffled_scale_col, mx_shuffled_scale_row
 
 _MXQ_BLOCKS_PER_PROGRAM = 64  # 32-element blocks per quantizing program: 2048 elements
 _MXQ_PAD_PER_PROGRAM = 1024  # padding scale bytes per padding program
@@ -132,8 +132,7 @@ def _mxq_launch(x: torch.Tensor, rounding: str, shuffled: bool):
     choice(rounding, "rounding", ROUNDINGS)
     mx_check_triton_device(x, "x")
     m, k = x.shape
-    if (m - 1) * abs(x.stride(0)) + (k - 1) * abs(x.stride(1)) >= 2**31:
-        raise ValueError(f"x of shape {tuple(x.shape)} and strides {x.stride()} needs offsets past 2**31 (int32)")
+    mx_check_strided_int32(x, "x")
     g = k // BLOCK_SIZE
     if shuffled:
         rows, cols = shuffled_scale_shape(m, g)

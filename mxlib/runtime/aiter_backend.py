@@ -297,6 +297,8 @@ def gemm(path: str, data, *, tile: str | None = None, log2_k_split: int | None =
     a, _, _, b_shuffle, b_scale_sh, (m, n, k) = unpack_data(data)
     if path != "asm" and (tile is not None or log2_k_split is not None):
         raise ValueError(f"tile and log2_k_split choose the ASM kernel; path {path!r} takes neither")
+    if m == 0:  # an empty A gives an empty C, as on every backend: nothing to call
+        return torch.empty((0, n), dtype=torch.bfloat16, device=a.device)
     if path == "asm":
         kernel_name, default_split = asm_kernel(m, n, k)
         log2_k_split = default_split if log2_k_split is None else log2_k_split

@@ -29,7 +29,10 @@ def _aiter_status() -> tuple[bool, str]:
         return False, f"aiter backend unavailable: {e}"
     except Exception as e:  # a probe must answer, not raise; the reason names the failure
         return False, f"aiter backend unavailable: importing mxlib.runtime.aiter_backend raised {e!r}"
-    ok, reason = mod.available()
+    try:
+        ok, reason = mod.available()
+    except Exception as e:  # the same: a failing probe is an answer
+        return False, f"aiter backend unavailable: mxlib.runtime.aiter_backend.available() raised {e!r}"
     return bool(ok), str(reason)
 
 

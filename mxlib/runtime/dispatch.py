@@ -32,7 +32,8 @@ from pathlib import Path
 import torch
 
 from ..spec import validate
-from ..spec.devices import CPU_KIND, MI355X, device_kind
+from ..spec.devices import CPU_KIND, MI355X, check_device_type, device_kind
+from ..spec.ints import gemm_shape
 from ..spec.seed import PATHS as AITER_PATHS, seed_path  # the aiter backend runs the seed's paths
 from .backends import BACKENDS, backends
 from .paths import PATHS, path_available, path_module
@@ -47,8 +48,9 @@ TABLE_COLUMNS = ("m", "n", "k", "path", "config")
 @functools.lru_cache(maxsize=None)
 def load_table(kind: str, directory: str | None = None) -> dict:
     """{(m, n, k): [(path, {config field: int}), ...]} in file order from `<directory>/<kind>.csv`
-    (default the package's `mxlib/data/configs`); {} when there is no such file. Cached per file: tables do not change
-    while a process runs."""
+    (default the package's `mxlib/data/configs`); {} when there is no such file. Every row is checked as
+    it is read (`mxlib.spec.ints.gemm_shape`, and its fields must make the path's Config), and a bad row
+    is a ValueError naming the file and row. Cached per file: tables do not change while a process runs."""
     file = Path(directory) if directory is not None else CONFIG_DIR
     file = file / f"{kind}.csv"
     if not file.is_file():
@@ -66,8 +68,23 @@ def load_table(kind: str, directory: str | None = None) -> dict:
                 raise ValueError(f"{where}: m, n, k must be integers, got {row['m']!r}, {row['n']!r}, {row['k']!r}") from None
             if row["path"] not in PATHS:
                 raise ValueError(f"{where}: path {row['path']!r} is not in mxlib.runtime.paths.PATHS ({', '.join(PATHS)})")
-            table.setdefault(shape, []).append((row["path"], parse_config(row["config"] or "", where)))
+            try:
+                gemm_shape(*shape)
+            except ValueError as e:
+                raise ValueError(f"{where}: {e}") from None
+            fields = parse_config(row["config"] or "", where)
+            row_config(row["path"], fields, where)
+            table.setdefault(shape, []).append((row["path"], fields))
     return table
+
+
+def row_config(path: str, fields: dict, where: str):
+    """Path `path`'s Config made from a table row's `fields`; a field it does not have or a value it refuses
+    is a ValueError naming `where` (the table file and row)."""
+    try:
+        return path_module(path).Config(**fields)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{where} path {path!r}: {e}") from None
 
 
 class NoConfigTableWarning(UserWarning):
@@ -163,6 +180,7 @@ def usable(path: str, device, a_dtype=torch.bfloat16) -> tuple[bool, str]:
 
 def select(m: int, n: int, k: int, device, path: str | None = None, a_dtype=torch.bfloat16):
     """(path name, Config) for a shape on a device; see the module docstring for the order."""
+    gemm_shape(m, n, k)
     kind = device_kind(device)
     rows = device_table(kind).get((m, n, k), [])
     if path is None:
@@ -172,10 +190,7 @@ def select(m: int, n: int, k: int, device, path: str | None = None, a_dtype=torc
     module = path_module(path)
     for row_path, fields in rows:
         if row_path == path:
-            try:
-                return path, module.Config(**fields)
-            except TypeError as e:
-                raise ValueError(f"config table row for {m}x{n}x{k} path {path!r}: {e}") from None
+            return path, row_config(path, fields, f"config table {kind!r} row for {m}x{n}x{k}")
     return path, module.default_config(m, n, k)
 
 
@@ -188,13 +203,15 @@ def triton_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tens
     return path_module(name).gemm(a, b_shuffle, b_scale_sh, config=config, rounding=rounding)
 
 
-def _available_backend(device, backend: str | None) -> str:
-    """`backend` if it can run here (else ValueError saying why), or the default for `device` when None."""
+def _available_backend(device, backend: str | None, path: str | None = None) -> str:
+    """`backend` if it can run here (else ValueError saying why), or the default for `device` when None:
+    the first available of "aiter", "triton" on a GPU (with `path` given, the first that has that path),
+    else "torch"."""
     status = backends()
     if backend is None:
         if torch.device(device).type == "cuda":
             for name in ("aiter", "triton"):
-                if status[name][0]:
+                if status[name][0] and (path is None or path in BACKEND_PATHS[name]):
                     return name
         return "torch"
     ok, reason = status[backend]
@@ -211,7 +228,11 @@ def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str |
          a_dtype=torch.bfloat16):
     """(backend, path, config) that custom_kernel runs for an (M, N, K) problem with A of `a_dtype` on
     `device`; path and config are None for the torch backend, config None for aiter (its own tables).
-    See the module docstring for how arguments, environment variables and defaults combine."""
+    See the module docstring for how arguments, environment variables and defaults combine. The shape
+    follows `mxlib.spec.ints.gemm_shape` (M = 0 allowed: an empty A) and `device` is "cpu" or a GPU, on
+    every backend."""
+    gemm_shape(m, n, k, empty_m=True)
+    check_device_type(device)
     if backend is not None:
         validate.choice(backend, "backend", BACKENDS)
     if path is not None:
@@ -223,7 +244,7 @@ def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str |
             validate.choice(env, f"${ENV_BACKEND}", BACKENDS)
             if path is None or path in BACKEND_PATHS[env]:
                 backend = env
-    backend = _available_backend(device, backend)
+    backend = _available_backend(device, backend, path)
     where = "path"
     if path is None:
         env = os.environ.get(ENV_PATH) or None

@@ -51,15 +51,34 @@ def kind_of_name(name: str) -> str:
     for facts in KNOWN:
         if facts.name in name.upper():
             return facts.kind
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+    kind = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+    if not kind:
+        raise ValueError(f"name must hold a letter or digit to name a kind by, got {name!r}")
+    return kind
+
+
+def check_device_type(device, name: str = "device"):
+    """`device` as a torch.device of type "cpu" or "cuda" (ROCm devices are "cuda" to torch): the only
+    devices mxlib runs on. Anything else ("meta", "mps", a string torch cannot read) is a ValueError
+    naming the argument `name`."""
+    import torch
+
+    try:
+        d = torch.device(device)
+    except (RuntimeError, TypeError):
+        raise ValueError(f"{name} must be a torch device ('cpu' or a CUDA/ROCm device), got {device!r}") from None
+    if d.type not in ("cpu", "cuda"):
+        raise ValueError(f"{name} must be 'cpu' or a CUDA/ROCm device, got {d.type!r} ({device!r})")
+    return d
 
 
 def device_kind(device) -> str:
     """The config table's and results folder's name for a torch device (or "cpu", "cuda", "cuda:1"):
-    "cpu", or `kind_of_name` of the GPU's name. A table exists only for kinds someone measured."""
+    "cpu", or `kind_of_name` of the GPU's name. A table exists only for kinds someone measured. Other
+    device types are refused (`check_device_type`)."""
     import torch
 
-    device = torch.device(device)
+    device = _checked_gpu(device)
     if device.type == "cpu":
         return CPU_KIND
     return kind_of_name(torch.cuda.get_device_name(device))
@@ -74,8 +93,18 @@ def device_name(device=None) -> str:
         if not torch.cuda.is_available():
             return CPU_KIND
         device = torch.device("cuda")
-    device = torch.device(device)
+    device = _checked_gpu(device)
     return CPU_KIND if device.type == "cpu" else torch.cuda.get_device_name(device)
+
+
+def _checked_gpu(device):
+    """`check_device_type(device)`, and a CUDA device only where torch has one."""
+    import torch
+
+    device = check_device_type(device)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device is {str(device)!r}, but this machine has no CUDA/ROCm device")
+    return device
 
 
 def compute_units(device=None) -> int:
@@ -90,7 +119,7 @@ def compute_units(device=None) -> int:
         if not torch.cuda.is_available():
             return H200.units
         device = torch.device("cuda")
-    device = torch.device(device)
+    device = _checked_gpu(device)
     if device.type != "cuda":
         return H200.units
     return int(torch.cuda.get_device_properties(device).multi_processor_count)

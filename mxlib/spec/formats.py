@@ -51,7 +51,13 @@ def _e8m0_float32(s: torch.Tensor) -> torch.Tensor:
 
 
 def pow2_float32(exponent: torch.Tensor) -> torch.Tensor:
-    """Exact fp32 2**exponent for integer exponents in [-127, 127] (2**-127 is subnormal)."""
+    """Exact fp32 2**exponent for integer exponents in [-127, 127] (2**-127 is subnormal); an exponent
+    outside that range, or a tensor that is not an integer one, is an error (its bits would be garbage)."""
+    validate.tensor(exponent, "exponent")
+    if exponent.dtype.is_floating_point or exponent.dtype.is_complex or exponent.dtype == torch.bool:
+        raise TypeError(f"exponent must be an integer tensor, got {exponent.dtype}")
+    if exponent.numel() and not bool(((exponent >= -E8M0_BIAS) & (exponent <= E8M0_BIAS)).all()):
+        raise ValueError(f"exponent must be in [-{E8M0_BIAS}, {E8M0_BIAS}]")
     return _e8m0_float32(exponent.to(torch.int32) + E8M0_BIAS)
 
 
@@ -70,7 +76,12 @@ def pack_nibbles(codes: torch.Tensor) -> torch.Tensor:
 
 
 def unpack_nibbles(packed: torch.Tensor) -> torch.Tensor:
-    """(..., K/2) uint8 -> (..., K) codes; the inverse of pack_nibbles."""
+    """(..., K/2) bytes (uint8 or torch's fp4x2 view) -> (..., K) uint8 codes; the inverse of pack_nibbles."""
+    validate.tensor(packed, "packed")
+    validate.byte_dtype(packed, "packed")
+    if packed.dim() == 0:
+        raise ValueError("packed must have at least one dimension (bytes along K/2), got a 0-d tensor")
+    packed = validate.as_bytes(packed)
     lo = packed & 0xF
     hi = packed >> 4
     return torch.stack((lo, hi), dim=-1).flatten(-2)

@@ -1,7 +1,17 @@
 """Integer rules in plain Python: shared by the modules that work on shapes as integers (mxlib.spec.seed
 and aiter_rules, mxlib.tools.occupancy), by mxlib.spec.reference's shape rule, and by
-mxlib.spec.validate, which re-exports `positive` and `multiple`."""
+mxlib.spec.validate, which re-exports `positive` and `multiple`.
+
+An integer is anything `operator.index` accepts (Python, numpy and 0-d torch integers), never a bool.
+"""
 from __future__ import annotations
+
+import operator
+
+# The problem's shape rule: N a multiple of the weight shuffle's 16-row tiles, K of 64 (two fp4 values a
+# byte, in the shuffle's 32-byte tiles).
+N_MULTIPLE = 16
+K_MULTIPLE = 64
 
 
 def cdiv(a: int, b: int) -> int:
@@ -9,15 +19,27 @@ def cdiv(a: int, b: int) -> int:
     return -(-a // b)
 
 
+def _as_int(value):
+    """`value` as a Python int when it is an integer (operator.index) and not a bool, else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
 def positive(value, name: str) -> None:
-    """ValueError naming the argument `name` unless `value` is an int of at least 1 (a bool is not)."""
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+    """ValueError naming the argument `name` unless `value` is an integer of at least 1 (a bool is not)."""
+    v = _as_int(value)
+    if v is None or v < 1:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
 
 def non_negative(value, name: str) -> None:
-    """ValueError naming the argument `name` unless `value` is an int of at least 0 (a bool is not)."""
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+    """ValueError naming the argument `name` unless `value` is an integer of at least 0 (a bool is not)."""
+    v = _as_int(value)
+    if v is None or v < 0:
         raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
 
 
@@ -27,10 +49,11 @@ def multiple(value: int, name: str, of: int) -> None:
         raise ValueError(f"{name} must be a multiple of {of}, got {value}")
 
 
-def gemm_shape(m, n, k) -> None:
-    """The problem shapes mxlib takes: M, N, K positive integers; N a multiple of 16 (the weight
-    shuffle's 16-row tiles) and K of 64 (two fp4 values a byte, in the shuffle's 32-byte tiles)."""
-    for v, name in ((m, "m"), (n, "n"), (k, "k")):
+def gemm_shape(m, n, k, empty_m: bool = False) -> None:
+    """The problem shapes mxlib takes: M, N, K positive integers (M = 0 too with `empty_m`: an empty A,
+    which gives an empty C); N a multiple of N_MULTIPLE and K of K_MULTIPLE."""
+    (non_negative if empty_m else positive)(m, "m")
+    for v, name in ((n, "n"), (k, "k")):
         positive(v, name)
-    multiple(n, "n", 16)
-    multiple(k, "k", 64)
+    multiple(n, "n", N_MULTIPLE)
+    multiple(k, "k", K_MULTIPLE)

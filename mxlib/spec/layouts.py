@@ -12,9 +12,10 @@ import torch
 
 from . import validate
 from .formats import E8M0_BIAS
+from .ints import K_MULTIPLE, N_MULTIPLE, non_negative
 
-WEIGHT_TILE_N = 16
-WEIGHT_TILE_KB = 32  # bytes: 64 fp4 values, two 16-byte runs
+WEIGHT_TILE_N = N_MULTIPLE
+WEIGHT_TILE_KB = K_MULTIPLE // 2  # bytes: 64 fp4 values, two 16-byte runs
 SCALE_PAD_ROWS = 256
 SCALE_PAD_COLS = 8
 
@@ -25,7 +26,10 @@ def _ceil_to(v: int, m: int) -> int:
 
 def shuffled_scale_shape(rows: int, cols: int) -> tuple[int, int]:
     """(ceil256(rows), ceil8(cols)): the shape `e8m0_shuffle` gives (rows, cols) scales, at least one
-    (256, 8) tile. For B's scales, (ceil256(N), ceil8(K/32)), the contest's B_scale_sh."""
+    (256, 8) tile. For B's scales, (ceil256(N), ceil8(K/32)), the contest's B_scale_sh. rows and cols are
+    non-negative integers."""
+    non_negative(rows, "rows")
+    non_negative(cols, "cols")
     return _ceil_to(max(rows, 1), SCALE_PAD_ROWS), _ceil_to(max(cols, 1), SCALE_PAD_COLS)
 
 

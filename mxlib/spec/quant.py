@@ -1,7 +1,7 @@
 """MXFP4 quantization, the spec: every kernel in mxlib must agree with this bit for bit.
 
-Per block of 32 consecutive elements along K (aiter's `_mxfp4_quant_op`, and the contest's
-pure-PyTorch reference, agree on the scale):
+Per block of 32 consecutive elements along K (aiter's `_mxfp4_quant_op`, and the pure-PyTorch
+reference once proposed for the contest, agree on the scale):
 
 1. amax = max |x| in fp32.
 2. Round amax up to the next power of two when its mantissa is >= 0.75 (add 0x200000 to the fp32
@@ -15,7 +15,8 @@ The two rounding rules differ only on the 7 midpoints of the grid (E2M1_MIDPOINT
 - ``"rne"``: round half to even code (0.25->0, 0.75->1, 1.25->1, 1.75->2, 2.5->2, 3.5->4, 5->4).
   This is aiter's Triton quantizer and so the current contest checker's rule.
 - ``"ties_away"``: round half away from zero (0.25->0.5, 1.25->1.5, 2.5->3, 5->6). This is the
-  contest's public pure-PyTorch reference.
+  pure-PyTorch reference once proposed for the contest (gpu-mode/reference-kernels PR #114, closed
+  unmerged).
 
 Signs: the sign bit is bit 3. Under "rne" it is the fp32 sign bit of q, so -0.0 and small negatives
 that round to zero give code 8 (-0). Under "ties_away" it is ``q < 0``: -0.0 gives code 0, a small

@@ -17,7 +17,8 @@ bytes 253 and 254 with the largest codes), NaN for scale byte 255 (a block that 
 C[m, n] is the exact sum of the products D_A[m, k] * D_B[n, k] under IEEE rules (a NaN operand,
 Inf * 0, or +Inf and -Inf products in one sum give NaN; any other infinite product gives its
 infinity), rounded to fp32 and then to bf16, so a magnitude past bf16's range is +-Inf.
-`ref_kernel` computes exactly that (fp64: every product exact, the sum's rounding far below bf16's).
+`ref_kernel` computes that in fp64: every product exact, and the sum exact unless its terms cancel
+across more than fp64's 53 bits (2**60 + 1 - 2**60 gives 0), a rounding far below bf16's otherwise.
 The kernels accumulate in fp32, in their own order: each element may differ from the reference by
 that rounding (`check_exact` says how much), and where the finite products' magnitudes add up to
 fp32's range or more, fp32 partial sums can overflow, so a kernel may give +-Inf or NaN there
@@ -40,7 +41,7 @@ import torch
 
 from . import validate
 from .formats import BLOCK_SIZE
-from .ints import gemm_shape
+from .ints import K_MULTIPLE, N_MULTIPLE, gemm_shape
 from .layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight, shuffled_scale_shape, unshuffle_weight
 from .quant import ROUNDINGS, dequantize_mxfp4, quantize_mxfp4
 from .validate import byte_dtype, float_dtype, ndim, same_device, tensor
@@ -106,10 +107,10 @@ def check_gemm_operands(a, b_shuffle, b_scale_sh, names=("a", "b_shuffle", "b_sc
     byte_dtype(b_scale_sh, ns)
     m, k = a.shape
     n = b_shuffle.shape[0]  # N is what the kernels read: the rows of B_shuffle
-    if k < 64 or k % 64:
-        raise ValueError(f"{na}.shape[1] (K) must be a positive multiple of 64, got {k}")
-    if n < 16 or n % 16:
-        raise ValueError(f"{nb}.shape[0] (N) must be a positive multiple of 16, got {n}")
+    if k < K_MULTIPLE or k % K_MULTIPLE:
+        raise ValueError(f"{na}.shape[1] (K) must be a positive multiple of {K_MULTIPLE}, got {k}")
+    if n < N_MULTIPLE or n % N_MULTIPLE:
+        raise ValueError(f"{nb}.shape[0] (N) must be a positive multiple of {N_MULTIPLE}, got {n}")
     if tuple(b_shuffle.shape) != (n, k // 2):
         raise ValueError(f"{nb} must have shape (N, K/2) = ({n}, {k // 2}), got {tuple(b_shuffle.shape)}")
     want = shuffled_scale_shape(n, k // BLOCK_SIZE)
@@ -123,7 +124,9 @@ def check_gemm_operands(a, b_shuffle, b_scale_sh, names=("a", "b_shuffle", "b_sc
 
 
 def unpack_data(data):
-    """Validate the input tuple and return it with (M, N, K); raises on any inconsistency."""
+    """Validate the input tuple and return it with (M, N, K); raises on any inconsistency. B must be a float
+    (N, K) tensor like A, though nothing computes from it: B, B_q and B_shuffle are the same weight in
+    other forms, and the kernels and this reference read B_shuffle and B_scale_sh."""
     if not isinstance(data, (tuple, list)) or len(data) != 5:
         raise TypeError("data must be the 5-tuple (A, B, B_q, B_shuffle, B_scale_sh)")
     a, b, b_q, b_shuffle, b_scale_sh = data
@@ -131,6 +134,7 @@ def unpack_data(data):
     for t, name in ((b, "B"), (b_q, "B_q")):
         validate.tensor(t, name)
         validate.ndim(t, name, 2)
+    validate.float_dtype(b, "B")
     validate.byte_dtype(b_q, "B_q")
     if tuple(b_q.shape) != (n, k // 2):
         raise ValueError(f"B_q must have shape (N, K/2) = ({n}, {k // 2}), got {tuple(b_q.shape)}")
@@ -148,6 +152,9 @@ def _dequantized(data, rounding: str, zero_scale_operands=()):
     """(D_A, D_B, (m, n, k)): both operands dequantized in fp32, as the rule in the module docstring reads
     them; the blocks with scale byte 0 of the operands named in `zero_scale_operands` read as zero."""
     validate.choice(rounding, "rounding", ROUNDINGS)
+    if not isinstance(zero_scale_operands, (tuple, list)):
+        raise TypeError(f"zero_scale_operands must be a tuple of operand names ({', '.join(map(repr, ZERO_SCALE_OPERANDS))}), "
+                        f"got {type(zero_scale_operands).__name__} {zero_scale_operands!r}")
     for name in zero_scale_operands:
         validate.choice(name, "zero_scale_operands item", ZERO_SCALE_OPERANDS)
     a, _, b_q, b_shuffle, b_scale_sh, (m, n, k) = unpack_data(data)
@@ -239,6 +246,7 @@ def check_exact(data, output: torch.Tensor, rounding: str = "rne", zero_scale_op
 def compare(output: torch.Tensor, expected: torch.Tensor, rtol: float = RTOL, atol: float = ATOL):
     """(ok, message): elementwise ``|out - ref| <= atol + rtol * |ref|``; NaN only matches NaN."""
     validate.tensor(output, "output")
+    validate.tensor(expected, "expected")
     if output.shape != expected.shape:
         return False, f"output has shape {tuple(output.shape)}, expected {tuple(expected.shape)}"
     if output.dtype != expected.dtype:

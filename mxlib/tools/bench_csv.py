@@ -10,6 +10,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+from .files import atomic_open
+
 CSV_FIELDS = (
     "kind", "m", "n", "k", "seed", "provider", "path", "config", "timing", "median_us", "p20_us", "p80_us", "mean_us",
     "samples", "fresh_inputs", "floor_us", "ok", "message", "empty_us", "copy_TBps", "bf16_TFLOPs",
@@ -32,8 +34,7 @@ def write_csv(rows: list[dict], path: Path) -> None:
         unknown = set(r) - set(CSV_FIELDS)
         if unknown:
             raise ValueError(f"row has columns outside bench_csv.CSV_FIELDS: {sorted(unknown)}")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="") as f:
+    with atomic_open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
         w.writeheader()
         for r in rows:

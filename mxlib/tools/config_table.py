@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..runtime.dispatch import TABLE_COLUMNS, load_table, parse_config
+from ..runtime.dispatch import TABLE_COLUMNS, load_table, parse_config, row_config
 from ..runtime.paths import PATHS
+from ..spec.ints import gemm_shape
+from .files import write_text_atomic
 
 
 def set_row(file: Path, shape: tuple[int, int, int], path: str, config: str, index: int | None = None) -> None:
@@ -19,11 +21,16 @@ def set_row(file: Path, shape: tuple[int, int, int], path: str, config: str, ind
     dispatcher picks it; past the end: last); None keeps the old row's line, or puts a new row last. A
     row that keeps its position keeps its line too (tables group rows by path, so a shape's rows need not
     be adjacent); a moved or new row goes just before the shape's row now at `index`, or just after its
-    last row. A shape the file has no row for gets its row at the end of the file."""
+    last row. A shape the file has no row for gets its row at the end of the file. The row is checked as
+    the dispatcher will read it (`load_table`: the shape rule, the path's Config) before the file is
+    touched, and the file is replaced whole (`write_text_atomic`)."""
     file = Path(file)
     if path not in PATHS:
         raise ValueError(f"path must be one of {', '.join(PATHS)}, got {path!r}")
-    parse_config(config, "config")
+    if not isinstance(shape, (tuple, list)) or len(shape) != 3:
+        raise ValueError(f"shape must be (m, n, k), got {shape!r}")
+    gemm_shape(*shape)
+    row_config(path, parse_config(config, "config"), "config")
     if index is not None and index < 0:
         raise ValueError(f"index must be None or >= 0, got {index}")
     m, n, k = shape
@@ -45,5 +52,5 @@ def set_row(file: Path, shape: tuple[int, int, int], path: str, config: str, ind
             lines.insert(mine[-1] + 1 if mine else len(lines), new)
         else:
             lines.insert(mine[index], new)
-    file.write_text("\n".join(lines) + "\n")
+    write_text_atomic(file, "\n".join(lines) + "\n")
     load_table.cache_clear()

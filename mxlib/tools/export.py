@@ -35,16 +35,15 @@ rule forbids naming, so the file launches on the legacy default queue, the one t
 from __future__ import annotations
 
 import ast
-import os
 import subprocess
 import sys
 import tempfile
 import textwrap
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..spec.devices import H200, MI355X
+from .files import atomic_path
 from .provenance import utc_date
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
@@ -666,16 +665,10 @@ def export(out: Path, target: str = "nvidia", *, check_import: bool = True) -> s
     export leaves no file behind and keeps an older `out` as it was."""
     text = build_source(target)
     verify(text)
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staged = out.with_name(f".{out.stem}-{os.getpid()}-{uuid.uuid4().hex[:8]}.py")
-    try:
+    with atomic_path(out, suffix=".py") as staged:  # importable under its own name for the check
         staged.write_text(text, encoding="utf-8")
         if check_import:
             verify(text, staged)
-        os.replace(staged, out)
-    finally:
-        staged.unlink(missing_ok=True)
     return text
 
 

@@ -43,6 +43,7 @@ from pathlib import Path
 
 from ..spec.devices import H200, MI355X
 from ..spec.ints import cdiv, positive
+from .files import atomic_open
 from .repo import RESULTS_DIR
 
 
@@ -84,8 +85,12 @@ class Device:
 # The naive tl.dot_scaled kernel (KERNEL_NOTES.md, "The H200's ceilings (measured)"; BM16 BN64 BK256, A
 # pre-quantized, one kernel, no split-K) took 61.5 us on (16, 2112, 7168): 33 CTAs on 132 SMs. Solving the
 # model's compute term for it gives the prior.
-_NAIVE = dict(m=16, n=2112, k=7168, tile_m=16, tile_n=64, measured_us=61.5, launch_us=3.46, units=H200.units,
-              peak=799e12)
+_NAIVE = dict(m=16, n=2112, k=7168, tile_m=16, tile_n=64, measured_us=61.5, units=H200.units)
+
+_H200_NOTES = 'KERNEL_NOTES.md, "The H200\'s ceilings (measured)"'
+# The H200's peak and lone-kernel time, used by DEVICES["H200"] and by the prior below.
+_H200_PEAK = Figure(799e12, "flop/s", f"measured: {_H200_NOTES}, cuBLAS bf16 matmul (no FP4 tensor cores on sm_90)")
+_H200_LAUNCH = Figure(3.46, "us", f"measured: {_H200_NOTES}, one tiny kernel, contest-style")
 
 
 def _naive_dot_efficiency() -> float:
@@ -93,10 +98,8 @@ def _naive_dot_efficiency() -> float:
     ctas = cdiv(g["m"], g["tile_m"]) * cdiv(g["n"], g["tile_n"])
     u = ctas / (cdiv(ctas, g["units"]) * g["units"])
     flops = 2 * cdiv(g["m"], g["tile_m"]) * g["tile_m"] * cdiv(g["n"], g["tile_n"]) * g["tile_n"] * g["k"]
-    return flops / (g["peak"] * u * (g["measured_us"] - g["launch_us"]) * 1e-6)
+    return flops / (_H200_PEAK.value * u * (g["measured_us"] - _H200_LAUNCH.value) * 1e-6)
 
-
-_H200_NOTES = 'KERNEL_NOTES.md, "The H200\'s ceilings (measured)"'
 _MI355X_NOTES = 'KERNEL_NOTES.md, "The MI355X (cited, never run here)"'
 _H200_PRIOR_SOURCE = "prior; `python -m mxlib sweep` fits it to data/results/h200/splitk_sweep.csv"
 
@@ -121,10 +124,9 @@ DEVICES: dict[str, Device] = {
         unit_name=H200.unit_name,
         groups=H200.groups,
         bandwidth=Figure(4.28e12, "B/s", f"measured: {_H200_NOTES}, copy (read+write), contest-style"),
-        peak_flops=Figure(799e12, "flop/s",
-                          f"measured: {_H200_NOTES}, cuBLAS bf16 matmul (no FP4 tensor cores on sm_90)"),
-        launch_us=Figure(3.46, "us", f"measured: {_H200_NOTES}, one tiny kernel, contest-style"),
-        extra_kernel_us=Figure(3.46, "us",
+        peak_flops=_H200_PEAK,
+        launch_us=_H200_LAUNCH,
+        extra_kernel_us=Figure(_H200_LAUNCH.value, "us",
                                "prior: as much as a lone kernel; the sweep measures it (two empty kernels)"),
         l2_bytes=Figure(60e6, "B", f"measured: {_H200_NOTES}"),
         dot_efficiency=Figure(
@@ -512,8 +514,7 @@ def write_model_csv(path=None, shapes=None) -> Path:
 
     path = Path(path) if path is not None else MODEL_CSV
     shapes = shapes_mod.load() if shapes is None else shapes
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="") as f:
+    with atomic_open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=TABLE_COLUMNS, lineterminator="\n")
         w.writeheader()
         for name in DEVICES:

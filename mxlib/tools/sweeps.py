@@ -33,6 +33,7 @@ from pathlib import Path
 
 from ..spec.devices import compute_units, device_name
 from . import occupancy as occ
+from .files import atomic_open
 from .provenance import run_metadata
 from .repo import RESULTS_DIR as RESULTS
 from .repo import device_results_dir
@@ -251,8 +252,7 @@ def report(rows, summary: dict) -> str:
 
 
 def write_csv(rows, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="") as f:
+    with atomic_open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="raise", lineterminator="\n")
         w.writeheader()
         for r in rows:
@@ -423,7 +423,7 @@ def write_revalidation(result: dict, path=REVALIDATION_CSV) -> Path:
     fields = ("m", "n", "k", "tile_m", "tile_n", "block_k", "split_k", "ctas", "resident", "measured_us",
               "predicted_one_us", "predicted_resident_us")
     path = Path(path)
-    with open(path, "w", newline="") as f:
+    with atomic_open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
         w.writeheader()
         for r in result["rows"]:

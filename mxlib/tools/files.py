@@ -1,0 +1,47 @@
+"""Writing a file so that readers see the old contents or the new, never a half-written file.
+
+`atomic_path` hands out a temporary path in the target's folder (so the final `os.replace` is a rename on
+one file system, atomic on POSIX and Windows); the target is replaced only when the block finishes
+without an exception, and the temporary file is removed either way. `atomic_open` and
+`write_text_atomic` are the same for a file object and a string. Every writer of committed data (CSV
+results, config tables, the exported submission) goes through them: a run stopped mid-write (Ctrl-C, an
+error in a row) then leaves the old file as it was.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import uuid
+from pathlib import Path
+
+
+@contextlib.contextmanager
+def atomic_path(path, suffix: str | None = None):
+    """Yield a fresh temporary Path beside `path` (ending in `suffix`, default `path`'s own suffix); after
+    the block, `path` is replaced by it (its folder created if missing). On an exception `path` is left
+    as it was. The temporary file is never left behind."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staged = path.with_name(f".{path.stem}-{os.getpid()}-{uuid.uuid4().hex[:8]}{path.suffix if suffix is None else suffix}")
+    try:
+        yield staged
+        os.replace(staged, path)
+    finally:
+        staged.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def atomic_open(path, mode: str = "w", **kwargs):
+    """`open(path, mode, **kwargs)` for writing ("w" or "wb"), through `atomic_path`: `path` changes only
+    when the block finishes."""
+    if mode not in ("w", "wb"):
+        raise ValueError(f"mode must be 'w' or 'wb' (a whole new file), got {mode!r}")
+    with atomic_path(path) as staged:
+        with open(staged, mode, **kwargs) as f:
+            yield f
+
+
+def write_text_atomic(path, text: str, encoding: str = "utf-8") -> None:
+    """`Path(path).write_text(text)`, through `atomic_path`."""
+    with atomic_open(path, "w", encoding=encoding) as f:
+        f.write(text)

@@ -1,0 +1,224 @@
+"""Argument rules of the runtime and spec entry points: plan's shape and device checks, the backend an
+explicit path implies, config table rows checked where they are read and written, the aiter probe, integer
+arguments, format and layout domains; and the atomic file writes of mxlib.tools.files."""
+import random
+
+import numpy as np
+import pytest
+import torch
+
+from mxlib.runtime import backends, dispatch
+from mxlib.spec import devices, formats, ints, layouts
+from mxlib.spec.reference import generate_input, unpack_data
+from mxlib.tools import config_table, files
+
+
+@pytest.mark.parametrize("shape, error", [
+    ((8, 30, 64), "n must be a multiple of 16"),
+    ((-8, 32, 64), "m must be a non-negative integer"),
+    ((8, 32, 0), "k must be a positive integer"),
+    ((8, 32, 96), "k must be a multiple of 64"),
+])
+@pytest.mark.parametrize("backend", (None, "torch", "triton"))
+def test_plan_checks_the_shape_on_every_branch(shape, error, backend):
+    with pytest.raises(ValueError, match=error):
+        dispatch.plan(*shape, "cpu", backend=backend)
+    with pytest.raises(ValueError, match=error):
+        dispatch.plan(*shape, "cpu", backend="triton", path="asm")
+
+
+def test_plan_takes_an_empty_a():
+    assert dispatch.plan(0, 32, 64, "cpu")[0] == "torch"
+
+
+@pytest.mark.parametrize("device", ("meta", "mps", torch.device("meta")))
+def test_devices_other_than_cpu_and_cuda_are_refused_by_name(device):
+    for call in (lambda: devices.device_kind(device), lambda: devices.compute_units(device),
+                 lambda: dispatch.plan(8, 32, 64, device), lambda: dispatch.select(8, 32, 64, device)):
+        with pytest.raises(ValueError, match="device must be 'cpu' or a CUDA/ROCm device"):
+            call()
+
+
+def test_meta_inputs_to_custom_kernel_are_refused():
+    data = tuple(t.to("meta") for t in generate_input(8, 32, 64, random.randrange(2**31)))
+    with pytest.raises(ValueError, match="device must be 'cpu' or a CUDA/ROCm device, got 'meta'"):
+        dispatch.custom_kernel(data)
+
+
+def test_kind_of_a_name_without_letters_is_refused():
+    with pytest.raises(ValueError, match="name must hold a letter or digit"):
+        devices.kind_of_name("!!!")
+
+
+def test_explicit_path_picks_the_backend_that_has_it(monkeypatch):
+    """With aiter available and no backend named, a Triton-only path goes to Triton, an aiter path to aiter."""
+    status = {"aiter": (True, "fake"), "triton": (True, "fake"), "torch": (True, "")}
+    monkeypatch.setattr(dispatch, "backends", lambda: status)
+    monkeypatch.setattr(dispatch, "device_kind", lambda device: "h200")
+    monkeypatch.delenv("MXLIB_BACKEND", raising=False)
+    monkeypatch.delenv("MXLIB_PATH", raising=False)
+    backend, path, config = dispatch.plan(8, 32, 64, "cuda", path="fused")
+    assert (backend, path) == ("triton", "fused") and config is not None
+    assert dispatch.plan(8, 32, 64, "cuda", path="asm")[:2] == ("aiter", "asm")
+    status["triton"] = (False, "no triton")
+    with pytest.raises(ValueError, match="backend 'torch'"):
+        dispatch.plan(8, 32, 64, "cuda", path="fused")
+
+
+def test_aiter_probe_that_raises_is_an_answer(monkeypatch):
+    class Broken:
+        @staticmethod
+        def available():
+            raise RuntimeError("driver exploded")
+
+    backends._aiter_status.cache_clear()
+    monkeypatch.setattr(backends.importlib, "import_module", lambda name: Broken)
+    try:
+        ok, reason = backends._aiter_status()
+    finally:
+        backends._aiter_status.cache_clear()
+    assert ok is False and "available() raised" in reason and "driver exploded" in reason
+
+
+def test_packaging_is_a_declared_dependency():
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    deps = tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert "packaging" in deps
+    assert "  - packaging\n" in (root / "environment.yml").read_text()
+
+
+TABLE = "m,n,k,path,config\n16,64,128,asm,block_m=16\n"
+
+
+def test_set_row_refuses_rows_the_dispatcher_would_refuse(tmp_path):
+    table = tmp_path / "t.csv"
+    table.write_text(TABLE)
+    for shape, path, config, error in [
+        ((16, 64, 128), "fused", "block_m=16 split_k=0", "Config.split_k must be a positive integer"),
+        ((16, 64, 128), "fused", "group_m=4", "unexpected keyword argument 'group_m'"),
+        ((16, 60, 128), "asm", "block_m=16", "n must be a multiple of 16"),
+        ((16, 64), "asm", "block_m=16", r"shape must be \(m, n, k\)"),
+    ]:
+        with pytest.raises(ValueError, match=error):
+            config_table.set_row(table, shape, path, config)
+    assert table.read_text() == TABLE
+    config_table.set_row(table, (np.int64(16), 64, 128), "fused", "block_m=16 split_k=2", 0)
+    assert table.read_text() == "m,n,k,path,config\n16,64,128,fused,block_m=16 split_k=2\n16,64,128,asm,block_m=16\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["t.csv"]  # no staging file left
+
+
+@pytest.mark.parametrize("row, error", [
+    ("16,64,128,fused,block_m=16 split_k=0", "t.csv data row 2 path 'fused': .*split_k"),
+    ("16,64,128,fused,group_m=4", "t.csv data row 2 path 'fused': .*group_m"),
+    ("16,60,128,asm,block_m=16", "t.csv data row 2: n must be a multiple of 16"),
+])
+def test_table_rows_are_checked_where_they_are_read(tmp_path, row, error):
+    (tmp_path / "t.csv").write_text(TABLE + row + "\n")
+    with pytest.raises(ValueError, match=error):
+        dispatch.load_table("t", str(tmp_path))
+
+
+def test_select_names_the_table_for_a_bad_row(monkeypatch):
+    monkeypatch.setattr(dispatch, "load_table", lambda kind: {(2, 16, 64): [("asm", {"block_m": 17})]})
+    with pytest.raises(ValueError, match="config table 'cpu' row for 2x16x64 path 'asm': .*block_m"):
+        dispatch.select(2, 16, 64, "cpu")
+
+
+def test_atomic_writes_replace_whole_or_not_at_all(tmp_path):
+    target = tmp_path / "sub" / "x.csv"
+    files.write_text_atomic(target, "a\n")
+    assert target.read_text() == "a\n"
+    with pytest.raises(ZeroDivisionError):
+        with files.atomic_open(target, "w") as f:
+            f.write("half")
+            1 / 0
+    assert target.read_text() == "a\n"
+    with files.atomic_path(target, suffix=".py") as staged:
+        assert staged.parent == target.parent and staged.suffix == ".py" and staged != target
+        staged.write_text("b\n")
+        assert target.read_text() == "a\n"  # not before the block ends
+    assert target.read_text() == "b\n"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["x.csv"]
+    with pytest.raises(ValueError, match="mode must be 'w' or 'wb'"):
+        with files.atomic_open(target, "a"):
+            pass
+
+
+def test_integer_arguments_accept_numpy_and_torch_integers():
+    for v in (8, np.int64(8), np.int32(8), torch.tensor(8)):
+        ints.positive(v, "x")
+        ints.non_negative(v, "x")
+    ints.gemm_shape(np.int64(16), np.int64(32), np.int64(64))
+    for bad in (True, 0, -1, 1.0, "8", np.float64(8)):
+        with pytest.raises(ValueError, match="x must be a positive integer"):
+            ints.positive(bad, "x")
+    with pytest.raises(ValueError, match="m must be a positive integer"):
+        ints.gemm_shape(0, 16, 64)
+    ints.gemm_shape(0, 16, 64, empty_m=True)
+
+
+def test_layouts_and_shape_rule_share_one_source():
+    assert layouts.WEIGHT_TILE_N == ints.N_MULTIPLE and 2 * layouts.WEIGHT_TILE_KB == ints.K_MULTIPLE
+    with pytest.raises(ValueError, match="rows must be a non-negative integer"):
+        layouts.shuffled_scale_shape(-1, 8)
+    with pytest.raises(ValueError, match="cols must be a non-negative integer"):
+        layouts.shuffled_scale_shape(8, -3)
+    assert layouts.shuffled_scale_shape(0, 0) == (256, 8)
+
+
+def test_format_helpers_refuse_inputs_outside_their_domain():
+    with pytest.raises(ValueError, match=r"exponent must be in \[-127, 127\]"):
+        formats.pow2_float32(torch.tensor([0, 128]))
+    with pytest.raises(TypeError, match="exponent must be an integer tensor"):
+        formats.pow2_float32(torch.tensor([1.5]))
+    e = torch.randint(-127, 128, (64,))
+    assert torch.equal(formats.pow2_float32(e), torch.exp2(e.double()).float())
+    with pytest.raises(TypeError, match="packed must hold bytes"):
+        formats.unpack_nibbles(torch.tensor([1, 2], dtype=torch.int32))
+    codes = torch.randint(0, 16, (3, 8))
+    assert torch.equal(formats.unpack_nibbles(formats.pack_nibbles(codes)), codes.to(torch.uint8))
+
+
+def test_b_must_be_a_float_tensor():
+    a, b, bq, bs, bss = generate_input(8, 32, 64, random.randrange(2**31))
+    for bad in (b.to(torch.int32), b.to(torch.float64)):
+        with pytest.raises(TypeError, match="B must be bfloat16, float16 or float32"):
+            unpack_data((a, bad, bq, bs, bss))
+    unpack_data((a, b.float(), bq, bs, bss))
+
+
+@pytest.mark.parametrize("path", ("asm", "ck", "splitk"))
+def test_aiter_backend_gives_an_empty_c_for_an_empty_a(tmp_path, monkeypatch, path):
+    import sys
+
+    from mxlib.runtime import aiter_backend
+
+    from . import aiter_contract as contract
+
+    saved = {k: sys.modules.pop(k) for k in contract.aiter_modules()}
+    try:
+        contract.install(tmp_path / "site", monkeypatch, "0.1.14")
+        monkeypatch.setattr(aiter_backend, "_platform", lambda: ("6.4.43483", "gfx950:sramecc+:xnack-"))
+        a, b, bq, bs, bss = generate_input(16, 32, 256, random.randrange(2**31))
+        out = aiter_backend.gemm(path, (a[:0], b, bq, bs, bss))
+        assert out.shape == (0, 32) and out.dtype == torch.bfloat16
+    finally:
+        for k in contract.aiter_modules():
+            del sys.modules[k]
+        sys.modules.update(saved)
+
+
+def test_check_exact_and_compare_argument_errors():
+    from mxlib.spec.reference import check_exact, compare, ref_kernel
+
+    data = generate_input(8, 32, 64, random.randrange(2**31))
+    out = ref_kernel(data)
+    for bad, kind in ((None, TypeError), ("AB", TypeError), (("C",), ValueError)):
+        with pytest.raises(kind, match="zero_scale_operands"):
+            check_exact(data, out, zero_scale_operands=bad)
+    assert check_exact(data, out, zero_scale_operands=["A", "B"])[0]
+    with pytest.raises(TypeError, match="expected must be a torch.Tensor"):
+        compare(out, out.tolist())

@@ -1,0 +1,97 @@
+"""Argument rules every GEMM path shares (mxlib.kernels.common) and the one-launch paths' launch limits:
+`out` sharing memory with an input, split_k bounds, int32 workspace guards. Small shapes, CPU interpreter."""
+import pytest
+import torch
+
+from mxlib.kernels import common
+from mxlib.kernels import gemm_fused as F
+from mxlib.kernels import gemm_fused_fp4 as F4
+from mxlib.runtime.paths import PATHS, path_module
+from mxlib.spec.reference import generate_input, ref_kernel
+
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def data(m=16, n=128, k=128):
+    return generate_input(m, n, k, int(torch.randint(0, 2**31 - 1, ()).item()), device=DEVICE)
+
+
+@pytest.mark.parametrize("path", tuple(PATHS))
+def test_out_aliasing_a_is_refused_on_every_path(path):
+    a, _, _, bs, bss = data()  # N == K: an (M, N) bf16 out fits A exactly
+    a0 = a.clone()
+    with pytest.raises(ValueError, match="out must not share memory with a"):
+        path_module(path).gemm(a, bs, bss, out=a)
+    assert torch.equal(a, a0)  # refused before anything ran
+
+
+@pytest.mark.parametrize("path", tuple(PATHS))
+def test_out_partly_overlapping_a_or_b_is_refused(path):
+    a, _, _, bs, bss = data()
+    buf = torch.cat([a, a]).contiguous()
+    with pytest.raises(ValueError, match="out must not share memory with a"):
+        path_module(path).gemm(buf[8:24], bs, bss, out=buf[:16])  # rows 8..15 are both
+    b_bytes = bs.view(torch.uint8).clone()  # (128, 64) bytes = 8192, out needs 16 * 128 * 2 = 4096
+    out = b_bytes.view(-1)[:4096].view(torch.bfloat16).view(16, 128)
+    with pytest.raises(ValueError, match="out must not share memory with b_shuffle"):
+        path_module(path).gemm(a, b_bytes, bss, out=out)
+
+
+@pytest.mark.parametrize("path", ("splitk", "fused", "fused_fp4"))
+def test_out_in_the_same_storage_without_overlap_is_fine(path):
+    d = data()
+    a, _, _, bs, bss = d
+    buf = torch.cat([a, torch.full_like(a, float("nan"))]).contiguous()
+    got = path_module(path).gemm(buf[:16], bs, bss, out=buf[16:])
+    assert got.data_ptr() == buf[16:].data_ptr()
+    assert torch.equal(got, ref_kernel(d))
+
+
+def test_byte_spans_of_strided_and_empty_tensors():
+    t = torch.zeros(4, 6, dtype=torch.float32)
+    common.mx_check_no_overlap(t[:, :3], other=t[:, 3:].contiguous())  # a copy: no shared memory
+    with pytest.raises(ValueError, match="out must not share memory with col"):
+        common.mx_check_no_overlap(t[:2], col=t[:, 5])  # column 5 spans rows 0..3
+    common.mx_check_no_overlap(t[:0], x=t)  # empty out occupies nothing
+    common.mx_check_no_overlap(t[:1, :3], x=t[1:, :3])
+
+
+@pytest.mark.parametrize("mod", (F, F4))
+def test_split_k_is_bounded_by_the_unrolled_reduction(mod):
+    name = mod.__name__.rsplit("gemm_", 1)[1]
+    mod.Config(block_k=64, split_k=common.MAX_UNROLLED_SPLIT_K)
+    with pytest.raises(ValueError, match=rf"{name} Config.split_k must be at most {common.MAX_UNROLLED_SPLIT_K}"):
+        mod.Config(block_k=64, split_k=common.MAX_UNROLLED_SPLIT_K + 1)
+    with pytest.raises(ValueError, match="Config.split_k must be a positive integer"):
+        mod.Config(split_k=True)
+    # The default rules stay within the bound for any K.
+    for m in (1, 16, 64, 256):
+        assert 1 <= mod.default_config(m, 64, 2**22).split_k <= common.MAX_UNROLLED_SPLIT_K
+
+
+@pytest.mark.parametrize("mod, check", ((F, F.fused_check_launch), (F4, F4.fused_fp4_check_launch)))
+def test_workspace_past_int32_is_refused_from_the_arithmetic(mod, check):
+    cfg = mod.Config(block_m=16, block_n=64, block_k=64, split_k=64)
+    check(16, 64, 64 * 64, cfg)  # 64 * 16 * 64 elements: fine
+    # M*N = 2**25 (below 2**31) but split_k * M * N = 2**31: the workspace, not the operands, overflows.
+    with pytest.raises(ValueError, match="split-K workspace .* must stay below 2\\*\\*31"):
+        check(2**15, 2**10, 64 * 64, cfg)
+    check(2**15, 2**10, 64 * 64, mod.Config(block_m=16, block_n=64, block_k=64, split_k=1))
+
+
+def test_a_once_workspace_past_int32_is_refused():
+    cfg = F.Config(block_m=128, block_n=64, block_k=128, split_k=1, a_once=1)
+    F.fused_check_launch(256, 64, 128, cfg)
+    with pytest.raises(ValueError, match="a_once's workspace"):
+        F.fused_check_launch(2**18 - 1, 64, 2**13, cfg)  # M*K < 2**31, padded M * K = 2**31
+
+
+def test_int32_helpers():
+    common.mx_check_int32(2**31 - 1, "x")
+    with pytest.raises(ValueError, match="widgets must stay below 2\\*\\*31"):
+        common.mx_check_int32(2**31, "widgets")
+    t = torch.zeros(1, 8).expand(2**29, 8)  # stride 0: no memory, offsets stay small
+    common.mx_check_strided_int32(t, "t")
+    t = torch.empty_strided((2, 2), (2**31 - 1, 1), device="meta")  # shape and strides only
+    with pytest.raises(ValueError, match="t of shape"):
+        common.mx_check_strided_int32(t, "t")
