@@ -37,7 +37,9 @@ def git(repo: str, *args: str, binary: bool = False):
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--aiter", required=True, help="a clone of ROCm/aiter (git dir or work tree)")
-    p.add_argument("--commit", default="741f0b89f1", help="the aiter commit (default: the contest period's)")
+    p.add_argument("--commit", default="741f0b89f1",
+                   help="the aiter commit (default: 741f0b89f1, the 0.1.10 line; hsa/gfx950/f4gemm/ is unchanged "
+                        "through f3be04a12a)")
     p.add_argument("--out", default=str(RESULTS_DIR / "mi355x" / "aiter_asm_kernels.csv"))
     args = p.parse_args(argv)
     commit = git(args.aiter, "rev-parse", args.commit).strip()

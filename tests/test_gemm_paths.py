@@ -148,6 +148,35 @@ def test_grid_counts():
             c.block_m = 32
 
 
+class _LaunchRecorder:
+    """Stands in for a Triton kernel: records each launch grid, then launches the real kernel."""
+
+    def __init__(self, kernel):
+        self.kernel, self.grids = kernel, []
+
+    def __getitem__(self, grid):
+        self.grids.append(grid)
+        return self.kernel[grid]
+
+
+@pytest.mark.parametrize("path,fields,want", [
+    # aiter's ASM launch: grid x = the N tiles (5 of 16), y = the M tiles (3 of 16)
+    ("asm", dict(block_m=16, block_n=16, block_k=64), (5, 3)),
+    ("ck", dict(block_m=16, block_n=16, block_k=64, group_m=2), (15,)),  # CK's order: one dimension
+])
+def test_tiled_launch_grid(monkeypatch, path, fields, want):
+    """The grid each tiled path launches, recorded at the launch, and the output it gives."""
+    from mxlib.kernels import gemm_tiled
+
+    cfg = path_module(path).Config(**fields)
+    assert gemm_tiled.tiled_launch(37, 80, cfg) == want
+    recorder = _LaunchRecorder(gemm_tiled._tiled_kernel)
+    monkeypatch.setattr(gemm_tiled, "_tiled_kernel", recorder)
+    data = generate_input(37, 80, 128, random.SystemRandom().randrange(2**31), device=DEVICE)
+    assert_ok(data, run(path, data, cfg), what=f"{path} {fields}")
+    assert recorder.grids == [want]
+
+
 def test_bad_configs():
     with pytest.raises(ValueError, match="block_m"):
         path_module("asm").Config(block_m=24)

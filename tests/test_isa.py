@@ -214,6 +214,98 @@ def test_capture_answers_as_the_target_and_listing_writes_the_kernel(tmp_path):
     assert any(x.startswith("v_mfma_scale_f32_16x16x128_f8f6f4") for x in isa.k_loop_lines(text))
 
 
+_SCOPED = """
+import os
+import torch
+from mxlib.tools import isa
+
+before = os.environ.get("TRITON_INTERPRET")
+isa.prepare()
+assert os.environ.get("TRITON_INTERPRET") == before, "prepare leaves TRITON_INTERPRET as the caller had it"
+import triton
+import triton.language as tl
+from triton.runtime.interpreter import InterpretedFunction
+from triton.runtime.jit import JITFunction
+
+import mxlib
+
+state = lambda: (os.environ.get("TRITON_INTERPRET"), JITFunction.__dict__["run"], InterpretedFunction.__dict__["run"],
+                 type(triton.knobs.runtime).__dict__["interpret"], triton.runtime.driver._active)
+clean = state()
+x = torch.randn(4, 64)
+launches = isa.capture(lambda: mxlib.quantize_mxfp4(x, backend="triton"), "gfx950")
+assert launches and all(isinstance(l.fn, JITFunction) for l in launches), launches
+assert state() == clean, "capture left state behind"
+try:
+    isa.capture(lambda: 1 / 0)
+except ZeroDivisionError:
+    pass
+assert state() == clean, "a failed capture left state behind"
+
+# Outside capture a launch is an ordinary one: the CPU tensor is refused by mxlib's own check (its kernels,
+# imported during capture, are compiled ones and there is no GPU), not recorded
+try:
+    mxlib.quantize_mxfp4(x, backend="triton")
+except ValueError as exc:
+    assert "TRITON_INTERPRET=1" in str(exc) and "capture" not in str(exc), exc
+else:
+    raise AssertionError("a CPU tensor reached compiled kernels with no GPU")
+
+# and with TRITON_INTERPRET=1, a kernel jitted now is the interpreter's and runs
+os.environ["TRITON_INTERPRET"] = "1"
+
+@triton.jit
+def add_one(p, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(p + offs, tl.load(p + offs) + 1)
+
+t = torch.arange(8, dtype=torch.float32)
+add_one[(1,)](t, N=8)
+assert t.tolist() == [float(i + 1) for i in range(8)], t
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("user_env", [None, "1"])
+def test_capture_leaves_no_state_behind(tmp_path, user_env):
+    """prepare and capture restore TRITON_INTERPRET as the caller had it (unset, or "1"), JITFunction.run,
+    the interpreter's run, Triton's interpret knob and active driver, also when the captured call raises;
+    afterwards a launch runs as usual, and a kernel jitted under TRITON_INTERPRET=1 runs in the interpreter.
+    In a child process (a file: Triton reads a kernel's source): capture needs Triton imported for compiling."""
+    script = tmp_path / "scoped.py"
+    script.write_text(_SCOPED)
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    if user_env is not None:
+        env["TRITON_INTERPRET"] = user_env
+    env["PYTHONPATH"] = str(ROOT)
+    res = subprocess.run([sys.executable, str(script)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert res.stdout.strip().splitlines()[-1] == "ok"
+
+
+def test_prepare_refuses_an_interpreted_triton_and_changes_nothing():
+    """In this process Triton runs in its interpreter (tests/conftest.py): prepare refuses with IsaError and
+    leaves the process as it was, so mxlib's interpreted kernels still run."""
+    import torch
+
+    import mxlib
+    from mxlib.kernels import common
+    from mxlib.tools import isa
+
+    if not common.mx_interpreting():
+        pytest.skip("Triton is not in interpreter mode in this process (a GPU machine)")
+    from triton.runtime.jit import JITFunction
+
+    before = (os.environ.get("TRITON_INTERPRET"), JITFunction.__dict__["run"])
+    with pytest.raises(isa.IsaError, match="imported with TRITON_INTERPRET=1"):
+        isa.prepare()
+    assert (os.environ.get("TRITON_INTERPRET"), JITFunction.__dict__["run"]) == before
+    x = torch.randn(4, 64)
+    got = mxlib.quantize_mxfp4(x, backend="triton")
+    want = mxlib.quantize_mxfp4(x)
+    assert all(torch.equal(g, w) for g, w in zip(got, want))
+
+
 def test_listing_needs_one_path_and_one_shape(capsys):
     from mxlib.__main__ import main
 
@@ -305,10 +397,14 @@ def test_amdgcn_loop_excerpt_counts_the_recorded_loop():
     assert numbers == sorted(numbers)
     header = _header_sources(listing)
     for line, number in zip(sources, numbers):
-        assert header[number].startswith(line.split(": ", 1)[1]), line  # the header's text, cut at 100 characters
+        assert header[number] == line.split(": ", 1)[1], line  # the header's text, whole
 
     only_mfma = isa.amdgcn_loop_excerpt(listing, ("v_mfma",)).split("\n")
-    assert len([x for x in only_mfma[3:only_mfma.index("source lines:")] if x]) == mfmas
+    mfma_lines = [x for x in only_mfma[3:only_mfma.index("source lines:")] if x]
+    assert len(mfma_lines) == mfmas
+    # whole instructions, modifiers included (notebook 02 reads cbsz/blgp and op_sel off them)
+    assert [x.rsplit(" ", 1)[0].strip() for x in mfma_lines] == [ins for ins in body if ins.startswith("v_mfma")]
+    assert all("cbsz:4 blgp:4" in x for x in mfma_lines)
 
 
 def test_ptx_loop_mix_groups_the_recorded_loop():

@@ -24,11 +24,23 @@ def test_16x16x128_b_operand_is_one_contiguous_kilobyte_of_b_shuffle():
             assert runs == [base + 16 * l for l in range(64)]
 
 
-def test_32x32x64_b_operand_is_four_256_byte_runs():
-    runs = mfma.weight_runs("32x32x64", 256)
-    assert runs[:16] == [16 * l for l in range(16)]  # rows 0-15, K 0-31
-    assert runs[16:32] == [16 * 256 + 16 * l for l in range(16)]  # rows 16-31 sit in the next 16-row group
-    assert runs[32:48] == [256 + 16 * l for l in range(16)]  # rows 0-15, K 32-63
+def test_32x32x64_b_operand_is_two_512_byte_runs():
+    for kb_total in (256, 3584):
+        runs = mfma.weight_runs("32x32x64", kb_total)
+        assert runs[:16] == [16 * l for l in range(16)]  # rows 0-15, K 0-31
+        assert runs[32:48] == [256 + 16 * l for l in range(16)]  # rows 0-15, K 32-63: right after
+        group = 16 * kb_total  # rows 16-31 sit in the next 16-row group
+        assert runs[16:32] == [group + 16 * l for l in range(16)]
+        assert runs[48:] == [group + 256 + 16 * l for l in range(16)]
+        assert mfma.contiguous_runs("32x32x64", kb_total) == [(0, 511), (group, group + 511)]
+
+
+def test_contiguous_runs_of_16x16x128_is_one_kilobyte():
+    for kb_total, n0, k0 in ((256, 16, 128), (3584, 32, 6144)):
+        base = weight_position(n0, k0 // 2, kb_total)
+        assert mfma.contiguous_runs("16x16x128", kb_total, n0=n0, k0=k0) == [(base, base + 1023)]
+    with pytest.raises(ValueError, match="kb_total"):
+        mfma.contiguous_runs("16x16x128", 48)
 
 
 def test_16x16x128_scales_one_word_per_lane_four_mfmas_per_word():

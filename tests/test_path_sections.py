@@ -1,4 +1,6 @@
 """mxlib.tools.path_sections: the shared sections of notebooks 03-05 read the seed's plan and the recorded CSVs."""
+import random
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -49,6 +51,9 @@ def test_occupancy_and_speed_figures():
     text, fig = sections.occupancy("splitk")
     assert "16x128 x7   119   46.5%" in text
     assert len(fig.axes) == 2
+    assert all("nothing run" in ax.get_title() for ax in fig.axes)  # counts, not measurements
+    assert "aiter >=0.1.10,<0.1.15" in fig.axes[0].get_title()  # the splitk launch is the same on every line
+    assert "aiter 0.1.11 line" in sections.occupancy("ck", aiter="0.1.11")[1].axes[0].get_title()
     frame = pd.read_csv(RESULTS_DIR / "h200" / "bench.csv")
     text, fig = sections.speed(frame, "splitk")
     assert "mxlib:splitk" in text and "16x2112x7168" in text
@@ -56,8 +61,10 @@ def test_occupancy_and_speed_figures():
 
 def test_release_table_counts_ck_and_tuned_rows_per_line():
     text = sections.release_table()
-    assert "4 of 13 shapes run CK; 6 of 13 have a tuned row" in text  # the contest period's line
+    assert "4 of 13 shapes run CK; 6 of 13 have a tuned row" in text  # the 0.1.10 line
     assert "0 of 13 shapes run CK; 6 of 13 have a tuned row" in text  # 0.1.11 on
+    header = text.splitlines()[0]
+    assert "aiter >=0.1.10,<0.1.11" in header and "aiter >=0.1.11,<0.1.15" in header  # only what the seed runs on
     row = next(line for line in text.splitlines() if line.strip().startswith("16x3072x1536"))
     assert "asm 192x128 (heuristic)" in row  # a tuned CK row exists, but the seed's ASM call never reads the CSV
 
@@ -81,3 +88,22 @@ def test_splitk_sweep_draws_one_of_the_coinciding_shapes():
     row = next(line for line in lines if line.strip().startswith("16x2112x7168"))
     best = frame[(frame.m == 16) & (frame.n == 2112)].measured_us.min()
     assert row.endswith(f"{best:5.1f}")
+
+
+def test_data_contract_checks_the_triton_quantizer_against_the_spec(monkeypatch):
+    from mxlib.kernels import quant_triton
+
+    text = sections.data_contract(32, 256, 512, seed=random.SystemRandom().randrange(2**31))
+    assert "A (32, 512) torch.bfloat16" in text and "A_scale_sh (256, 16) torch.uint8" in text
+    assert "C (32, 256) torch.bfloat16" in text
+    real = quant_triton.mxq_quantize_shuffled
+
+    def one_scale_off(a, rounding):
+        q, s = real(a, rounding)
+        s = s.clone()
+        s[0, 0] += 1
+        return q, s
+
+    monkeypatch.setattr(quant_triton, "mxq_quantize_shuffled", one_scale_off)
+    with pytest.raises(RuntimeError, match="differs from the spec"):
+        sections.data_contract(32, 256, 512)

@@ -33,6 +33,38 @@ def test_single_tie_ratios_by_hand():
     assert got.tolist() == pytest.approx([0.2, 5.0])  # one entry per (tie, output of its row)
 
 
+def test_scaled_magnitudes_divide_by_the_block_scale():
+    x = torch.randn(2, 64) * torch.tensor([[1e-3], [1e3]])
+    q, s = rs.mxlib.quantize_mxfp4(x, "rne")
+    got = rs.scaled_magnitudes(x, s)
+    e = s.int() - 127  # E8M0: 2**(byte - 127)
+    for row in range(2):
+        for blk in range(2):
+            want = x[row, 32 * blk: 32 * (blk + 1)].abs() * 2.0 ** -e[row, blk].item()
+            assert torch.equal(got[row, 32 * blk: 32 * (blk + 1)], want)
+    assert got.max() < 8  # the scale puts every block's largest element below 8 (on the grid: up to 6)
+
+
+def test_tie_census_counts_midpoints_by_hand():
+    # one block, scale 2^0 (amax 6). In [1, 6): the midpoints 1.25, 2.5, 5.0 and the grid values 1.0, 3.0 and
+    # 1.3 (neither); 6.0 is not below 6, and 0.25 is a midpoint below 1
+    row = [6.0, 1.25, -2.5, 5.0, 1.0, 3.0, 1.3, 0.25] + [0.0] * 24
+    c = rs.tie_census(torch.tensor([row]))
+    assert c.same_scales
+    assert (c.in_range, c.on_midpoint) == (6, 3)
+    assert c.midpoint_share == pytest.approx(0.5)
+    # the rules part on 1.25, -2.5, 5.0 and 0.25, which sit in bytes 0, 1, 1 and 3 of 16 (two codes a byte)
+    assert c.bytes_differ == pytest.approx(3 / 16)
+
+
+def test_tie_census_on_random_bf16_is_near_one_in_64():
+    g = torch.Generator().manual_seed(int(torch.randint(0, 2**31, ()).item()))
+    c = rs.tie_census(torch.randn(64, 2048, generator=g).to(torch.bfloat16))
+    assert c.same_scales and c.in_range > 50_000
+    assert abs(c.midpoint_share - 1 / 64) < 0.004  # the share's standard deviation here is about 0.0005
+    assert 0 < c.bytes_differ < 0.05
+
+
 def test_tolerance_is_the_checkers():
     assert rs.tolerance(torch.tensor([0.0, -2.0])).tolist() == pytest.approx([ATOL, ATOL + 2 * RTOL])
 
@@ -47,6 +79,9 @@ def test_wrong_rule_fails_most_outputs_at_k512(study_512):
     fails = int(s.wrong_rule_verdict.split(" of ")[0])
     assert fails == int((s.ratios > 1).sum())  # the checker and the ratio agree on which outputs fail
     assert s.lines().startswith("K=  512  ties per row of A:  3.1;")
+    assert s.passing == 16 * 128 - fails and 0 < s.identical < s.passing
+    assert s.identical == int(torch.count_nonzero(s.ratios == 0))
+    assert f"wrong rule, passing: {s.passing} = {s.identical} identical" in s.lines()
 
 
 def test_histogram_one_line_per_study(study_512):

@@ -67,6 +67,25 @@ def test_seed_plan_pinned(mnk, aiter):
         assert plan["aiter"] == (">=0.1.10,<0.1.11" if aiter.startswith("0.1.10") else ">=0.1.11,<0.1.15")
 
 
+@pytest.mark.parametrize("aiter", ["0.1.10", "0.1.11"])
+def test_seed_plan_gemm_grids(aiter):
+    """aiter's ASM launch is x = ceil(N/tile_N), y = ceil(M/tile_M) (asm_gemm_a4w4.cu); CK's is one dimension."""
+    kinds = set()
+    for mnk in CONTEST_SHAPES:
+        plan = seed.seed_plan(*mnk, aiter=aiter)
+        if plan["path"] == "splitk":
+            continue
+        m, n, _ = mnk
+        gemm = plan["launches"][1]
+        if str(plan["runs"]).startswith("_ZN"):
+            assert gemm["grid"] == (-(-n // plan["tile"][1]), -(-m // plan["tile"][0])), mnk
+            kinds.add("asm")
+        else:
+            assert gemm["grid"] == (plan["ctas"],), mnk
+            kinds.add("ck")
+    assert kinds == ({"asm", "ck"} if aiter == "0.1.10" else {"asm"})
+
+
 def test_seed_plan_splitk_details():
     plan = seed.seed_plan(*SEED_SHAPE)
     assert plan["config"] == {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 512, "GROUP_SIZE_M": 1,

@@ -1,8 +1,9 @@
 """Path "asm": the Triton counterpart of aiter's `gemm_a4w4_asm` 32x128 kernel, the seed's path for
 M <= 32, K = 512.
 
-The portable tiled kernel (`gemm_tiled`) with the ASM kernel's 32x128 tile and its launch order: a 2-D
-grid, row tiles fastest. A is quantized per call by the fused quant+shuffle kernel, B read in place.
+The portable tiled kernel (`gemm_tiled`) with the ASM kernel's 32x128 tile and aiter's launch order for
+it: a 2-D grid (ceil(N/BLOCK_N), ceil(M/BLOCK_M)), column (N) tiles fastest. A is quantized per call by
+the fused quant+shuffle kernel, B read in place.
 """
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ class AsmConfig:
 
     @property
     def group_m(self) -> int:
-        """The tile order `gemm_tiled` runs: 0, a 2-D grid with row tiles fastest (aiter's ASM launch)."""
+        """The tile order `gemm_tiled` runs: 0, a 2-D grid with column (N) tiles fastest (aiter's ASM launch:
+        grid x = ceil(N/tile_N), y = ceil(M/tile_M))."""
         return 0
 
 

@@ -1,8 +1,9 @@
 """Path "ck": the Triton counterpart of CK's `gemm_a4w4` blockscale kernel, the seed's path for M >= 64.
 
-The portable tiled kernel (`gemm_tiled`) with larger tiles than the asm path and CK-style grouped tile
-order: a 1-D grid walks `group_m` row tiles down one column of B tiles before moving right, so
-programs running together share B tiles in L2. Same inputs as the seed's CK call: A quantized per call
+The portable tiled kernel (`gemm_tiled`) with a taller, narrower default tile than the asm path (64x64
+from M = 64 on, against asm's 32x128: as many outputs per tile) and CK-style grouped tile order: a 1-D
+grid walks `group_m` row tiles down one column of B tiles before moving right, so programs running
+together share B tiles in L2. Same inputs as the seed's CK call: A quantized per call
 with its scales in the e8m0_shuffle layout, B_shuffle and B_scale_sh read in place.
 """
 from __future__ import annotations

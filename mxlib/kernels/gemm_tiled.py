@@ -5,11 +5,16 @@ the e8m0_shuffle layout) and the GEMM reads A's scales in that layout; B_shuffle
 read in place. Each program accumulates its (BLOCK_M x BLOCK_N) tile over all of K in fp32 and writes
 bf16; there is no split-K.
 
-The two paths differ only in their default tile and in the order programs take tiles, `config.group_m`:
+The two paths differ only in their default tile and in the order programs take tiles, `config.group_m`
+(`tiled_launch` gives the grid):
 
-- 0 (path "asm", aiter's `gemm_a4w4_asm` launch): a 2-D grid, row tiles fastest;
+- 0 (path "asm", aiter's `gemm_a4w4_asm` launch): a 2-D grid (ceil(N/BLOCK_N), ceil(M/BLOCK_M)),
+  program_id(0) the column (N) tile, so column tiles vary fastest, as aiter launches its ASM kernels
+  (grid x = ceil(N/tile_N), y = ceil(M/tile_M));
 - g >= 1 (path "ck", CK's blockscale kernel): a 1-D grid in grouped order, g row tiles down one column
   of B tiles before moving right, so programs running together share B tiles in L2.
+
+Tiles are independent, so the order changes which programs run together, never the result.
 
 `gemm_asm` and `gemm_ck` hold each path's Config and default tile and expose the path contract
 (`mxlib.runtime.paths`) through `tiled_gemm` and `tiled_grid`.
@@ -29,13 +34,20 @@ def tiled_grid(m: int, n: int, k: int, config) -> int:
     return mxq_programs(m, k, shuffled=True) + triton.cdiv(m, config.block_m) * triton.cdiv(n, config.block_n)
 
 
+def tiled_launch(m: int, n: int, config) -> tuple[int, ...]:
+    """The GEMM kernel's launch grid: (column tiles, row tiles) when `config.group_m` is 0 (aiter's ASM
+    order), else (row tiles x column tiles,) walked in groups of `group_m` row tiles."""
+    tiles_m, tiles_n = triton.cdiv(m, config.block_m), triton.cdiv(n, config.block_n)
+    return (tiles_n, tiles_m) if config.group_m == 0 else (tiles_m * tiles_n,)
+
+
 # Shape-dependent integers are not specialized (divisibility, == 1): one compile per config serves every shape.
 @triton.jit(do_not_specialize=["M", "G", "scale_sn"])
 def _tiled_kernel(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, c_ptr, M, N, Kb, G, scale_sn,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
     if GROUP_M == 0:
-        pid_m = tl.program_id(0)
-        pid_n = tl.program_id(1)
+        pid_n = tl.program_id(0)
+        pid_m = tl.program_id(1)
     else:
         pid = tl.program_id(0)
         tiles_m = tl.cdiv(M, BLOCK_M)
@@ -64,10 +76,9 @@ def tiled_gemm(path: str, config_type: type, default_config, a: torch.Tensor, b_
         return c  # an empty A gives an empty C: nothing to launch
     cfg = mx_resolve_config(path, config, config_type, default_config, m, n, k)
     a_q, a_scale_sh = mxq_quantize_shuffled(a, rounding)
-    tiles_m, tiles_n = triton.cdiv(m, cfg.block_m), triton.cdiv(n, cfg.block_n)
-    launch = (tiles_m, tiles_n) if cfg.group_m == 0 else (tiles_m * tiles_n,)
-    _tiled_kernel[launch](a_q, a_scale_sh, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c,
-                          m, n, k // 2, k // 32, b_scale_sh.shape[1],
-                          BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, GROUP_M=cfg.group_m,
-                          num_warps=cfg.num_warps, num_stages=cfg.num_stages)
+    grid = tiled_launch(m, n, cfg)
+    _tiled_kernel[grid](a_q, a_scale_sh, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c,
+                        m, n, k // 2, k // 32, b_scale_sh.shape[1],
+                        BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, GROUP_M=cfg.group_m,
+                        num_warps=cfg.num_warps, num_stages=cfg.num_stages)
     return c

@@ -289,9 +289,14 @@ class AiterLine:
 # gemm_a4w4_blockscale_common.py, kernel 0): 256 threads, MPerBlock 64, NPerBlock 128, KPerBlock 128.
 CK_64X128 = "a4w4_blockscale_256x64x128x128_16x16_16x16_8x32x1_8x32x1_1x32x1x8_8_2x2_intrawave_v3"
 
+# Which line the contest's MI355X runner had is not in the contest's files (gpu-mode/reference-kernels:
+# problems/amd_202602). gpu-mode/kernelbot's MI355X jobs run in its AMD runner image from 2026-03-04
+# (kernelbot#455), whose public Dockerfile, docker/amd-docker.Dockerfile, pins aiter main at f3be04a12a
+# (2026-03-04) from then on (the last change to the pin in kernelbot's history to 2026-07-15); that commit has
+# the 0.1.11 line's rows. Whether the image that ran was built from that file is not verifiable here.
 AITER_LINES = (
     AiterLine("0.1.10", "0.1.10", "0.1.11",
-              "releases 0.1.10 to 0.1.10.post3 and main to 741f0b89f1 (2026-02-14, the contest period)"),
+              "releases 0.1.10 to 0.1.10.post3 and main to 741f0b89f1 (2026-02-14)"),
     AiterLine("0.1.11", "0.1.11", None,
               "from 768c037adb (ROCm/aiter#2092, 2026-02-25; release 0.1.11) to e4048607a5 (2026-08-22)"),
 )
@@ -353,8 +358,8 @@ def gemm_a4w4_choice(m: int, n: int, k: int, aiter: str) -> GemmChoice:
     """The kernel `aiter.gemm_a4w4(A, B, A_scale, B_scale, dtype=bf16, bpreshuffle=True)` runs on an MI355X.
 
     ROCm/aiter:aiter/ops/gemm_op_a4w4.py (the same dispatch from 0.1.9 to e4048607a5): a tuned row whose
-    kernel name lacks "_ZN" runs CK blockscale (grid ceil(M/64) x ceil(N/128) for the 64x128 instance,
-    splitK 0); any other row runs that ASM kernel with log2_k_split = the row's splitK (0); no row runs
+    kernel name lacks "_ZN" runs CK blockscale (a 1-D grid of ceil(M/64) * ceil(N/128) workgroups for the
+    64x128 instance, splitK 0); any other row runs that ASM kernel with log2_k_split = the row's splitK (0); no row runs
     `gemm_a4w4_asm` with no name and log2_k_split 0, i.e. `asm_heuristic`. Known only for the contest
     shapes: another shape raises ValueError, since aiter may have a row for it that is not replicated.
     """

@@ -15,7 +15,9 @@ The seed (the `amd-mxfp4-mm` submission the workbook is built on) routes a shape
 
 Where the seed defers to aiter, the replicas in `mxlib.spec.aiter_rules` resolve what runs, for an aiter
 release line: `seed_plan(..., aiter="0.1.11")`. The seed runs only on aiter 0.1.10 to 0.1.14.x: it imports
-`aiter.ops.triton.gemm.basic` (0.1.10 on) and passes `use_aot` (removed in 0.1.15).
+`aiter.ops.triton.gemm.basic` (0.1.10 on) and passes `use_aot` (removed in 0.1.15). Which line the
+contest's MI355X runner had is not certain (`aiter_rules.AITER_LINES`); `seed_plan` answers for the 0.1.10
+line unless told otherwise (DEFAULT_AITER), and its ``aiter`` key says which releases the answer holds for.
 """
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ SEED_SPLITK_CONFIG = {
 }
 SEED_HEADER_NUM_KSPLIT = 14  # what its header comment says; the config above runs 7
 SEED_AITER = ("0.1.10", "0.1.15")  # the releases the seed file can run on: [first, stop)
-CONTEST_AITER = "0.1.10"  # the release line of the contest period (aiter main at 741f0b89f1 has its tuned rows)
+DEFAULT_AITER = "0.1.10"  # the release line seed_plan assumes when not given one (its tuned rows: aiter_rules)
 
 QUANT_SHUFFLE_KERNEL = "_fused_mxfp4_quant_shuffle_kernel"
 QUANT_NATURAL_KERNEL = "_mxfp4_quant_natural_kernel"
@@ -98,6 +100,12 @@ def _quant_launch(m: int, k: int, path: str) -> dict:
                 num_warps=4, num_stages=1, waves_per_eu=0)
 
 
+def _asm_grid(m: int, n: int, tile) -> tuple[int, int]:
+    """`gemm_a4w4_asm`'s launch grid for an ASM tile (tile_m, tile_n): x = ceil(N/tile_N), y = ceil(M/tile_M)
+    (ROCm/aiter:csrc/py_itfs_cu/asm_gemm_a4w4.cu; z, the K slices, is 1 with log2_k_split 0)."""
+    return cdiv(n, tile[1]), cdiv(m, tile[0])
+
+
 def _ctas(grid) -> int:
     total = 1
     for g in grid:
@@ -105,7 +113,7 @@ def _ctas(grid) -> int:
     return total
 
 
-def seed_plan(m: int, n: int, k: int, aiter: str = CONTEST_AITER) -> dict:
+def seed_plan(m: int, n: int, k: int, aiter: str = DEFAULT_AITER) -> dict:
     """What the seed launches for (m, n, k) on an MI355X with aiter release `aiter`.
 
     Keys: ``path`` ("asm" | "splitk" | "ck"); ``kernel`` (the ASM kernel name the seed passes, "" where it
@@ -150,7 +158,7 @@ def seed_plan(m: int, n: int, k: int, aiter: str = CONTEST_AITER) -> dict:
         else:
             choice = asm_heuristic(m, n, k, log2_k_split=SEED_LOG2_K_SPLIT)
             runs, how, tile, ctas = choice.kernel.name, "heuristic", choice.tile, choice.ctas
-        launches.append(dict(kernel=runs, grid=(cdiv(n, tile[1]), cdiv(m, tile[0])), ctas=ctas))
+        launches.append(dict(kernel=runs, grid=_asm_grid(m, n, tile), ctas=ctas))
     else:
         if (m, n, k) in contest_shapes():
             choice = gemm_a4w4_choice(m, n, k, aiter)
@@ -159,7 +167,9 @@ def seed_plan(m: int, n: int, k: int, aiter: str = CONTEST_AITER) -> dict:
                     and gemm_a4w4_choice(m, n, k, line.first) == choice]
             holds = f">={same[0].first},<{same[-1].stop or stop}"  # the lines are contiguous: see TUNED_ROWS
             runs, how, tile, ctas = choice.kernel, choice.how, choice.tile, choice.ctas
-            launches.append(dict(kernel=runs, grid=(ctas,), ctas=ctas))
+            # CK's gridwise GEMM launches one dimension of tiles (y 1, z the K batch: 1 at splitK 0)
+            grid = (ctas,) if choice.backend == "ck" else _asm_grid(m, n, tile)
+            launches.append(dict(kernel=runs, grid=grid, ctas=ctas))
         else:
             line = aiter_line(aiter)
             holds = f">={line.first},<{line.stop or stop}"

@@ -4,12 +4,13 @@ what the compiler made of them.
 
 How launches are captured. Nothing is hard-coded per kernel: the call itself runs on CPU tensors (the
 contest's inputs from `generate_input`) while `triton.runtime.jit.JITFunction.run` is replaced by a
-recorder, so every `kernel[grid](...)` the call makes, through `triton.heuristics` too, is recorded with
-its arguments, constexprs and launch options (num_warps, num_stages, waves_per_eu, matrix_instr_nonkdim)
-and never executed. Each recorded launch is then bound and specialized the way Triton's own launcher does
-(`create_function_from_signature` with the target's backend), and compiled with
-`triton.compile(ASTSource(...), target=GPUTarget(...))`. Triton must be imported by this module first
-(`prepare`): with TRITON_INTERPRET=1 already in force, `@triton.jit` makes interpreter objects instead.
+recorder, for the duration of the call only (`capture`), so every `kernel[grid](...)` the call makes,
+through `triton.heuristics` too, is recorded with its arguments, constexprs and launch options
+(num_warps, num_stages, waves_per_eu, matrix_instr_nonkdim) and never executed. Each recorded launch is
+then bound and specialized the way Triton's own launcher does (`create_function_from_signature` with the
+target's backend), and compiled with `triton.compile(ASTSource(...), target=GPUTarget(...))`. Triton must
+be imported by this module first (`prepare`): with TRITON_INTERPRET=1 already in force, `@triton.jit`
+makes interpreter objects instead.
 
 - No SUBMISSION: mxlib's dispatcher (`mxlib.custom_kernel(data, backend="triton")`) as it would run on the
   target: its config table is the target's (`DEVICE_KINDS`). `--path NAME|all` forces a path instead.
@@ -26,6 +27,7 @@ resources (`mxlib.tools.occupancy.residency`): waves per SIMD and CTAs per CU on
 from __future__ import annotations
 
 import collections
+import contextlib
 import csv
 import importlib
 import os
@@ -34,11 +36,12 @@ import subprocess
 import sys
 import tempfile
 import types
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..spec.devices import H200, MI355X
 from . import occupancy
+from .files import atomic_open, write_text_atomic
 from .provenance import utc_date
 from .repo import RESULTS_DIR, ROOT
 
@@ -75,39 +78,45 @@ class Launch:
         return self.fn.fn.__name__
 
 
-@dataclass
-class Capture:
-    launches: list = field(default_factory=list)
-
-
-_ACTIVE: list[Capture] = []
-
-
 def prepare() -> None:
-    """Import Triton for capture: `@triton.jit` must build JITFunctions (not the interpreter's objects),
-    while mxlib's CPU checks (TRITON_INTERPRET=1) let its paths run on CPU tensors. Idempotent; raises
-    IsaError when Triton was already imported in interpreter mode."""
-    interpret_env = os.environ.pop("TRITON_INTERPRET", None) if "triton" not in sys.modules else None
-    import triton
-    from triton.runtime.jit import JITFunction
+    """Import Triton for compiling: with TRITON_INTERPRET unset for the import, so `@triton.jit` builds
+    JITFunctions (not the interpreter's objects). The variable is put back as the caller had it and
+    nothing else changes: launches are recorded only inside `capture`. Idempotent; raises IsaError when
+    Triton was already imported in interpreter mode."""
+    if "triton" not in sys.modules:
+        saved = os.environ.pop("TRITON_INTERPRET", None)
+        try:
+            importlib.import_module("triton")
+        finally:
+            if saved is not None:
+                os.environ["TRITON_INTERPRET"] = saved
     from triton.language import standard
+    from triton.runtime.jit import JITFunction
 
     if not isinstance(standard.cdiv, JITFunction):
         raise IsaError("Triton was imported with TRITON_INTERPRET=1: run `python -m mxlib isa` in a fresh process "
                        "(capture needs compiled JITFunctions, not the interpreter's)")
-    knobs_runtime = type(triton.knobs.runtime)
-    if getattr(knobs_runtime, "interpret", None) is not False:
-        knobs_runtime.interpret = False  # later @triton.jit calls ignore TRITON_INTERPRET
-        JITFunction.run = _recording_run
-    os.environ["TRITON_INTERPRET"] = interpret_env or "1"
 
 
-def _recording_run(self, *args, grid, warmup, **kwargs):
-    if not _ACTIVE:
-        raise RuntimeError(f"{self.fn.__name__} was launched outside mxlib.tools.isa.capture: capture mode "
-                           "records launches and never runs them")
-    _ACTIVE[-1].launches.append(Launch(self, args, dict(kwargs), grid))
-    return None
+@contextlib.contextmanager
+def _jit_compiles():
+    """Inside: `@triton.jit` builds JITFunctions whatever TRITON_INTERPRET says (Triton's interpret knob
+    reads False), so a kernel module first imported here is compilable. The knob is restored on exit."""
+    import triton
+
+    knobs = type(triton.knobs.runtime)
+    saved = knobs.__dict__["interpret"]
+    knobs.interpret = False
+    try:
+        yield
+    finally:
+        knobs.interpret = saved
+
+
+def _interpreted_launch(self, *args, **kwargs):
+    raise IsaError(f"{self.fn.__name__} is an interpreter object (its module was imported with TRITON_INTERPRET=1): "
+                   "capture compiles JITFunctions; import it after `prepare()` with TRITON_INTERPRET unset, or "
+                   "first inside `capture`")
 
 
 class _TargetDriver:
@@ -121,26 +130,51 @@ class _TargetDriver:
         return _target(self.target)
 
 
+@contextlib.contextmanager
+def _recording(launches: list, target: str | None):
+    """While inside: every JITFunction launch is appended to `launches` instead of running, with
+    TRITON_INTERPRET=1 so mxlib's argument checks accept CPU tensors (`mx_cpu_tensors_ok`), `_jit_compiles`,
+    and, with `target`, Triton's active driver answering as that target. All of it is undone on exit,
+    whether the call returned or raised: the variable as the caller had it, `JITFunction.run` and the
+    interpreter's own `run` back in place."""
+    from triton.runtime import driver
+    from triton.runtime.interpreter import InterpretedFunction
+    from triton.runtime.jit import JITFunction
+
+    def record(self, *args, grid, warmup, **kwargs):
+        launches.append(Launch(self, args, dict(kwargs), grid))
+
+    saved_run, saved_interpreted = JITFunction.__dict__["run"], InterpretedFunction.__dict__["run"]
+    saved_env, saved_driver = os.environ.get("TRITON_INTERPRET"), driver._active
+    try:
+        with _jit_compiles():
+            JITFunction.run = record
+            InterpretedFunction.run = _interpreted_launch
+            os.environ["TRITON_INTERPRET"] = "1"
+            if target is not None:
+                driver._active = _TargetDriver(target)
+            yield
+    finally:
+        JITFunction.run, InterpretedFunction.run = saved_run, saved_interpreted
+        driver._active = saved_driver
+        if saved_env is None:
+            os.environ.pop("TRITON_INTERPRET", None)
+        else:
+            os.environ["TRITON_INTERPRET"] = saved_env
+
+
 def capture(call, target: str | None = None) -> list[Launch]:
-    """Every Triton launch `call()` makes, in order, none of them executed. With `target` ("gfx950" or
-    "sm_90"), `triton.runtime.driver.active.get_current_target()` answers that target during the call, so
-    a launch that depends on the backend is recorded as that target's launcher would make it."""
+    """Every Triton launch `call()` makes, in order, none of them executed (after `prepare`). With
+    `target` ("gfx950" or "sm_90"), `triton.runtime.driver.active.get_current_target()` answers that target
+    during the call, so a launch that depends on the backend is recorded as that target's launcher would
+    make it. Changes nothing that outlasts the call (`_recording`): afterwards launches run as usual."""
     prepare()
     if target is not None and target not in TARGETS:
         raise IsaError(f"--target must be one of {', '.join(TARGETS)}, got {target!r}")
-    from triton.runtime import driver
-
-    cap = Capture()
-    _ACTIVE.append(cap)
-    saved = driver._active
-    if target is not None:
-        driver._active = _TargetDriver(target)
-    try:
+    launches: list[Launch] = []
+    with _recording(launches, target):
         call()
-    finally:
-        _ACTIVE.pop()
-        driver._active = saved
-    return cap.launches
+    return launches
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -170,8 +204,9 @@ def compile_launch(launch: Launch, target: str):
     binder = create_function_from_signature(fn.signature, fn.params, backend)
     bound, specialization, options = binder(*launch.args, **kwargs)
     options, signature, constexprs, attrs = fn._pack_args(backend, kwargs, bound, specialization, options)
-    kernel = triton.compile(ASTSource(fn, signature, constexprs, attrs), target=_target(target),
-                            options=options.__dict__)
+    with _jit_compiles():  # a Triton module the backend imports now builds JITFunctions too
+        kernel = triton.compile(ASTSource(fn, signature, constexprs, attrs), target=_target(target),
+                                options=options.__dict__)
     names = {p.num: p.name for p in fn.params}
     named = {names[path[0]]: value for path, value in constexprs.items() if len(path) == 1}
     return kernel, options.__dict__, named
@@ -470,12 +505,13 @@ def amdgcn_loop_excerpt(listing: str, shown: tuple[str, ...], header: int = 3) -
     and the loop's size, barriers and MFMAs: what one iteration of one wave issues."""
     loop = k_loop_sources(listing)
     out, sources = _header(listing, header), {}
-    for ins, loc, text in loop:
-        if ins.startswith(shown):
-            out.append(f"  {ins[:96]:<96} {loc}")
-            sources[loc] = text
+    picked = [(ins, loc, text) for ins, loc, text in loop if ins.startswith(shown)]
+    width = max((len(ins) for ins, _, _ in picked), default=0)  # whole instructions: operands and modifiers too
+    for ins, loc, text in picked:
+        out.append(f"  {ins:<{width}} {loc}")
+        sources[loc] = text
     out += ["", "source lines:"]
-    out += [f"  {loc}: {text[:100]}" for loc, text in sorted(sources.items(), key=lambda kv: _line_number(kv[0]))]
+    out += [f"  {loc}: {text}" for loc, text in sorted(sources.items(), key=lambda kv: _line_number(kv[0]))]
     mix = collections.Counter(opcode(ins) for ins, _, _ in loop)
     mfma = sum(n for op, n in mix.items() if op.startswith("v_mfma"))
     out += ["", f"one iteration of one wave: {len(loop)} instructions, {mix['s_barrier']} barriers, {mfma} MFMAs"]
@@ -599,7 +635,8 @@ def load_submission(file) -> object:
     module.__file__ = str(file)
     sys.modules[name] = module
     try:
-        exec(compile(_python_source(file), str(file), "exec"), module.__dict__)
+        with _jit_compiles():  # its Triton kernels (and the stand-in aiter's) must be compilable
+            exec(compile(_python_source(file), str(file), "exec"), module.__dict__)
     except Exception as exc:
         raise IsaError(f"SUBMISSION {str(file)!r} must import cleanly with the stand-in aiter, "
                        f"got {type(exc).__name__}: {exc}") from None
@@ -702,8 +739,7 @@ def _launch_key(launch: Launch):
 
 
 def write_csv(rows, out: Path) -> Path:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out, "w", newline="") as f:
+    with atomic_open(out, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=CSV_FIELDS, lineterminator="\n")
         w.writeheader()
         for r in rows:
@@ -766,7 +802,7 @@ def _write_listings(args) -> int:
     shape = "x".join(map(str, picked[0]))
     for name, text in listings(args.target, args.path, picked[0]):
         out = folder / f"{args.path}_{name.lstrip('_')}_{shape}_{args.target}{LISTING_SUFFIX[args.target]}"
-        out.write_text(text)
+        write_text_atomic(out, text)
         print(f"wrote {out} ({len(text.splitlines())} lines)")
     return 0
 
@@ -787,8 +823,7 @@ def run(args) -> int:
             return 2
         rows = sweep_residency(args.sweep, args.target)
         out = Path(args.out or Path(args.sweep).with_name("splitk_sweep_residency.csv"))
-        out.parent.mkdir(parents=True, exist_ok=True)
-        with open(out, "w", newline="") as f:
+        with atomic_open(out, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=SWEEP_RESIDENCY_FIELDS, lineterminator="\n")
             w.writeheader()
             w.writerows(rows)
@@ -840,7 +875,8 @@ def sweep_residency(sweep_csv, target: str = "sm_90") -> list[dict]:
     compiled, out, inputs = {}, [], {}
     for r in rows:
         m, n, k = int(r["m"]), int(r["n"]), int(r["k"])
-        module = path_module(r["path"])
+        with _jit_compiles():  # the path's kernels, if first imported here, must be compilable
+            module = path_module(r["path"])
         cfg = replace(module.default_config(m, n, k), block_m=int(r["tile_m"]), block_n=int(r["tile_n"]),
                       block_k=int(r["block_k"]), split_k=int(r["split_k"]), num_warps=int(r["num_warps"]),
                       num_stages=int(r["num_stages"]))

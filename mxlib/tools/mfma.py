@@ -86,3 +86,15 @@ def scale_bytes(shape: str, sn: int, n0: int = 0, k0: int = 0) -> list[int]:
 def scale_words(shape: str, sn: int, n0: int = 0, k0: int = 0) -> list[tuple[int, int]]:
     """(4-byte word index, byte in the word) of each lane's scale in e8m0_shuffle: `scale_bytes` // 4 and % 4."""
     return [(b // 4, b % 4) for b in scale_bytes(shape, sn, n0, k0)]
+
+
+def contiguous_runs(shape: str, kb_total: int, n0: int = 0, k0: int = 0) -> list[tuple[int, int]]:
+    """The B operand of one MFMA (`weight_runs`' 64 lanes of 16 bytes) as maximal runs of contiguous
+    B_shuffle bytes: (first, last) byte offsets, inclusive, in increasing order."""
+    runs: list[tuple[int, int]] = []
+    for first in sorted(weight_runs(shape, kb_total, n0, k0)):
+        if runs and first == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], first + 15)
+        else:
+            runs.append((first, first + 15))
+    return runs

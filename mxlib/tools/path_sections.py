@@ -1,7 +1,7 @@
 """The sections notebooks 03 to 05 share, one function each: the seed's launches for a path (from
-`mxlib.spec.seed.seed_plan`), the source of a kernel, a path's compiled facts for gfx950 and sm_90 side by
-side, its occupancy on each device, its H200 config and its measured speed; and notebook 05's recorded
-split-K sweep. Each returns text (and, for figures, the figure), so a notebook cell is one call and a
+`mxlib.spec.seed.seed_plan`), the source of a kernel, the data contract on a small input, a path's
+compiled facts for gfx950 and sm_90 side by side, its occupancy on each device, its H200 config and its
+measured speed; and notebook 05's recorded split-K sweep. Each returns text (and, for figures, the figure), so a notebook cell is one call and a
 print; nothing here measures.
 
 Where the numbers come from: `seed_plan` and `mxlib.spec.aiter_rules` (what the seed launches, per aiter
@@ -10,8 +10,8 @@ Triton path compiled on the CPU machine, `python -m mxlib isa --path all`), data
 (the seed's own Triton kernels), data/results/mi355x/isa.csv and data/results/h200/isa_sm90.csv (mxlib's
 dispatcher's Triton launch per shape: fused_fp4 on gfx950, fused on sm_90),
 data/results/mi355x/aiter_asm_kernels.csv (aiter's ASM GEMMs' metadata), mxlib/data/configs/h200.csv (the
-H200 table), data/results/h200/bench.csv (the timing run that timed every Triton path) and
-data/results/h200/splitk_sweep.csv.
+H200 table), data/results/h200/bench.csv (the run whose asm, ck and splitk times the notebooks show,
+2026-12-03, of those paths' kernels as they were then) and data/results/h200/splitk_sweep.csv.
 """
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ import csv
 import inspect
 import textwrap
 from pathlib import Path
+
+import torch
 
 from ..spec import seed as seed_mod
 from ..spec import shapes as shapes_mod
@@ -61,7 +63,7 @@ def _grid(g) -> str:
     return "?" if g is None else "x".join(map(str, g))
 
 
-def seed_launches(path: str, aiter: str = seed_mod.CONTEST_AITER) -> str:
+def seed_launches(path: str, aiter: str = seed_mod.DEFAULT_AITER) -> str:
     """Every launch of one seed call per shape of `path`: kernel, grid, CTAs, and for the GEMM how its
     kernel was chosen ("seed": named by the seed; "tuned"/"heuristic": aiter's CSV row or ASM heuristic;
     "config": the seed's Triton config) with its tile and the MI355X's CUs it occupies (one CTA per CU)."""
@@ -87,24 +89,27 @@ def seed_backend(plan: dict) -> str:
 def release_table() -> str:
     """Every contest shape: the seed's path and, on each aiter release line it runs on (`AITER_LINES`), the
     GEMM kernel that runs (`seed_plan`): CK, ASM or Triton, its tile, how it was chosen; then, per line,
-    how many shapes run CK and how many have a tuned row in aiter's CSV (`gemm_a4w4_choice`)."""
-    lines = [f"{'shape':>14}  {'seed path':<9} " + "".join(f"{'aiter ' + ln.first + ('+' if ln.stop is None else ''):<34}"
-                                                         for ln in AITER_LINES)]
-    counts = {ln.first: [0, 0] for ln in AITER_LINES}
+    how many shapes run CK and how many have a tuned row in aiter's CSV (`gemm_a4w4_choice`). Each line is
+    cut to the releases the seed runs on (`seed.SEED_AITER`), written as `seed_plan`'s ``aiter`` key writes them."""
+    stop = seed_mod.SEED_AITER[1]
+    runs_on = [ln for ln in AITER_LINES if seed_mod.release_tuple(ln.first) < seed_mod.release_tuple(stop)]
+    held = {ln.first: f">={ln.first},<{min(ln.stop or stop, stop, key=seed_mod.release_tuple)}" for ln in runs_on}
+    lines = [f"{'shape':>14}  {'seed path':<9} " + "".join(f"{'aiter ' + held[ln.first]:<34}" for ln in runs_on)]
+    counts = {ln.first: [0, 0] for ln in runs_on}
     shapes = shapes_mod.load()
     for s in shapes:
         cells = []
-        for ln in AITER_LINES:
+        for ln in runs_on:
             plan = seed_mod.seed_plan(*s.mnk, aiter=ln.first)
             tile = f"{plan['tile'][0]}x{plan['tile'][1]}"
             cells.append(f"{seed_backend(plan)} {tile} ({plan['how']})")
             counts[ln.first][0] += seed_backend(plan) == "ck"
             counts[ln.first][1] += gemm_a4w4_choice(*s.mnk, ln.first).how == "tuned"
         lines.append(f"{str(s):>14}  {plan['path']:<9} " + "".join(f"{c:<34}" for c in cells))
-    for ln in AITER_LINES:
+    for ln in runs_on:
         ck, tuned = counts[ln.first]
-        lines.append(f"aiter {ln.first} line ({ln.span}): {ck} of {len(shapes)} shapes run CK; "
-                     f"{tuned} of {len(shapes)} have a tuned row")
+        lines.append(f"aiter {held[ln.first]}, the {ln.name} line (rows read over: {ln.span}): {ck} of {len(shapes)} "
+                     f"shapes run CK; {tuned} of {len(shapes)} have a tuned row")
     return "\n".join(lines)
 
 
@@ -112,6 +117,32 @@ def source(obj) -> str:
     """The source text of a function, kernel or module (a Triton kernel's Python function), dedented."""
     fn = getattr(obj, "fn", obj)  # a triton JITFunction keeps the Python function in .fn
     return textwrap.dedent(inspect.getsource(fn)).rstrip("\n")
+
+
+def data_contract(m: int, n: int, k: int, *, seed: int = 1, device: str = "cpu") -> str:
+    """What goes into and comes out of one call on a small contest-style input (m, n, k): the inputs'
+    shapes and dtypes; A quantized by mxlib's Triton quant+shuffle kernel (A's scales written in the
+    e8m0_shuffle layout, as the seed's own quant kernel writes them), checked byte for byte against the
+    spec (`mxlib.spec.quant.quantize_mxfp4_shuffled`); and C as the spec's reference computes it. Raises
+    RuntimeError if the Triton kernel's bytes differ from the spec's."""
+    from ..runtime.quant import quantize_mxfp4_shuffled
+    from ..spec.reference import generate_input, ref_kernel
+
+    data = generate_input(m, n, k, seed, device=device)
+    a, b, _, b_shuffle, b_scale_sh = data
+    a_q, a_scale_sh = quantize_mxfp4_shuffled(a, "rne", backend="triton")
+    ref_q, ref_scale_sh = quantize_mxfp4_shuffled(a, "rne", backend="torch")
+    if not (a_q.dtype == ref_q.dtype and torch.equal(a_q, ref_q) and torch.equal(a_scale_sh, ref_scale_sh)):
+        raise RuntimeError(f"mxlib's Triton quant+shuffle kernel differs from the spec on {m}x{n}x{k} seed {seed}")
+    c = ref_kernel(data)
+    return "\n".join([
+        f"in : A {tuple(a.shape)} {a.dtype};  B_shuffle {tuple(b_shuffle.shape)} {b_shuffle.dtype} (fp4x2);  "
+        f"B_scale_sh {tuple(b_scale_sh.shape)} {b_scale_sh.dtype} (E8M0, shuffled and padded)",
+        f"per call: A_q {tuple(a_q.shape)} {a_q.dtype} (fp4x2);  A_scale_sh {tuple(a_scale_sh.shape)} {a_scale_sh.dtype} "
+        "(E8M0, shuffled and padded), from mxlib's Triton quant+shuffle kernel: byte for byte the spec's",
+        f"out: C {tuple(c.shape)} {c.dtype}, here the spec's reference (mxlib.ref_kernel: "
+        "dequant(A_q, A_scale) @ dequant(B_q, B_scale)^T summed in fp64, rounded to fp32, then to bf16)",
+    ])
 
 
 def _isa_rows(target: str, kernel: str, path: str, shapes) -> list[dict]:
@@ -131,8 +162,9 @@ def _mma(text: str) -> str:
 def compiled_facts(path: str, shapes=None) -> str:
     """mxlib's GEMM kernel of `path` on each of its shapes compiled for gfx950 and for sm_90, side by side,
     each with the config mxlib's dispatcher gives it there (the MI355X table has rows for fused_fp4 only, so
-    gfx950 rows use the path's default config; sm_90 rows the H200 table's): tile, registers (AMD: VGPRs + AGPRs; NVIDIA: per thread), LDS / shared bytes, spills, the matrix
-    instruction and its count in the kernel, CTAs per CU / SM (`occupancy.residency`)."""
+    gfx950 rows use the path's default config; sm_90 rows the H200 table's row for the path, or the default
+    where it has none): tile, registers (AMD: VGPRs + AGPRs; NVIDIA: per thread), LDS / shared bytes,
+    spills, the matrix instruction and its count in the kernel, CTAs per CU / SM (`occupancy.residency`)."""
     shapes = seed_shapes(path) if shapes is None else list(shapes)
     kernel = GEMM_KERNEL[_path(path)]
     by = {t: {r["shape"]: r for r in _isa_rows(t, kernel, path, shapes)} for t in ISA_CSV}
@@ -198,15 +230,18 @@ def _tile_text(tm, tn, split=1) -> str:
     return f"{tm}x{tn}" + (f" x{split}" if split > 1 else "")
 
 
-def occupancy(path: str, aiter: str = seed_mod.CONTEST_AITER):
+def occupancy(path: str, aiter: str = seed_mod.DEFAULT_AITER):
     """(text, figure): for each shape of `path`, the seed's GEMM on the MI355X (`seed_plan`: tile, CTAs,
     share of the 256 CUs) and mxlib's config of the path on the H200 (CTAs, share of 132 SMs, one CTA per
-    SM as the utilization measure), one panel per device."""
+    SM as the utilization measure), one panel per device. Both are counts, nothing measured: the MI355X
+    panel is `seed_plan` arithmetic for aiter release line `aiter`, the H200 panel the config table's tiles
+    (the figure's titles say so)."""
     from . import figures
 
-    rows = []
+    rows, holds = [], set()
     for s in seed_shapes(path):
         plan = seed_mod.seed_plan(*s.mnk, aiter=aiter)
+        holds.add(plan["aiter"])
         tm, tn = plan["tile"]
         split = plan["ctas"] // occ.cta_count(*s.mnk, tm, tn) if plan["config"] else 1  # the split aiter runs
         cfg, _ = h200_config(path, s.mnk)
@@ -215,11 +250,16 @@ def occupancy(path: str, aiter: str = seed_mod.CONTEST_AITER):
                      _tile_text(cfg.block_m, cfg.block_n, cfg.split_k), ctas, occ.cu_utilization(ctas, "H200")))
     text = [f"{'shape':>14} | {'seed tile':>12} {'CTAs':>5} {'MI355X':>7} | {'H200 tile':>12} {'CTAs':>5} {'H200':>6}"]
     text += [f"{r[0]:>14} | {r[1]:>12} {r[2]:5d} {r[3]:7.1%} | {r[4]:>12} {r[5]:5d} {r[6]:6.1%}" for r in rows]
+    release = next(iter(holds)) if len(holds) == 1 else f"{aiter} line"
     fig = figures.utilization_panels([
-        (f"MI355X ({occ.DEVICES['MI355X'].units} CUs): the seed's GEMM launch", figures.COLORS["MI355X"], [(r[0], r[2], r[3], r[1]) for r in rows]),
-        (f"H200 ({occ.DEVICES['H200'].units} SMs): mxlib's H200 config of this path", figures.COLORS["H200"],
+        (f"MI355X ({occ.DEVICES['MI355X'].units} CUs): the seed's GEMM launch\n"
+         f"as seed_plan counts it (aiter {release}), nothing run", figures.COLORS["MI355X"],
+         [(r[0], r[2], r[3], r[1]) for r in rows]),
+        (f"H200 ({occ.DEVICES['H200'].units} SMs): mxlib's H200 config of this path\n"
+         "(config table, or the default), counted, nothing run", figures.COLORS["H200"],
          [(r[0], r[5], r[6], r[4]) for r in rows]),
-    ], suptitle=f"{path} path: GEMM CTAs (over each bar, with the tile) and utilization, one panel per device")
+    ], suptitle=f"{path} path: GEMM CTAs (over each bar, with the tile) and utilization, one panel per device\n"
+                "static: seed_plan arithmetic / config table, nothing run")
     return "\n".join(text), fig
 
 

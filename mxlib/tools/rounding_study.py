@@ -6,7 +6,8 @@ of A moves by one grid step times its block scale, and every output of its row m
 times a B value. The checker's tolerance is ATOL + RTOL * |ref| (`mxlib.spec.reference`). Two numbers
 explain the failure rate: how many ties a row of A holds, and how often one tie's move alone exceeds
 the tolerance. `wrong_rule_study` computes both for one shape, with the checker's verdicts and the
-per-output error ratio; `wrong_rule_histogram` draws the ratios of several studies.
+per-output error ratio; `wrong_rule_histogram` draws the ratios of several studies. How often ties occur
+at all on an input is `tie_census`.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 import torch
 
 import mxlib
+from ..spec.formats import BLOCK_SIZE, E2M1_MIDPOINTS, e8m0_to_float32
 from ..spec.reference import ATOL, RTOL
 
 
@@ -23,6 +25,43 @@ def tie_moves(a: torch.Tensor) -> torch.Tensor:
     (float32, shape of `a`): zero except at ties, where it is one E2M1 step times the block scale."""
     return (mxlib.dequantize_mxfp4(*mxlib.quantize_mxfp4(a, "ties_away"))
             - mxlib.dequantize_mxfp4(*mxlib.quantize_mxfp4(a, "rne")))
+
+
+def scaled_magnitudes(x: torch.Tensor, scales: torch.Tensor) -> torch.Tensor:
+    """|x| divided by its block's E8M0 scale (float32, shape of `x` (M, K)), `scales` being `quantize_mxfp4`'s
+    (M, K/32): the values the rounding rule sees. Exact: the scale is a power of two."""
+    return (x.float() / e8m0_to_float32(scales).repeat_interleave(BLOCK_SIZE, dim=1)).abs()
+
+
+@dataclass(frozen=True)
+class TieCensus:
+    """How often the two rules part on one input (see `tie_census`)."""
+
+    same_scales: bool  # the rules chose identical scale bytes (they always should: the scale rule has no tie)
+    bytes_differ: float  # share of packed bytes that differ between "rne" and "ties_away"
+    in_range: int  # elements scaled into [1, 6), where bf16's 8 significant bits leave 5 below a midpoint's 3
+    on_midpoint: int  # of those, elements sitting exactly on an E2M1 midpoint
+
+    @property
+    def midpoint_share(self) -> float:
+        """Share of the elements scaled into [1, 6) that sit exactly on a midpoint (1/64 for random bf16 bits)."""
+        return self.on_midpoint / self.in_range if self.in_range else 0.0
+
+
+def tie_census(x: torch.Tensor) -> TieCensus:
+    """Quantize `x` ((M, K) float) with both rules and count where they part: the share of differing packed
+    bytes, and how many elements scaled into [1, 6) sit exactly on a midpoint (`scaled_magnitudes`)."""
+    q_rne, s_rne = mxlib.quantize_mxfp4(x, "rne")
+    q_ta, s_ta = mxlib.quantize_mxfp4(x, "ties_away")
+    scaled = scaled_magnitudes(x, s_rne)
+    in_range = (scaled >= 1) & (scaled < 6)
+    on_midpoint = torch.isin(scaled, torch.tensor(E2M1_MIDPOINTS, device=scaled.device))
+    return TieCensus(
+        same_scales=torch.equal(s_rne, s_ta),
+        bytes_differ=(q_rne != q_ta).float().mean().item(),
+        in_range=int(in_range.sum()),
+        on_midpoint=int((on_midpoint & in_range).sum()),
+    )
 
 
 def tolerance(ref: torch.Tensor) -> torch.Tensor:
@@ -56,11 +95,24 @@ class WrongRuleStudy:
         """Share of outputs the checker fails with A quantized by the wrong rule."""
         return (self.ratios > 1).float().mean().item()
 
+    @property
+    def passing(self) -> int:
+        """Outputs the checker passes with A quantized by the wrong rule."""
+        return int((self.ratios <= 1).sum())
+
+    @property
+    def identical(self) -> int:
+        """Of the passing outputs, those equal to the reference (the histogram's spike at -3)."""
+        return int((self.ratios == 0).sum())
+
     def lines(self) -> str:
-        """The study as printed in notebook 01: ties, one tie alone, then the two verdicts."""
+        """The study as printed in notebook 01: ties, one tie alone, the two verdicts, then the passing outputs
+        of the wrong rule split into identical ones and ones that moved but stayed within the tolerance."""
         return (f"K={self.k:5d}  ties per row of A: {self.ties_per_row:4.1f}; one tie alone exceeds the tolerance "
                 f"in {100 * self.single_tie_fail_share:.0f}% of cases\n"
                 f"         wrong rule: {self.wrong_rule_verdict}\n"
+                f"         wrong rule, passing: {self.passing} = {self.identical} identical to the reference + "
+                f"{self.passing - self.identical} moved but within the tolerance\n"
                 f"         no quantization: {self.unquantized_verdict}")
 
 

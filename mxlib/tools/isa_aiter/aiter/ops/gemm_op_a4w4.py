@@ -2,7 +2,7 @@
 import torch
 
 from mxlib.spec import aiter_rules
-from mxlib.spec.seed import CONTEST_AITER
+from mxlib.spec.seed import DEFAULT_AITER
 
 from aiter._record import record
 
@@ -25,8 +25,8 @@ def gemm_a4w4_asm(A, B, A_scale, B_scale, out, kernelName="", bias=None, alpha=1
 def gemm_a4w4(A, B, A_scale, B_scale, bias=None, dtype=torch.bfloat16, alpha=1.0, beta=0.0, bpreshuffle=True):
     m, n, k = _shape(A, B)
     try:
-        c = aiter_rules.gemm_a4w4_choice(m, n, k, CONTEST_AITER)
-        detail = f"{c.kernel} ({c.how} {c.backend}, aiter {CONTEST_AITER} line)"
+        c = aiter_rules.gemm_a4w4_choice(m, n, k, DEFAULT_AITER)
+        detail = f"{c.kernel} ({c.how} {c.backend}, aiter {DEFAULT_AITER} line)"
     except ValueError:
         detail = "aiter's tuned CSV decides (not replicated for this shape)"
     record("gemm_a4w4", m, n, k, detail)

@@ -1,0 +1,94 @@
+"""The error MXFP4 quantization makes, as notebook 01 studies it: what the amax round-up of the scale rule
+buys (against a counterfactual scale without it), and the per-element error, SNR and flushed share on
+three distributions. The format's rules themselves are `mxlib.spec.quant`'s; this module only measures.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+import mxlib
+from ..spec import validate
+from ..spec.formats import BLOCK_SIZE, E8M0_BIAS, e2m1_table, pow2_float32
+from ..spec.quant import round_to_e2m1
+
+
+def floor_scale_roundtrip(x: torch.Tensor, rounding: str = "rne") -> torch.Tensor:
+    """(M, K) float -> the float32 values MXFP4 would give with the scale rule WITHOUT the amax round-up:
+    e = floor(log2(amax)) - 2 per 32-value block (clamped to [-127, 127]), elements rounded onto E2M1 by
+    `rounding` and saturated at 6. A counterfactual for comparison, not a format anyone uses: a block whose
+    amax lies in [1.75, 2) * 2**p scales past 6 and its largest element saturates. x must be finite."""
+    validate.tensor(x, "x")
+    validate.ndim(x, "x", 2)
+    validate.float_dtype(x, "x")
+    validate.multiple(x.shape[1], "x.shape[1] (K)", BLOCK_SIZE)
+    if not torch.isfinite(x).all():
+        raise ValueError("x must be finite: the counterfactual scale rule has no NaN/Inf convention")
+    m, k = x.shape
+    blocks = x.to(torch.float32).reshape(m, k // BLOCK_SIZE, BLOCK_SIZE)
+    amax = blocks.abs().amax(dim=-1)
+    field = (amax.contiguous().view(torch.int32) >> 23) & 0xFF  # floor(log2(amax)) + 127 for normal amax
+    e = torch.clamp(field - E8M0_BIAS - 2, -127, 127)
+    codes = round_to_e2m1(blocks * pow2_float32(-e).unsqueeze(-1), rounding)
+    values = e2m1_table(x.device)[codes.long()] * pow2_float32(e).unsqueeze(-1)
+    return values.reshape(m, k)
+
+
+def amax_roundup_errors(amax: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """For each block maximum in `amax` (1-D, positive), the relative error of that largest element in a
+    block of it and 31 elements of 0.01, quantized with "rne": (with mxlib's scale rule, with the
+    counterfactual `floor_scale_roundtrip`), each float32 of amax's length."""
+    validate.tensor(amax, "amax")
+    validate.ndim(amax, "amax", 1)
+    if not (amax > 0).all():
+        raise ValueError("amax must hold positive block maxima")
+    blocks = torch.full((len(amax), BLOCK_SIZE), 0.01, dtype=torch.float32, device=amax.device)
+    blocks[:, 0] = amax
+    rule = mxlib.dequantize_mxfp4(*mxlib.quantize_mxfp4(blocks, "rne"))[:, 0]
+    floor = floor_scale_roundtrip(blocks, "rne")[:, 0]
+    a = amax.float()
+    return (rule - a).abs() / a, (floor - a).abs() / a
+
+
+def student_t(shape: tuple[int, ...], dof: int, generator: torch.Generator) -> torch.Tensor:
+    """Student-t samples with `dof` degrees of freedom (float32): N(0, 1) / sqrt(chi2_dof / dof), the chi2
+    as a sum of `dof` squared normals."""
+    if not isinstance(dof, int) or dof < 1:
+        raise ValueError(f"dof must be a positive integer, got {dof!r}")
+    chi2 = torch.randn((dof, *shape), generator=generator).pow(2).sum(0) / dof
+    return torch.randn(shape, generator=generator) / chi2.sqrt()
+
+
+def distributions(shape: tuple[int, int], seed: int) -> dict[str, torch.Tensor]:
+    """Notebook 01's three inputs, float32 of `shape`: Gaussian; Student-t with 3 degrees of freedom; and
+    Gaussian with 1 element in 1000 (in expectation) multiplied by 50, like LLM activations' outliers."""
+    g = torch.Generator().manual_seed(seed)
+    gauss = torch.randn(shape, generator=g)
+    t3 = student_t(shape, 3, g)
+    outliers = torch.randn(shape, generator=g)
+    outliers[torch.rand(shape, generator=g) < 1e-3] *= 50
+    return {"Gaussian": gauss, "Student-t (3 dof)": t3, "Gaussian + 0.1% 50x outliers": outliers}
+
+
+@dataclass(frozen=True)
+class QuantError:
+    """The error of one quantization (see `quant_error`)."""
+
+    relative: torch.Tensor  # |q(x) - x| / |x| per nonzero element of x (1-D)
+    snr_db: float  # 10 log10(sum x^2 / sum (q(x) - x)^2)
+    flushed: float  # share of all elements that are nonzero in x and zero after quantization
+
+
+def quant_error(x: torch.Tensor, rounding: str = "rne") -> QuantError:
+    """Quantize (M, K) `x` to MXFP4 and back (`mxlib.quantize_mxfp4`, exact dequantization) and measure
+    the error against `x` itself: per element, as an SNR, and as the share flushed to zero."""
+    xf = x.float()
+    xq = mxlib.dequantize_mxfp4(*mxlib.quantize_mxfp4(x, rounding))
+    nz = xf != 0
+    noise = (xq - xf).pow(2).sum()
+    return QuantError(
+        relative=(xq - xf)[nz].abs() / xf[nz].abs(),
+        snr_db=(10 * torch.log10(xf.pow(2).sum() / noise)).item() if noise > 0 else float("inf"),
+        flushed=((xq == 0) & nz).float().mean().item(),
+    )

@@ -1,0 +1,57 @@
+"""mxlib.tools.layout_views: the seed's zero-copy views of B_shuffle and B_scale_sh, and their un-permutation."""
+import pytest
+import torch
+
+import mxlib
+from mxlib.tools import layout_views as lv
+
+
+def _natural_padded_scales(b, n_pad):
+    """B's natural (N, K/32) scales, padded with 127 to n_pad rows, as the contest's B_scale_sh holds them."""
+    _, scales = mxlib.quantize_mxfp4(b, "rne")
+    padded = torch.full((n_pad, scales.shape[1]), 127, dtype=torch.uint8)
+    padded[: scales.shape[0]] = scales
+    return padded
+
+
+@pytest.mark.parametrize("n, k", [(64, 512), (288, 256), (32, 768)])
+def test_every_loaded_piece_of_the_views_is_natural_b(n, k):
+    seed = int(torch.randint(0, 2**31, ()).item())
+    _, b, b_q, b_shuffle, b_scale_sh = mxlib.generate_input(8, n, k, seed=seed)
+    view = lv.seed_scale_view(b_scale_sh, k)
+    assert view.data_ptr() == b_scale_sh.data_ptr() and view.shape == (b_scale_sh.shape[0] // 32, k)
+    padded = _natural_padded_scales(b, b_scale_sh.shape[0])
+    for j in range(view.shape[0]):  # each BLOCK_N = 32 x BLOCK_K = 256 rectangle the seed's kernel loads
+        for c in range(k // 256):
+            got = lv.scale_tile_natural(view[j, 256 * c: 256 * (c + 1)])
+            assert torch.equal(got, padded[32 * j: 32 * (j + 1), 8 * c: 8 * (c + 1)]), (seed, j, c)
+
+    wview = lv.seed_weight_view(b_shuffle)
+    assert wview.data_ptr() == b_shuffle.data_ptr() and wview.shape == (n // 16, k // 2 * 16)
+    for j in range(n // 16):
+        assert torch.equal(lv.weight_group_natural(wview[j]), b_q[16 * j: 16 * (j + 1)]), (seed, j)
+
+
+def test_scale_tile_natural_inverts_e8m0_shuffle_of_one_tile():
+    s = torch.randint(0, 256, (32, 8), dtype=torch.uint8)
+    sh = mxlib.e8m0_shuffle(s)  # (256, 8): the first 256 bytes are this tile, the rest padding
+    assert torch.equal(lv.scale_tile_natural(sh.flatten()[:256]), s)
+
+
+def test_bad_input_is_refused():
+    _, _, _, b_shuffle, b_scale_sh = mxlib.generate_input(8, 64, 320, seed=0)  # K/32 = 10 pads to 16 columns
+    with pytest.raises(ValueError, match="k must be a multiple of 256"):
+        lv.seed_scale_view(b_scale_sh, 320)
+    _, _, _, _, sh512 = mxlib.generate_input(8, 64, 512, seed=0)
+    with pytest.raises(ValueError, match="K/32 = 32 columns"):
+        lv.seed_scale_view(sh512, 1024)
+    with pytest.raises(ValueError, match="contiguous"):
+        lv.seed_weight_view(b_shuffle.t().contiguous().t())
+    with pytest.raises(ValueError, match="shape\\[0\\] \\(N\\)"):
+        lv.seed_weight_view(b_shuffle[:8])
+    with pytest.raises(TypeError, match="b_scale_sh must hold bytes"):
+        lv.seed_scale_view(sh512.float(), 512)
+    with pytest.raises(ValueError, match="256 bytes of one 32x8 scale tile"):
+        lv.scale_tile_natural(sh512.flatten()[:128])
+    with pytest.raises(ValueError, match="row must be one 1-D row"):
+        lv.weight_group_natural(b_shuffle)
