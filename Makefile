@@ -2,7 +2,8 @@
 # `make workbook-check` (the workbook once more, failing if the committed notebooks' outputs are stale).
 # Both build .venv first. TORCH pins the wheel, TORCH_INDEX picks the index it comes from (a CUDA or ROCm
 # build), PIP_ARGS goes to every pip install (a proxy, a local wheel folder):
-#   make test                                                   # CPU: torch 2.13.0 from PyPI
+#   make test                                                   # torch 2.13.0 from PyPI (Linux: the CUDA build)
+#   make test TORCH_INDEX=https://download.pytorch.org/whl/cpu  # CPU only
 #   make test TORCH=torch TORCH_INDEX=https://download.pytorch.org/whl/cu128
 #   make test TORCH=torch TORCH_INDEX=https://download.pytorch.org/whl/rocm6.4
 PYTHON ?= python3

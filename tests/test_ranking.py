@@ -53,3 +53,23 @@ def test_best_provider_by_score_of_means_among_complete_ones():
     assert ranking.best_provider(frame, "touch") == "touch:b"  # means rank; touch:c lacks a shape; mxlib is no touch
     with pytest.raises(ValueError, match="no provider starting with 'nope'"):
         ranking.best_provider(frame, "nope")
+
+
+def test_public_mi355x_text_and_figure():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from mxlib.tools.repo import DATA_DIR
+
+    board = pd.read_csv(DATA_DIR / "public" / "mxfp4_mm_leaderboard.csv")
+    aiter = ranking.aiter_mi355x()
+    text, fig = ranking.public_mi355x(aiter, board)
+    first, places, second = text.splitlines()
+    assert first.startswith(f"aiter, score {ranking.score_us(aiter):.2f} us")
+    assert f"places 2-{len(board)}" in places
+    assert f"{ranking.score_us(aiter) / board.score_us.iloc[1]:.2f}x faster" in second
+    assert len(fig.axes[0].patches) == 6 and len(fig.axes[1].lines[0].get_xdata()) == len(board)
+    with pytest.raises(ValueError, match="no time for the benchmark shape"):
+        ranking.public_mi355x({k: v for k, v in list(aiter.items())[1:]}, board)
+    with pytest.raises(ValueError, match="at least two entries"):
+        ranking.public_mi355x(aiter, board.head(1))

@@ -82,3 +82,26 @@ def test_utilization_grid_and_figure():
     assert row[0] == pytest.approx(100 * 17 / 256, abs=0.1)  # unsplit: 17 CTAs of 32x128 tiles on 256 CUs
     fig = residency.utilization_vs_splitk(model)
     assert [ax.get_title() for ax in fig.axes[:2]] == ["MI355X (256 CUs), 32x128 tiles", "H200 (132 SMs), 32x128 tiles"]
+
+
+def test_median_error_is_relative_to_the_measurement():
+    measured = pd.Series([10.0, 20.0, 40.0])
+    assert residency.median_error_pct(pd.Series([11.0, 10.0, 40.0]), measured) == pytest.approx(10.0)
+
+
+def test_model_vs_measured_on_the_recorded_sweep_and_without_predictions():
+    sweep = pd.read_csv(RESULTS_DIR / "h200" / "splitk_sweep.csv")
+    text, fig = residency.model_vs_measured(sweep)
+    timed = sweep[sweep.measured_us.notna()]
+    loso = (100 * (timed.predicted_loso_us - timed.measured_us).abs() / timed.measured_us).median()
+    assert f"predicted_loso_us: median |predicted - measured| / measured = {loso:.1f}% over {len(timed)} configs" in text
+    assert len(text.splitlines()) == 3 and sum(len(c.get_offsets()) for c in fig.axes[0].collections) == len(timed)
+    with pytest.raises(ValueError, match="no prediction column"):
+        residency.model_vs_measured(sweep[["m", "n", "k", "measured_us"]])
+
+
+def test_revalidation_reads_both_fits():
+    reval = pd.DataFrame({"predicted_one_us": [11.0, 30.0], "predicted_resident_us": [10.0, 20.0], "measured_us": [10.0, 20.0]})
+    one, resident = residency.revalidation(reval).splitlines()
+    assert "one CTA per SM" in one and "= 30.0% over 2 configs" in one  # median of 10% and 50%
+    assert "compiled residency" in resident and "= 0.0% over 2 configs" in resident

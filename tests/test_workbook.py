@@ -368,6 +368,27 @@ def test_recorded_says_plainly_when_a_csv_is_missing(capsys):
     assert "not recorded yet" in out and "data/results/nowhere/no_such_file.csv" in out
 
 
+def test_rerun_dir_is_a_folder_of_its_own_beside_the_records(tmp_path, monkeypatch):
+    monkeypatch.setattr(workbook, "RESULTS_DIR", tmp_path)
+    path = workbook.rerun_dir("cpu")
+    assert path == tmp_path / "cpu" / workbook.RERUN_FOLDER and path.is_dir()
+
+
+MEASURING = re.compile(r'"-m", "mxlib", "(bench|sweep)"|probe_fused\.py|harness\.write_csv')
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_measuring_cells_write_into_the_rerun_folder_not_over_the_records(path):
+    """A GPU run of the workbook must not replace the recorded CSVs its text cites: every cell that
+    runs a measuring command names its output, and names it under `rerun_dir`."""
+    nb = nbformat.read(path, as_version=4)
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and MEASURING.search(cell.source):
+            assert "rerun_dir(PROFILE)" in cell.source, f"{path.name} cell {i} measures outside rerun_dir"
+            if re.search(r'"mxlib", "(bench|sweep)"|probe_fused', cell.source):
+                assert '"--out"' in cell.source, f"{path.name} cell {i} runs a measuring command without --out"
+
+
 def test_utilization_panels_draw_one_axes_per_device_with_labelled_bars():
     import matplotlib.pyplot as plt
 

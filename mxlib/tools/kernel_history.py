@@ -1,4 +1,5 @@
-"""Notebook 07's readings of the recorded H200 runs: the fused kernel's versions, one program's time from
+"""Notebook 07's readings of the recorded runs: the floors under one launch and every path forced (H200
+bench runs), fused_fp4 as compiled for gfx950 (never run), the fused kernel's versions, one program's time from
 inside and what quantizing A costs (diagnostic runs, read with `mxlib.tools.probe`); the CUDA path's
 versions as a ladder, the dispatcher-against-forced pairs of the bench runs (the between-block effect) and
 the ablation floors. Each returns text and a figure from recorded CSVs under data/results/h200/ (the
@@ -15,6 +16,76 @@ FUSED_VERSIONS = (  # (name, recorded CSV under data/results/h200/, "tuning" or 
     ("version 3: A quantized once per launch", "bench.csv", "bench"),
     ("version 4: neighbours of version 3", "rung4/bench.csv", "bench"),
 )
+
+
+def floors(frame):
+    """(text, figure) of the floors under any single launch in one bench.csv frame (contest timing, benchmark
+    shapes): per shape the floor, the empty kernel and the first target, `acceptance.TARGET_EMPTY_PLUS_FLOOR`
+    x (empty + floor); then the read-only launch (`touch`) at its best grid beside mxlib and cuBLAS bf16, and
+    mxlib over that launch per shape. The figure: the three as bars, the first target dashed over each shape."""
+    import matplotlib.pyplot as plt
+
+    from . import figures, ranking
+    from .acceptance import TARGET_EMPTY_PLUS_FLOOR as ratio
+
+    contest = frame[(frame.timing == "contest") & (frame.kind == "benchmark")]
+    base = contest.groupby(["m", "n", "k"], sort=False)[["floor_us", "empty_us"]].first()
+    lines = [f"{'shape':>14} {'floor':>6} {'empty':>6} {f'{ratio}(e+f)':>8}  (us; empty kernel: median of its calls)"]
+    lines += [f"{m:>4}x{n}x{k:<5} {fl:6.2f} {em:6.2f} {ratio * (em + fl):8.2f}"
+              for (m, n, k), (fl, em) in base.iterrows()]
+    touches = [p for p in contest.provider.unique() if p.startswith("touch")]
+    best_touch = ranking.best_provider(contest, "touch")
+    providers = [best_touch, "mxlib", "cublas_bf16"]
+    lines += ["", f"read-only launch: {len(touches)} grids timed; the best, {best_touch} (programs x words), shown", "",
+              ranking.table(contest, providers)]
+    mine, touch = ranking.per_shape(contest, "mxlib"), ranking.per_shape(contest, best_touch)
+    over = [mine[key] / touch[key] for key in base.index]
+    lines += ["", f"mxlib / best read-only launch: {min(over):.1f} to {max(over):.1f}x per shape"]
+    fig, ax = plt.subplots(figsize=(8, 4), layout="constrained")
+    figures.speed_bars(ax, contest, providers)
+    for j, (fl, em) in enumerate(base.itertuples(index=False)):
+        ax.hlines(ratio * (em + fl), j - 0.45, j + 0.45, color="#D55E00", lw=1, ls="--",
+                  label=f"first target: {ratio} x (empty + floor)" if j == 0 else None)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.set_title("H200, benchmark shapes: the read-only launch is already above the target")
+    return "\n".join(lines), fig
+
+
+def forced_paths(frame):
+    """(text, figure) of every mxlib path forced on the benchmark shapes in one bench.csv frame, beside the
+    dispatcher and cuBLAS bf16: the contest table, then fused_fp4 over fused per shape (the cost of emulating
+    the FP4 MMA on sm_90 and of quantizing A in every program). The figure: the five as bars."""
+    import matplotlib.pyplot as plt
+
+    from . import figures, ranking
+
+    paths = ["mxlib:fused", "mxlib:fused_fp4", "mxlib:mma_sm90", "mxlib", "cublas_bf16"]
+    fused, fp4 = ranking.per_shape(frame, "mxlib:fused"), ranking.per_shape(frame, "mxlib:fused_fp4")
+    text = (ranking.table(frame, paths) + "\n\nfused_fp4 / fused per shape (the cost of emulating the FP4 MMA, "
+            "and of A quantized per program): "
+            + ", ".join(f"{'x'.join(map(str, key))} {fp4[key] / fused[key]:.2f}" for key in fused if key in fp4))
+    fig, ax = plt.subplots(figsize=(8.5, 4), layout="constrained")
+    figures.speed_bars(ax, frame, paths)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.set_title("H200, benchmark shapes: every mxlib path forced (FP4 decoded or emulated on sm_90)")
+    return text, fig
+
+
+def gfx950_fused_fp4(isa) -> str:
+    """fused_fp4's launch of each benchmark shape as compiled for gfx950, from a `python -m mxlib isa
+    --target gfx950` frame (data/results/mi355x/isa.csv): CTAs, VGPRs, CTAs a CU, scratch, and the matrix
+    instructions the compiler emitted. Compiled on a CPU; nothing ran."""
+    lines = []
+    for key in [s.mnk for s in shapes_mod.load("benchmark")]:
+        label = "x".join(map(str, key))
+        rows = isa[isa["shape"] == label]
+        if rows.empty:
+            raise ValueError(f"isa: no row for the benchmark shape {label}")
+        r = rows.iloc[0]
+        lines.append(f"{label:>14}  {int(r['grid_ctas']):4d} CTAs, {int(r['vgprs'])} VGPRs, "
+                     f"{int(r['ctas_per_unit'])} CTAs/CU, scratch {int(r['scratch_bytes'])} B, "
+                     + "; ".join(r["mma"].split(";")))
+    return "\n".join(lines)
 
 
 def bench_medians(frame) -> dict:
@@ -81,10 +152,9 @@ def fused_versions(frames: dict):
         if kinds[name] == "bench":
             (_, mean, median), = ranking.scores(frames[name], ["mxlib"])
             lines.append(f"   {name:38s} {mean:6.2f} us ({median:.2f})")
-    latest = frames.get(FUSED_VERSIONS[2][0])
-    if latest is None:
-        latest = next(frames[name] for name in ladder if kinds[name] == "bench")
-    figures.stamp(fig, latest, "data/results/h200/bench.csv and earlier runs")
+    latest = next(frames[name] for name in reversed(list(ladder)) if kinds[name] == "bench")
+    paths = dict((name, path) for name, path, _ in FUSED_VERSIONS)
+    figures.stamp(fig, latest, "data/results/h200/: " + ", ".join(paths[name] for name in ladder))
     return "\n".join(lines), fig
 
 
@@ -191,10 +261,12 @@ def mma_versions(frames: dict):
     return "\n".join(lines), fig
 
 
-PAIRED_RUNS = (  # bench runs that timed `mxlib` and `mxlib:mma_sm90` on one config a shape, v4's tree to v15's
+PAIRED_RUNS = (  # every bench run that timed `mxlib` and `mxlib:mma_sm90` on one config a shape, in order
     "run_97c1191/bench_call_a.csv", "run_97c1191/bench.csv", "run_0fc08c3/bench_call_d.csv", "run_0fc08c3/bench.csv",
-    "run_2ace167/bench.csv", "run_b022894/bench.csv", "run_36e1c5e/bench.csv", "run_36e1c5e/bench_2.csv",
-    "run_fc616db/bench.csv", "run_a8e5cc9/bench.csv", "final/bench.csv", "final/bench_2.csv", "final/bench_3.csv",
+    "mma_v6a/bench.csv", "mma_v6b/bench.csv", "mma_v6c/bench.csv", "run_2ace167/bench.csv", "mma_v6d/bench.csv",
+    "mma_v7a/bench.csv", "mma_v7b/bench.csv", "run_b022894/bench.csv", "run_36e1c5e/bench.csv",
+    "run_36e1c5e/bench_2.csv", "run_fc616db/bench.csv", "run_a8e5cc9/bench.csv", "final/bench.csv",
+    "final/bench_2.csv", "final/bench_3.csv", "run_c1a1bd7/bench.csv",
 )
 
 
@@ -252,7 +324,7 @@ def between_blocks(frames: dict):
     ax.set_title(f"H200: one config, two blocks of calls, {len(diffs)} bench runs")
     latest = next((frames[name] for name in reversed(list(frames)) if frames[name] is not None), None)
     if latest is not None:
-        figures.stamp(fig, latest, "data/results/h200/final/bench*.csv and earlier runs (run_*/)")
+        figures.stamp(fig, latest, f"the bench.csv of {len(diffs)} runs under data/results/h200/ (kernel_history.PAIRED_RUNS)")
     return "\n".join(lines), fig
 
 

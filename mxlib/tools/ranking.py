@@ -106,3 +106,39 @@ def best_provider(frame, prefix: str, *, timing: str = "contest") -> str:
     if not scored:
         raise ValueError(f"no provider starting with {prefix!r} has every benchmark shape")
     return min(scored)[1]
+
+
+def public_mi355x(aiter: dict, board):
+    """(text, figure) of the public MI355X numbers, none measured by mxlib: aiter's time per benchmark shape
+    and its score (`aiter` as `aiter_mi355x` gives it), and the leaderboard's scores (`board`: a frame with
+    `rank` and `score_us`, best first) against aiter's score."""
+    import matplotlib.pyplot as plt
+
+    from . import figures
+
+    keys = benchmark_shapes()
+    missing = [key for key in keys if key not in aiter]
+    if missing:
+        raise ValueError(f"aiter: no time for the benchmark shape(s) {missing}")
+    if len(board) < 2:
+        raise ValueError(f"board: needs at least two entries, got {len(board)}")
+    score, scores = score_us(aiter), list(board.score_us)
+    text = "\n".join([
+        f"aiter, score {score:.2f} us (geometric mean of: " + ", ".join(f"{aiter[key]:.3f}" for key in keys) + ")",
+        f"leaderboard: first place {scores[0]:.3f} us, then places 2-{len(board)}: {scores[1]:.3f} to {scores[-1]:.3f} us",
+        f"second place is {score / scores[1]:.2f}x faster than aiter; first place {scores[1] - scores[0]:.3f} us ahead of second",
+    ])
+    fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(11, 3.9), layout="constrained", gridspec_kw={"width_ratios": [1.1, 1]})
+    ax0.bar(range(len(keys)), [aiter[key] for key in keys], 0.6, color=figures.COLORS["MI355X"])
+    for x, key in enumerate(keys):
+        ax0.text(x, aiter[key] + 0.3, f"{aiter[key]:.2f}", ha="center", fontsize=8)
+    ax0.set_xticks(range(len(keys)), ["x".join(map(str, key)) for key in keys], rotation=30, ha="right")
+    ax0.set(ylabel="time per call (us)", title="aiter per benchmark shape (task.yml)")
+    ax1.plot(board["rank"], board.score_us, "o", color=figures.COLORS["MI355X"], ms=5, label="leaderboard entry")
+    ax1.axhline(score, color="black", lw=1, ls="--", label=f"aiter {score:.2f} us")
+    ax1.set(xlabel="row of the screenshot (the board's order)", ylabel="score (us, geometric mean of means)",
+            ylim=(0, 1.15 * max(score, max(scores))), title=f"leaderboard, first {len(board)} places (screenshot)")
+    ax1.set_xticks(board["rank"])
+    ax1.legend(fontsize=8, loc="lower right")
+    fig.suptitle("MI355X, public numbers: not measured by mxlib")
+    return text, fig

@@ -1,7 +1,8 @@
 """Notebook 06's tables and figures: the seed's split-K launch at each split (text, and where its CTAs
 land), the GEMM launches per shape with their residency (CTAs one CU or SM holds at once, from compiled
-resources) and their bytes in flight, the H200 sweep at the seed's tile beside that residency, and the
-latency model's utilization against split-K. Each returns text or a figure; nothing here measures.
+resources) and their bytes in flight, the H200 sweep at the seed's tile beside that residency, the
+latency model's utilization against split-K and how far its times are from the recorded sweep. Each returns
+text or a figure; nothing here measures.
 
 Where the numbers come from: the compiled records `mxlib.tools.path_sections` names (ISA_SEED_CSV,
 ISA_DISPATCH_CSV, aiter's ASM metadata), `mxlib.spec.seed.seed_plan` and `mxlib.tools.occupancy`.
@@ -269,3 +270,48 @@ def utilization_vs_splitk(model):
     fig.colorbar(im, ax=axes, label="utilization (%) = CTAs / (waves x units),\none CTA per unit at a time", shrink=0.9)
     fig.suptitle("Counted, not measured: utilization against split_k, every test and benchmark shape (blank: K too short to split)")
     return fig
+
+
+def median_error_pct(predicted, measured) -> float:
+    """The median of |predicted - measured| / measured, in percent: how far a model's times are off."""
+    return float((100 * (predicted - measured).abs() / measured).median())
+
+
+def model_vs_measured(sweep):
+    """(text, figure) of the latency model against a recorded split-K sweep (splitk_sweep.csv, rows with a
+    measured time): the median error of each prediction column the sweep has (the priors, the
+    leave-one-shape-out fit, the fit to all shapes), and measured against predicted on log axes, a colour a
+    shape, predicted by the leave-one-shape-out fit where the sweep has it."""
+    import matplotlib.pyplot as plt
+
+    from . import figures
+
+    sweep = sweep[sweep.measured_us.notna()]
+    columns = [c for c in ("predicted_prior_us", "predicted_loso_us", "predicted_us") if c in sweep]
+    if not columns:
+        raise ValueError("sweep: no prediction column (predicted_prior_us, predicted_loso_us, predicted_us)")
+    errors = {c: median_error_pct(sweep[c], sweep.measured_us) for c in columns}
+    text = "\n".join(f"{c}: median |predicted - measured| / measured = {e:.1f}% over {len(sweep)} configs"
+                     for c, e in errors.items())
+    col = "predicted_loso_us" if "predicted_loso_us" in sweep else "predicted_us"
+    lim = [0.8 * sweep[[col, "measured_us"]].min().min(), 1.2 * sweep[[col, "measured_us"]].max().max()]
+    fig, ax = plt.subplots(figsize=(6, 5), layout="constrained")
+    for (m, n, k), g in sweep.groupby(["m", "n", "k"]):
+        ax.scatter(g[col], g.measured_us, s=12, label=f"{m}x{n}x{k}")
+    ax.plot(lim, lim, color="black", lw=0.8)
+    fit = "leave-one-shape-out fit" if col == "predicted_loso_us" else "fit to every shape"
+    ax.set(xscale="log", yscale="log", xlim=lim, ylim=lim, xlabel=f"predicted, {fit} (us per call)",
+           ylabel="measured, median (us per call)",
+           title=f"H200 split-K sweep: model against measurement (median |error| {errors[col]:.0f}%)")
+    figures.plain_log(ax)
+    ax.legend(fontsize=7, loc="lower right")
+    return text, fig
+
+
+def revalidation(reval) -> str:
+    """The median error of the model fitted with one CTA per SM and with the compiled residency, from a
+    `python -m mxlib sweep --revalidate` frame (occupancy_revalidation.csv)."""
+    return "\n".join(
+        f"H200 sweep, model fitted with {what:18s}: median |predicted - measured| / measured = "
+        f"{median_error_pct(reval[col], reval.measured_us):.1f}% over {len(reval)} configs"
+        for col, what in (("predicted_one_us", "one CTA per SM"), ("predicted_resident_us", "compiled residency")))

@@ -20,9 +20,10 @@ labels, texts), so a stale figure is still caught. The GPU profile never writes 
 a measurement run's, not the committed ones.
 
 The notebooks call `setup(PROFILE)` first: it resolves "auto" to "gpu" or "cpu" and, on the CPU, turns
-Triton's interpreter on before anything imports triton. `results_dir(profile)` is where measuring cells
-write their CSVs; `recorded(name)` is how plotting cells read the recorded ones (None, said plainly, when
-a CSV is not there yet). nbclient is imported only when the runner runs, so notebooks can import this module.
+Triton's interpreter on before anything imports triton. `rerun_dir(profile)` is where a GPU run's
+measuring cells write their CSVs, a folder of its own, so that re-running the workbook never overwrites
+the recorded runs the notebooks cite; `recorded(name)` is how plotting cells read those records (None,
+said plainly, when a CSV is not there yet). nbclient is imported only when the runner runs, so notebooks can import this module.
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ import sys
 import time
 from pathlib import Path
 
+from .files import atomic_open
 from .repo import FIGURES_DIR, NOTEBOOKS_DIR, RESULTS_DIR, ROOT
 
 PROFILES = ("auto", "cpu", "gpu")
@@ -83,9 +85,14 @@ def device_slug(profile: str) -> str:
     return device_kind("cuda:0")
 
 
-def results_dir(profile: str) -> Path:
-    """data/results/<device>/, created; where a notebook's measuring cells write their CSVs."""
-    path = RESULTS_DIR / device_slug(profile)
+RERUN_FOLDER = "workbook"  # under data/results/<device>/: what a GPU run of the notebooks measures
+
+
+def rerun_dir(profile: str) -> Path:
+    """data/results/<device>/workbook/, created: where a GPU run's measuring cells write. The recorded runs
+    beside it (bench.csv, final/, splitk_sweep.csv, ...) are what the text and figures cite, so a re-run
+    must not replace them; its own CSVs land here, each with its device, versions and date."""
+    path = RESULTS_DIR / device_slug(profile) / RERUN_FOLDER
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -288,7 +295,7 @@ def _update_manifest(figures_dir: Path, notebook: str, changed: list, run: dict)
     rows = {name: row for name, row in rows.items() if (figures_dir / f"{name}.svg").is_file()}  # deleted: gone
     for name in changed:
         rows[name] = {"figure": name, "notebook": notebook, **run}
-    with open(path, "w", newline="") as f:
+    with atomic_open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=MANIFEST_FIELDS, lineterminator="\n")
         w.writeheader()
         for name in sorted(rows):
