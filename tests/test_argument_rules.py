@@ -110,15 +110,30 @@ def test_set_row_refuses_rows_the_dispatcher_would_refuse(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["t.csv"]  # no staging file left
 
 
-@pytest.mark.parametrize("row, error", [
-    ("16,64,128,fused,block_m=16 split_k=0", "t.csv data row 2 path 'fused': .*split_k"),
-    ("16,64,128,fused,group_m=4", "t.csv data row 2 path 'fused': .*group_m"),
-    ("16,60,128,asm,block_m=16", "t.csv data row 2: n must be a multiple of 16"),
-])
-def test_table_rows_are_checked_where_they_are_read(tmp_path, row, error):
-    (tmp_path / "t.csv").write_text(TABLE + row + "\n")
-    with pytest.raises(ValueError, match=error):
+def test_table_rows_are_checked_where_they_are_read(tmp_path):
+    (tmp_path / "t.csv").write_text(TABLE + "16,60,128,asm,block_m=16\n")
+    with pytest.raises(ValueError, match="t.csv data row 2: n must be a multiple of 16"):
         dispatch.load_table("t", str(tmp_path))
+
+
+@pytest.mark.parametrize("row, error", [
+    ("16,64,128,fused,block_m=16 split_k=0", "config table 't' row for 16x64x128 path 'fused': .*split_k"),
+    ("16,64,128,fused,group_m=4", "config table 't' row for 16x64x128 path 'fused': .*group_m"),
+])
+def test_table_configs_are_checked_where_the_dispatcher_first_uses_them(tmp_path, monkeypatch, row, error):
+    """Reading a table needs no Triton (`pip install .` without it reads them); making each row's Config
+    does, so the dispatcher checks that when it first uses the table, naming the table and the row."""
+    (tmp_path / "t.csv").write_text(TABLE + row + "\n")
+    real = dispatch.load_table
+    monkeypatch.setattr(dispatch, "load_table", lambda kind: real(kind, str(tmp_path)))
+    with pytest.raises(ValueError, match=error):
+        dispatch._table_configs("t")
+
+
+@pytest.mark.parametrize("kind", ["cpu", "h200", "mi355x"])
+def test_every_shipped_table_row_makes_its_config(kind):
+    configs = dispatch._table_configs(kind)
+    assert configs and all(rows for rows in configs.values())
 
 
 def test_select_names_the_table_for_a_bad_row(monkeypatch):

@@ -250,6 +250,16 @@ def test_gpu_defaults_and_environment_on_the_cpu(monkeypatch, clean_env):
     assert dispatch._available_backend("cuda", None) == "aiter"
     status["aiter"] = (False, "no aiter")
     assert dispatch._available_backend("cuda", None) == "triton"
-    monkeypatch.setattr(dispatch, "select", lambda m, n, k, device, path, a_dtype: (path, "cfg"))
+    monkeypatch.setattr(dispatch, "_select", lambda m, n, k, device, path, a_dtype: (path, "cfg"))
     clean_env.setenv(dispatch.ENV_BACKEND, "torch")
     assert dispatch.plan(4, 64, 128, "cuda", path="fused") == ("triton", "fused", "cfg")
+
+
+def test_integer_like_shapes_find_their_table_row():
+    """A 0-d tensor or a numpy integer is an integer (`ints.gemm_shape`), and must find the same row as
+    the int: a tensor is not equal, as a dict key, to the int it holds."""
+    import numpy as np
+
+    want = dispatch.select(4, 64, 512, "cpu")
+    assert dispatch.select(torch.tensor(4), np.int64(64), 512, "cpu") == want
+    assert dispatch.plan(torch.tensor(4), 64, np.int64(512), "cpu", backend="triton")[1:] == want

@@ -58,3 +58,19 @@ def test_every_command_has_help(capsys):
             main([name, "--help"])
         assert exit_.value.code == 0, name
         assert f"usage: python -m mxlib {name}" in capsys.readouterr().out
+
+
+def test_without_triton_the_tables_load_and_the_reference_runs():
+    """`pip install .` brings no Triton (the `test` extra does): reading the shipped config tables and
+    `python -m mxlib check` on the torch backend must not import it."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['triton'] = None\n"
+            "from mxlib.runtime import dispatch\n"
+            "assert all(dispatch.load_table(kind) for kind in ('cpu', 'h200', 'mi355x'))\n"
+            "from mxlib.__main__ import main\n"
+            "sys.exit(main(['check']))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "triton is not installed" in done.stdout

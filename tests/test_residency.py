@@ -84,11 +84,6 @@ def test_utilization_grid_and_figure():
     assert [ax.get_title() for ax in fig.axes[:2]] == ["MI355X (256 CUs), 32x128 tiles", "H200 (132 SMs), 32x128 tiles"]
 
 
-def test_median_error_is_relative_to_the_measurement():
-    measured = pd.Series([10.0, 20.0, 40.0])
-    assert residency.median_error_pct(pd.Series([11.0, 10.0, 40.0]), measured) == pytest.approx(10.0)
-
-
 def test_model_vs_measured_on_the_recorded_sweep_and_without_predictions():
     sweep = pd.read_csv(RESULTS_DIR / "h200" / "splitk_sweep.csv")
     text, fig = residency.model_vs_measured(sweep)

@@ -40,3 +40,9 @@ def test_two_groups_splits_at_the_widest_gap_only_when_it_is_wide():
     assert stats.two_groups([13.7, 13.8, 13.9]) is None and stats.two_groups([5.0]) is None
     assert stats.two_groups([1.0, 1.3], gap_us=0.3) == pytest.approx(1.15)  # the gap rule is inclusive
     assert stats.two_groups([1.0, 1.3], gap_us=0.31) is None
+
+
+def test_median_abs_pct_error_is_relative_to_the_measurement():
+    assert stats.median_abs_pct_error([11.0, 10.0, 40.0], [10.0, 20.0, 40.0]) == pytest.approx(10.0)
+    with pytest.raises(ValueError):
+        stats.median_abs_pct_error([1.0], [1.0, 2.0])  # pairs, not two lists of different lengths

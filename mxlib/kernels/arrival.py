@@ -102,4 +102,3 @@ def mx_counter_buffer(device: torch.device, count: int) -> torch.Tensor:
     if not bufs or bufs[-1].numel() < count:
         bufs.append(torch.zeros(max(count, 4096), dtype=torch.int64, device=device))
     return bufs[-1]
-

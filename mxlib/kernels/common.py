@@ -288,15 +288,16 @@ def mx_check_no_overlap(out: torch.Tensor, **inputs: torch.Tensor) -> None:
 def mx_check_gemm_args(a, b_shuffle, b_scale_sh, out=None, rounding: str = "rne", *, check_device: bool = True):
     """Validate a path's inputs; returns (M, N, K): `check_gemm_operands`' rules with B's tensors
     contiguous, on one device Triton can run on, offsets within int32, `out` a contiguous bf16 (M, N)
-    tensor on that device sharing no memory with the inputs, `rounding` one of ROUNDINGS. Reads only
-    shapes, dtypes, devices and strides (so a fake implementation can run it); `check_device=False` leaves
-    out the device rule, for meta tensors, which have none to check."""
+    tensor on that device sharing no memory with the inputs, `rounding` one of ROUNDINGS. Without `out`
+    it reads only shapes, dtypes, devices and strides, so a fake implementation can run it (the overlap
+    rule reads addresses); `check_device=False` leaves out the device rule and the overlap, for meta
+    tensors, which have neither. Every path runs it on every call: it stays cheap."""
     m, n, k = check_gemm_operands(a, b_shuffle, b_scale_sh, contiguous=True)
     choice(rounding, "rounding", ROUNDINGS)
     if check_device:
         mx_check_triton_device(a, "a")
-    for count, what in ((m * k, "M*K"), (n * k, "N*K"), (m * n, "M*N")):
-        mx_check_int32(count, f"{what} (M={m} N={n} K={k})")
+    if max(m * k, n * k, m * n) >= INT32_LIMIT:
+        raise ValueError(f"M*K, N*K and M*N must stay below 2**31 (the kernels use int32 offsets), got M={m} N={n} K={k}")
     mx_check_strided_int32(a, "a")
     if out is not None:
         tensor(out, "out")
@@ -352,4 +353,3 @@ def mx_resolve_config(path: str, config, config_type: type, default_config, m: i
 def mx_output(m: int, n: int, device, out=None) -> torch.Tensor:
     """The caller's `out`, or a fresh bf16 (M, N) tensor: never a buffer kept across calls."""
     return out if out is not None else torch.empty((m, n), dtype=torch.bfloat16, device=device)
-

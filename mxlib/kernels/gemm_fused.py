@@ -395,21 +395,22 @@ def fused_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tenso
     if m == 0:
         return mx_output(m, n, a.device, out)  # an empty A gives an empty C: nothing to launch
     cfg = mx_resolve_config("fused", config, FusedConfig, fused_default_config, m, n, k)
-    fused_check_launch(m, n, k, cfg)
     c = mx_output(m, n, a.device, out)
     _fused_launch(a, b_shuffle, b_scale_sh, cfg, rounding, c)
     return c
 
 
-def fused_check_launch(m: int, n: int, k: int, cfg: FusedConfig) -> None:
-    """A launch's rules that depend on the shape, checked before anything is allocated: the split-K
+def fused_check_launch(m: int, n: int, k: int, cfg: FusedConfig, a_once: bool | None = None) -> None:
+    """A launch's rules that depend on the shape, checked before its workspaces are allocated: the split-K
     workspace and a_once's quantized-A workspace within int32 offsets, a_once's programs within one
-    arrival counter."""
+    arrival counter. `a_once` (default `cfg.a_once`) is whether the launch quantizes A once: not when A
+    arrives quantized (a probe mode)."""
+    a_once = bool(cfg.a_once) if a_once is None else a_once
     num_m = triton.cdiv(m, cfg.block_m)
     if cfg.split_k > 1:
         mx_check_int32(num_m * triton.cdiv(n, cfg.block_n) * cfg.split_k * cfg.block_m * cfg.block_n,
                        "the split-K workspace (M tiles * N tiles * split_k * block_m * block_n elements)")
-    if cfg.a_once:
+    if a_once:
         programs = fused_grid(m, n, k, cfg)
         if programs > MAX_ARRIVALS:
             raise ValueError(f"fused Config.a_once needs at most {MAX_ARRIVALS} programs, this launch has {programs}")
@@ -427,11 +428,11 @@ def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: 
     iterations]."""
     m, k = a.shape
     n = b_shuffle.shape[0]
-    fused_check_launch(m, n, k, cfg)
+    a_once = bool(cfg.a_once) and not a_quantized
+    fused_check_launch(m, n, k, cfg, a_once)
     num_m = triton.cdiv(m, cfg.block_m)
     tiles = num_m * triton.cdiv(n, cfg.block_n)
     iters = triton.cdiv(k, cfg.block_k)
-    a_once = bool(cfg.a_once) and not a_quantized
     counted = cfg.split_k > 1 or a_once
     # The counters: split-K arrivals (tiles), then a_once's launch-done counter and unit flags.
     counters = tiles + (1 + num_m * iters * (cfg.block_m // 16) if a_once else 0)

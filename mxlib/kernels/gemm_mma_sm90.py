@@ -299,10 +299,6 @@ class MmaUnavailable(RuntimeError):
     """The path cannot run here; the message is one line saying why."""
 
 
-class MmaNoCompiler(MmaUnavailable):
-    """No cubin is cached and no nvcc can be found: a fact about the installation, fixed for the process."""
-
-
 def mma_source() -> str:
     """The CUDA C++ source of the kernels."""
     return (Path(__file__).resolve().parent / "csrc" / "mxfp4_mma_sm90.cu").read_text(encoding="utf-8")
@@ -361,7 +357,7 @@ def mma_cubin() -> bytes:
         return path.read_bytes()
     nvcc = mma_find_nvcc()
     if nvcc is None:
-        raise MmaNoCompiler("no CUDA compiler found (looked in $MXLIB_NVCC, $CUDA_HOME/bin, PATH, "
+        raise MmaUnavailable("no CUDA compiler found (looked in $MXLIB_NVCC, $CUDA_HOME/bin, PATH, "
                              "/usr/local/cuda/bin and the nvidia-cuda-nvcc wheel); path mma_sm90 needs nvcc")
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
@@ -527,20 +523,23 @@ def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tens
 # The path
 
 
-_MMA_VERDICTS: dict = {}  # device index -> (available, reason), for the verdicts fixed for the process
+_MMA_VERDICTS: dict = {}  # device index -> (available, reason)
 
 
-def mma_available(device=None) -> tuple[bool, str]:
+def mma_available(device=None, *, retry: bool = False) -> tuple[bool, str]:
     """(True, what runs) if the path can run on `device` (default: the current CUDA device), else
-    (False, one line saying why). Builds (or finds cached) the cubin and loads it. Only facts fixed for
-    the process are kept: success, a compute capability other than 9.0, no compiler; any other failure
-    (a build that timed out, a cache folder not writable, a driver error) is tried again next time."""
+    (False, one line saying why). Builds (or finds cached) the cubin and loads it, once per device and
+    process: the dispatcher asks on every call, so a failed build is kept too rather than run again on
+    every call. `retry=True` forgets the device's verdict first (after fixing what failed: a compiler
+    that timed out, a cache folder that was not writable)."""
     if not torch.cuda.is_available():
         return False, "mma_sm90 needs a CUDA device (torch.cuda.is_available() is False)"
     device = torch.device("cuda", torch.cuda.current_device()) if device is None else torch.device(device)
     if device.type != "cuda" or torch.version.hip:
         return False, f"mma_sm90 needs an NVIDIA CUDA device, got {device}"
     index = device.index if device.index is not None else torch.cuda.current_device()
+    if retry:
+        _MMA_VERDICTS.pop(index, None)
     if index not in _MMA_VERDICTS:
         cc = torch.cuda.get_device_capability(index)
         if cc != (9, 0):
@@ -550,10 +549,8 @@ def mma_available(device=None) -> tuple[bool, str]:
             try:
                 _mma_module(index)
                 verdict = (True, f"mma_sm90 kernels loaded on {torch.cuda.get_device_name(index)}")
-            except MmaNoCompiler as exc:
-                verdict = (False, str(exc))
             except (MmaUnavailable, RuntimeError, OSError) as exc:  # a probe answers, it does not raise
-                return False, str(exc)
+                verdict = (False, str(exc))
         _MMA_VERDICTS[index] = verdict
     return _MMA_VERDICTS[index]
 

@@ -48,9 +48,11 @@ TABLE_COLUMNS = ("m", "n", "k", "path", "config")
 @functools.lru_cache(maxsize=None)
 def load_table(kind: str, directory: str | None = None) -> dict:
     """{(m, n, k): [(path, {config field: int}), ...]} in file order from `<directory>/<kind>.csv`
-    (default the package's `mxlib/data/configs`); {} when there is no such file. Every row is checked as
-    it is read (`mxlib.spec.ints.gemm_shape`, and its fields must make the path's Config), and a bad row
-    is a ValueError naming the file and row. Cached per file: tables do not change while a process runs."""
+    (default the package's `mxlib/data/configs`); {} when there is no such file. Every row's shape
+    (`mxlib.spec.ints.gemm_shape`), path and config text are checked as it is read, a bad row a ValueError
+    naming the file and row; whether its fields make the path's Config is checked when the dispatcher
+    first uses the table (`_table_configs`: the path modules need Triton, which reading a table does
+    not). Cached per file: tables do not change while a process runs."""
     file = Path(directory) if directory is not None else CONFIG_DIR
     file = file / f"{kind}.csv"
     if not file.is_file():
@@ -73,7 +75,6 @@ def load_table(kind: str, directory: str | None = None) -> dict:
             except ValueError as e:
                 raise ValueError(f"{where}: {e}") from None
             fields = parse_config(row["config"] or "", where)
-            row_config(row["path"], fields, where)
             table.setdefault(shape, []).append((row["path"], fields))
     return table
 
@@ -178,20 +179,41 @@ def usable(path: str, device, a_dtype=torch.bfloat16) -> tuple[bool, str]:
     return ok, reason
 
 
+_TABLE_CONFIGS: dict = {}  # kind -> (the load_table dict it was made from, {(m, n, k): [(path, Config), ...]})
+
+
+def _table_configs(kind: str) -> dict:
+    """`load_table(kind)` with each row's Config made once per table: {(m, n, k): [(path, Config), ...]}."""
+    table = load_table(kind)
+    made = _TABLE_CONFIGS.get(kind)
+    if made is None or made[0] is not table:
+        made = (table, {shape: [(path, row_config(path, fields, f"config table {kind!r} row for "
+                                                                  f"{'x'.join(map(str, shape))}"))
+                                for path, fields in rows] for shape, rows in table.items()})
+        _TABLE_CONFIGS[kind] = made
+    return made[1]
+
+
 def select(m: int, n: int, k: int, device, path: str | None = None, a_dtype=torch.bfloat16):
     """(path name, Config) for a shape on a device; see the module docstring for the order."""
-    gemm_shape(m, n, k)
+    m, n, k = gemm_shape(m, n, k)
+    if path is not None:
+        validate.choice(path, "path", tuple(PATHS))
+    return _select(m, n, k, device, path, a_dtype)
+
+
+def _select(m: int, n: int, k: int, device, path: str | None, a_dtype):
+    """`select` on arguments already checked (M, N, K Python ints, `path` None or a path name)."""
     kind = device_kind(device)
-    rows = device_table(kind).get((m, n, k), [])
+    device_table(kind)  # the warning for a GPU kind without a table
+    rows = _table_configs(kind).get((m, n, k), ())
     if path is None:
         candidates = [(row_path, None) for row_path, _ in rows] + [(unseen_shape_path(m, n, k, kind), None)]
         path, _ = first_usable(candidates, lambda p: usable(p, device, a_dtype), (m, n, k))
-    validate.choice(path, "path", tuple(PATHS))
-    module = path_module(path)
-    for row_path, fields in rows:
+    for row_path, config in rows:
         if row_path == path:
-            return path, row_config(path, fields, f"config table {kind!r} row for {m}x{n}x{k}")
-    return path, module.default_config(m, n, k)
+            return path, config
+    return path, path_module(path).default_config(m, n, k)
 
 
 def triton_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, *,
@@ -231,7 +253,7 @@ def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str |
     See the module docstring for how arguments, environment variables and defaults combine. The shape
     follows `mxlib.spec.ints.gemm_shape` (M = 0 allowed: an empty A) and `device` is "cpu" or a GPU, on
     every backend."""
-    gemm_shape(m, n, k, empty_m=True)
+    m, n, k = gemm_shape(m, n, k, empty_m=True)
     check_device_type(device)
     if backend is not None:
         validate.choice(backend, "backend", BACKENDS)
@@ -262,7 +284,7 @@ def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str |
         validate.choice(path, where, AITER_PATHS)
         return "aiter", path, None
     # An empty A (M = 0) gives an empty C without a launch, so any shape's config serves it.
-    path, config = select(max(m, 1), n, k, device, path, a_dtype)
+    path, config = _select(max(m, 1), n, k, device, path, a_dtype)
     return "triton", path, config
 
 

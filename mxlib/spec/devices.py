@@ -57,18 +57,20 @@ def kind_of_name(name: str) -> str:
     return kind
 
 
-def check_device_type(device, name: str = "device"):
+def check_device_type(device, name: str = "device", *, present: bool = False):
     """`device` as a torch.device of type "cpu" or "cuda" (ROCm devices are "cuda" to torch): the only
-    devices mxlib runs on. Anything else ("meta", "mps", a string torch cannot read) is a ValueError
-    naming the argument `name`."""
+    devices mxlib runs on; with `present`, a CUDA device only where this machine has one. Anything else
+    ("meta", "mps", a string torch cannot read) is a ValueError naming the argument `name`."""
     import torch
 
     try:
         d = torch.device(device)
     except (RuntimeError, TypeError):
-        raise ValueError(f"{name} must be a torch device ('cpu' or a CUDA/ROCm device), got {device!r}") from None
+        raise ValueError(f"{name} must be a device such as 'cpu' or 'cuda', got {device!r}") from None
     if d.type not in ("cpu", "cuda"):
         raise ValueError(f"{name} must be 'cpu' or a CUDA/ROCm device, got {d.type!r} ({device!r})")
+    if present and d.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"{name} is {str(device)!r}, but this machine has no CUDA/ROCm device")
     return d
 
 
@@ -78,7 +80,7 @@ def device_kind(device) -> str:
     device types are refused (`check_device_type`)."""
     import torch
 
-    device = _checked_gpu(device)
+    device = check_device_type(device, present=True)
     if device.type == "cpu":
         return CPU_KIND
     return kind_of_name(torch.cuda.get_device_name(device))
@@ -93,18 +95,8 @@ def device_name(device=None) -> str:
         if not torch.cuda.is_available():
             return CPU_KIND
         device = torch.device("cuda")
-    device = _checked_gpu(device)
+    device = check_device_type(device, present=True)
     return CPU_KIND if device.type == "cpu" else torch.cuda.get_device_name(device)
-
-
-def _checked_gpu(device):
-    """`check_device_type(device)`, and a CUDA device only where torch has one."""
-    import torch
-
-    device = check_device_type(device)
-    if device.type == "cuda" and not torch.cuda.is_available():
-        raise ValueError(f"device is {str(device)!r}, but this machine has no CUDA/ROCm device")
-    return device
 
 
 def compute_units(device=None) -> int:
@@ -119,7 +111,7 @@ def compute_units(device=None) -> int:
         if not torch.cuda.is_available():
             return H200.units
         device = torch.device("cuda")
-    device = _checked_gpu(device)
+    device = check_device_type(device, present=True)
     if device.type != "cuda":
         return H200.units
     return int(torch.cuda.get_device_properties(device).multi_processor_count)

@@ -49,11 +49,14 @@ def multiple(value: int, name: str, of: int) -> None:
         raise ValueError(f"{name} must be a multiple of {of}, got {value}")
 
 
-def gemm_shape(m, n, k, empty_m: bool = False) -> None:
-    """The problem shapes mxlib takes: M, N, K positive integers (M = 0 too with `empty_m`: an empty A,
-    which gives an empty C); N a multiple of N_MULTIPLE and K of K_MULTIPLE."""
+def gemm_shape(m, n, k, empty_m: bool = False) -> tuple[int, int, int]:
+    """(M, N, K) as Python ints, for the problem shapes mxlib takes: M, N, K positive integers (M = 0 too
+    with `empty_m`: an empty A, which gives an empty C); N a multiple of N_MULTIPLE and K of K_MULTIPLE.
+    Use the ints returned: a 0-d tensor is an integer here but not a key of a dict of shapes."""
     (non_negative if empty_m else positive)(m, "m")
     for v, name in ((n, "n"), (k, "k")):
         positive(v, name)
+    m, n, k = operator.index(m), operator.index(n), operator.index(k)
     multiple(n, "n", N_MULTIPLE)
     multiple(k, "k", K_MULTIPLE)
+    return m, n, k

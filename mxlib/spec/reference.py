@@ -40,6 +40,7 @@ from __future__ import annotations
 import torch
 
 from . import validate
+from .devices import check_device_type
 from .formats import BLOCK_SIZE
 from .ints import K_MULTIPLE, N_MULTIPLE, gemm_shape
 from .layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight, shuffled_scale_shape, unshuffle_weight
@@ -52,17 +53,8 @@ ATOL = 1e-2
 
 def check_device(device, name: str = "device") -> torch.device:
     """`device` as a torch.device that has a random generator to draw inputs from: the CPU, or a
-    CUDA/ROCm device that is present; ValueError naming `name` otherwise."""
-    try:
-        d = torch.device(device)
-    except (RuntimeError, TypeError):
-        raise ValueError(f"{name} must be a device such as 'cpu' or 'cuda', got {device!r}") from None
-    if d.type not in ("cpu", "cuda"):
-        raise ValueError(f"{name} must be 'cpu' or a CUDA/ROCm device (inputs come from its random generator), "
-                         f"got {device!r}")
-    if d.type == "cuda" and not torch.cuda.is_available():
-        raise ValueError(f"{name} is {device!r}, but this machine has no CUDA/ROCm device")
-    return d
+    CUDA/ROCm device that is present (`devices.check_device_type`); ValueError naming `name` otherwise."""
+    return check_device_type(device, name, present=True)
 
 
 def generate_input(m: int, n: int, k: int, seed: int, device="cpu", rounding: str = "rne"):

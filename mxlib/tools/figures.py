@@ -32,6 +32,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (after the backend choice)
 from matplotlib import colors as mcolors  # noqa: E402
 from matplotlib import ticker  # noqa: E402
 
+from .files import atomic_path  # noqa: E402
 from .repo import FIGURES_DIR  # noqa: E402
 
 # Colors by role, so a path keeps its color across notebooks (Okabe-Ito, readable by colorblind readers).
@@ -91,9 +92,10 @@ def save(fig, name: str, out_dir=None) -> None:
     out = Path(out_dir) if out_dir is not None else FIGURES_DIR
     out.mkdir(parents=True, exist_ok=True)
     svg, png = out / f"{name}.svg", out / f"{name}.png"
-    with plt.rc_context(STYLE):  # a notebook may have changed rcParams since import
-        fig.savefig(svg, format="svg", metadata={"Date": None, "Creator": None})
-        fig.savefig(png, format="png", metadata={"Software": None})
+    with plt.rc_context(STYLE), atomic_path(svg) as svg_staged, atomic_path(png) as png_staged:
+        # the rc context: a notebook may have changed rcParams since import
+        fig.savefig(svg_staged, format="svg", metadata={"Date": None, "Creator": None})
+        fig.savefig(png_staged, format="png", metadata={"Software": None})
     if _in_kernel():
         from IPython.display import display
 

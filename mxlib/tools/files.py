@@ -3,9 +3,10 @@
 `atomic_path` hands out a temporary path in the target's folder (so the final `os.replace` is a rename on
 one file system, atomic on POSIX and Windows); the target is replaced only when the block finishes
 without an exception, and the temporary file is removed either way. `atomic_open` and
-`write_text_atomic` are the same for a file object and a string. Every writer of committed data (CSV
-results, config tables, the exported submission) goes through them: a run stopped mid-write (Ctrl-C, an
-error in a row) then leaves the old file as it was.
+`write_text_atomic` are the same for a file object and a string. The tools' writers of committed data
+(CSV results, config tables, figures, the exported submission) go through them: a run stopped mid-write
+(Ctrl-C, an error in a row) then leaves the old file as it was. (The kernels' cubin cache, a layer below
+the tools, stages its own file the same way.)
 """
 from __future__ import annotations
 

@@ -637,8 +637,6 @@ def _medians_score(text: str) -> float | None:
     """The geometric mean of the `median` column of a `python -m mxlib harness` table (one row a shape,
     'spec status mean err best worst median runs'), or None when the table has no such column or a row
     has no median (a failed shape)."""
-    from .stats import geomean
-
     rows = text.splitlines()
     header = rows[0].split() if rows else []
     if "median" not in header:

@@ -6,15 +6,15 @@ each view maps back to natural (row, column) order (notebook 02).
   32j .. 32j+31, and each 256 consecutive bytes of it are one 32-row x 8-column tile of `e8m0_shuffle`.
 - `seed_weight_view(B_shuffle)`: ``B_shuffle.view(N // 16, K / 2 * 16)``; row j holds B rows 16j .. 16j+15.
 
-The inverses read each byte where `mxlib.spec.layouts` says it is (`scale_position`, `weight_position`),
-so the layout rule is stated once, there.
+The inverses are `mxlib.spec.layouts`'s own: a scale tile read at `scale_position`, a weight group
+through `unshuffle_weight`, so the layout rule is stated once, there.
 """
 from __future__ import annotations
 
 import torch
 
 from ..spec import validate
-from ..spec.layouts import SCALE_PAD_COLS, WEIGHT_TILE_KB, WEIGHT_TILE_N, scale_position, weight_position
+from ..spec.layouts import SCALE_PAD_COLS, WEIGHT_TILE_KB, WEIGHT_TILE_N, scale_position, unshuffle_weight
 
 SCALE_TILE_ROWS = 32  # rows of one e8m0_shuffle tile: 256 bytes = 32 rows x SCALE_PAD_COLS columns
 SCALE_TILE_BYTES = SCALE_TILE_ROWS * SCALE_PAD_COLS
@@ -68,13 +68,11 @@ def scale_tile_natural(tile: torch.Tensor) -> torch.Tensor:
 
 def weight_group_natural(row: torch.Tensor) -> torch.Tensor:
     """The (16, K/2) bytes, in B_q's natural order, of one row of `seed_weight_view` (one 16-row group of
-    B_shuffle): byte (n, kb) is the one at `weight_position(n, kb, K/2)`."""
+    B_shuffle): that group unshuffled (`unshuffle_weight`), since a row of the view is the group's bytes
+    as B_shuffle lays them out."""
     validate.tensor(row, "row")
     group = WEIGHT_TILE_N * WEIGHT_TILE_KB
     if row.dim() != 1 or row.numel() % group:
         raise ValueError(f"row must be one 1-D row of the weight view, 16 rows x K/2 bytes (a multiple of {group}), "
                          f"got shape {tuple(row.shape)}")
-    kb_total = row.numel() // WEIGHT_TILE_N
-    n = torch.arange(WEIGHT_TILE_N, device=row.device)[:, None]
-    kb = torch.arange(kb_total, device=row.device)[None, :]
-    return row[weight_position(n, kb, kb_total)]
+    return unshuffle_weight(row.view(WEIGHT_TILE_N, -1))

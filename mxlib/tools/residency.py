@@ -15,6 +15,7 @@ from ..spec import seed as seed_mod
 from ..spec import shapes as shapes_mod
 from ..spec.ints import cdiv
 from . import occupancy as occ
+from .stats import median_abs_pct_error
 from .path_sections import ISA_DISPATCH_CSV, ISA_SEED_CSV, aiter_asm_kernel, config_fields, read_rows, seed_backend
 
 @dataclass(frozen=True)
@@ -272,11 +273,6 @@ def utilization_vs_splitk(model):
     return fig
 
 
-def median_error_pct(predicted, measured) -> float:
-    """The median of |predicted - measured| / measured, in percent: how far a model's times are off."""
-    return float((100 * (predicted - measured).abs() / measured).median())
-
-
 def model_vs_measured(sweep):
     """(text, figure) of the latency model against a recorded split-K sweep (splitk_sweep.csv, rows with a
     measured time): the median error of each prediction column the sweep has (the priors, the
@@ -290,7 +286,7 @@ def model_vs_measured(sweep):
     columns = [c for c in ("predicted_prior_us", "predicted_loso_us", "predicted_us") if c in sweep]
     if not columns:
         raise ValueError("sweep: no prediction column (predicted_prior_us, predicted_loso_us, predicted_us)")
-    errors = {c: median_error_pct(sweep[c], sweep.measured_us) for c in columns}
+    errors = {c: median_abs_pct_error(sweep[c], sweep.measured_us) for c in columns}
     text = "\n".join(f"{c}: median |predicted - measured| / measured = {e:.1f}% over {len(sweep)} configs"
                      for c, e in errors.items())
     col = "predicted_loso_us" if "predicted_loso_us" in sweep else "predicted_us"
@@ -313,5 +309,5 @@ def revalidation(reval) -> str:
     `python -m mxlib sweep --revalidate` frame (occupancy_revalidation.csv)."""
     return "\n".join(
         f"H200 sweep, model fitted with {what:18s}: median |predicted - measured| / measured = "
-        f"{median_error_pct(reval[col], reval.measured_us):.1f}% over {len(reval)} configs"
+        f"{median_abs_pct_error(reval[col], reval.measured_us):.1f}% over {len(reval)} configs"
         for col, what in (("predicted_one_us", "one CTA per SM"), ("predicted_resident_us", "compiled residency")))

@@ -31,6 +31,11 @@ def median(values: Iterable[float]) -> float:
     return (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
 
 
+def median_abs_pct_error(predicted: Iterable[float], measured: Iterable[float]) -> float:
+    """The median over pairs of |predicted - measured| / measured, in percent: how far a model is off."""
+    return median([abs(p - m) / m * 100 for p, m in zip(predicted, measured, strict=True)])
+
+
 def summarize(times_us: list[float]) -> dict:
     """median_us, p20_us, p80_us, mean_us and n of a list of per-call times in microseconds.
 

@@ -37,7 +37,7 @@ from .files import atomic_open
 from .provenance import run_metadata
 from .repo import RESULTS_DIR as RESULTS
 from .repo import device_results_dir
-from .stats import median
+from .stats import median_abs_pct_error
 
 PATH = "splitk"
 DEFAULT_SHAPES = ((16, 2112, 7168), (8, 2112, 7168), (64, 7168, 2048), (256, 3072, 1536))
@@ -214,7 +214,7 @@ def run_model(rows, device: occ.Device, info: dict) -> dict:
 
     def err(key):
         rs = [r for r in good if r.get(key) not in (None, "")]
-        return median([abs(r[key] - r["measured_us"]) / r["measured_us"] * 100 for r in rs]) if rs else math.nan
+        return median_abs_pct_error([r[key] for r in rs], [r["measured_us"] for r in rs]) if rs else math.nan
 
     return {"prior": prior, "fitted": fitted, "err_prior": err("predicted_prior_us"), "err_fit": err("predicted_us"),
             "err_loso": err("predicted_loso_us"), "good": good, "shapes": shapes}
