@@ -289,3 +289,38 @@ def test_recorded_verdicts_add_the_medians_score(tmp_path):
     failed = table.splitlines()[0] + "\n" + table.splitlines()[1] + "\nm: 16; n: 2112; k: 7168; seed: 2 FAIL\n"
     (tmp_path / "harness_leaderboard.txt").write_text(failed + "leaderboard: 1 of 2 passed\n")
     assert "medians" not in harness.recorded_verdicts(tmp_path)
+
+
+def test_interpreter_test_reports_each_file_and_what_it_said(tmp_path):
+    """Notebook 08's CPU check: each file alone in test mode on the small cases; what a file prints on
+    stderr is part of the report, and one wrong file fails the whole check."""
+    said = GOOD + "\nimport sys\nprint('no aiter here', file=sys.stderr)\n"
+    text, ok = harness.interpreter_test({"first": _write(tmp_path, said, "a.py"), "second": _write(tmp_path, GOOD, "b.py")})
+    assert ok and "first file, a.py, in the interpreter:" in text and "second file, b.py" in text
+    assert "  the file said: no aiter here" in text and text.count("test: ") == 2
+    text, ok = harness.interpreter_test({"wrong": _write(tmp_path, WRONG, "c.py")})
+    assert not ok and "wrong file, c.py" in text
+
+
+def test_all_modes_runs_three_modes_and_writes_a_csv_each(tmp_path, monkeypatch):
+    """Notebook 08's GPU run, with the GPU's runs stood in for: test mode on the test cases, then the two
+    timed modes on the benchmark cases with the head start given, a CSV a mode in the folder given."""
+    calls = []
+
+    def fake_test(kernel, case_list, device):
+        calls.append(("test", len(case_list), device))
+        return [harness.Result(c, True, "ok") for c in case_list]
+
+    def fake_timed(kernel, case_list, mode, head_start_us):
+        calls.append((mode, len(case_list), head_start_us))
+        return [harness.Result(c, mode != "leaderboard", "ok", [1000.0, 2000.0]) for c in case_list]
+
+    monkeypatch.setattr(harness, "load_submission", lambda file: "kernel")
+    monkeypatch.setattr(harness, "run_test", fake_test)
+    monkeypatch.setattr(harness, "run_timed", fake_timed)
+    text, ok = harness.all_modes(tmp_path / "s.py", tmp_path / "out", "a GPU", head_start_us=7.0)
+    n_test, n_bench = len(harness.cases("test")), len(harness.cases("benchmark"))
+    assert calls == [("test", n_test, "cuda"), ("benchmark", n_bench, 7.0), ("leaderboard", n_bench, 7.0)]
+    assert not ok and "leaderboard" in text  # one failing mode fails the run
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [f"harness_{m}.csv" for m in ("benchmark", "leaderboard", "test")]
+    assert "a GPU" in (tmp_path / "out" / "harness_benchmark.csv").read_text()

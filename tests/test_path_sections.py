@@ -107,3 +107,14 @@ def test_data_contract_checks_the_triton_quantizer_against_the_spec(monkeypatch)
     monkeypatch.setattr(quant_triton, "mxq_quantize_shuffled", one_scale_off)
     with pytest.raises(RuntimeError, match="differs from the spec"):
         sections.data_contract(32, 256, 512)
+
+
+def test_num_ksplit_model_follows_get_splitk():
+    from mxlib.spec import aiter_rules, seed
+
+    text, fig = sections.num_ksplit_model(range(1, 9))
+    tiles_line, asked, runs = text.splitlines()
+    ran = [aiter_rules.triton_splitk(7168, seed.SEED_SPLITK_CONFIG["BLOCK_SIZE_K"], a).num_ksplit for a in range(1, 9)]
+    assert asked == f"asked: {list(range(1, 9))}" and runs == f"runs : {ran}"
+    assert f"config NUM_KSPLIT={seed.SEED_SPLITK_CONFIG['NUM_KSPLIT']}" in tiles_line
+    assert [len(ax.lines[0].get_xdata()) for ax in fig.axes] == [8, 8]

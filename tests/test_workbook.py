@@ -374,7 +374,7 @@ def test_rerun_dir_is_a_folder_of_its_own_beside_the_records(tmp_path, monkeypat
     assert path == tmp_path / "cpu" / workbook.RERUN_FOLDER and path.is_dir()
 
 
-MEASURING = re.compile(r'"-m", "mxlib", "(bench|sweep)"|probe_fused\.py|harness\.write_csv')
+MEASURING = re.compile(r'"-m", "mxlib", "(bench|sweep)"|probe_fused\.py|harness\.(write_csv|all_modes)')
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

@@ -491,6 +491,36 @@ def write_csv(results: list[Result], path: Path, mode: str, submission: Path, de
                         "ok": int(r.ok), "message": r.message[:500], **st, "submission": str(submission), **meta})
 
 
+def interpreter_test(files: dict) -> tuple[str, bool]:
+    """Each submission file of `files` ({label: path}) loaded alone and run in test mode on the small
+    cases, on the CPU (Triton's interpreter): (the report, with what each file said on stderr, e.g. the
+    AMD file that aiter does not import here; whether every case of every file passed)."""
+    import io
+
+    lines, ok = [], True
+    for label, file in files.items():
+        said = io.StringIO()
+        with contextlib.redirect_stderr(said):
+            results = run_test(load_submission(file), cases("small"), "cpu")
+        lines.append(f"{label} file, {Path(file).name}, in the interpreter:")
+        lines += [f"  the file said: {line}" for line in said.getvalue().splitlines()]
+        lines += [report(results, "test"), ""]
+        ok &= all(r.ok for r in results)
+    return "\n".join(lines), ok
+
+
+def all_modes(file, out_dir: Path, device: str, head_start_us: float = 1000.0) -> tuple[str, bool]:
+    """The submission `file` through the contest's three modes on the GPU: test mode on the test cases,
+    then benchmark and leaderboard on the benchmark cases, each mode's results written to
+    `out_dir`/harness_<mode>.csv (`device` names the GPU there): (the reports, whether every case passed)."""
+    kernel = load_submission(file)
+    runs = [("test", run_test(kernel, cases("test"), "cuda"))]
+    runs += [(mode, run_timed(kernel, cases("benchmark"), mode, head_start_us)) for mode in ("benchmark", "leaderboard")]
+    for mode, results in runs:
+        write_csv(results, Path(out_dir) / f"harness_{mode}.csv", mode, Path(file), device)
+    return "\n\n".join(report(results, mode) for mode, results in runs), all(r.ok for _, rs in runs for r in rs)
+
+
 # ---------------------------------------------------------------------------------------------
 # Command line
 

@@ -1,8 +1,9 @@
 """The sections notebooks 03 to 05 share, one function each: the seed's launches for a path (from
 `mxlib.spec.seed.seed_plan`), the source of a kernel, the data contract on a small input, a path's
 compiled facts for gfx950 and sm_90 side by side, its occupancy on each device, its H200 config and its
-measured speed; and notebook 05's recorded split-K sweep. Each returns text (and, for figures, the figure), so a notebook cell is one call and a
-print; nothing here measures.
+measured speed; and notebook 05's NUM_KSPLIT model (what aiter's get_splitk runs for each split asked)
+and recorded split-K sweep. Each returns text (and, for figures, the figure), so a notebook cell is one
+call and a print; nothing here measures.
 
 Where the numbers come from: `seed_plan` and `mxlib.spec.aiter_rules` (what the seed launches, per aiter
 release line), data/results/mi355x/isa_all_paths.csv and data/results/h200/isa_sm90_all_paths.csv (every
@@ -325,3 +326,37 @@ def splitk_sweep(sweep):
     fig.suptitle("H200: mxlib's split-K kernel (portable stand-in), contest-style")
     figures.stamp(fig, sweep, "data/results/h200/splitk_sweep.csv")
     return "\n".join(lines), fig
+
+
+def num_ksplit_model(asked=range(1, 17)):
+    """(text, figure) of the seed's split-K launch at (16, 2112, 7168) for each NUM_KSPLIT `asked`: the
+    split aiter's `get_splitk` runs instead (`aiter_rules.triton_splitk`), the CTAs of the seed's header
+    and config, and the occupancy model's utilization of the MI355X and of the H200 at each split that
+    runs, the seed's config and header marked. Counted from the rules, nothing run."""
+    import matplotlib.pyplot as plt
+
+    from ..spec.aiter_rules import triton_splitk
+    from . import figures
+
+    m, n, k = seed_mod.SEED_SPLITK_SHAPE
+    cfg = seed_mod.SEED_SPLITK_CONFIG
+    tiles = occ.cta_count(m, n, k, cfg["BLOCK_SIZE_M"], cfg["BLOCK_SIZE_N"])
+    asked = list(asked)
+    ran = [triton_splitk(k, cfg["BLOCK_SIZE_K"], a).num_ksplit for a in asked]
+    header = seed_mod.SEED_HEADER_NUM_KSPLIT
+    text = "\n".join([f"{tiles} tiles; header NUM_KSPLIT={header} -> {tiles * header} CTAs; "
+                       f"config NUM_KSPLIT={cfg['NUM_KSPLIT']} -> {tiles * cfg['NUM_KSPLIT']} CTAs",
+                       f"asked: {asked}", f"runs : {ran}"])
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True, layout="constrained")
+    for ax, dev in zip(axes, ("MI355X", "H200")):
+        ax.plot(asked, [100 * occ.cu_utilization(tiles * r, dev) for r in ran], marker="o", ms=4,
+                color=figures.COLORS[dev])
+        for a, what in ((cfg["NUM_KSPLIT"], "seed's config"), (header, "seed's header")):
+            ax.axvline(a, color="#999999", lw=0.8)
+            ax.text(a + 0.1, 3, what, fontsize=8, color="#666666")
+        d = occ.DEVICES[dev]
+        ax.set(xlabel="NUM_KSPLIT asked (aiter's get_splitk decides what runs)", ylim=(0, 102),
+               title=f"{dev} ({d.units} {d.unit_name}s), model")
+    axes[0].set_ylabel("utilization (%) = CTAs / (waves x units)")
+    fig.suptitle(f"({m}, {n}, {k}), {cfg['BLOCK_SIZE_M']}x{cfg['BLOCK_SIZE_N']} tiles: {tiles} x splits CTAs")
+    return text, fig
