@@ -74,3 +74,29 @@ def test_every_wave_releases_its_stores_before_a_program_publishes():
 
 def test_max_arrivals_follows_the_arrival_bits():
     assert arrival.MAX_ARRIVALS == 2**arrival.ARRIVAL_BITS.value - 1
+
+
+def test_a_buffer_made_under_capture_serves_captures_only(monkeypatch):
+    """A counter buffer made while a graph is captured is zeroed only when the graph replays: captures keep
+    using it, the next eager launch gets a zeroed buffer of its own (which then serves both), and every
+    buffer stays referenced (a captured graph may still replay on one). CPU: the capture state set by hand."""
+    import torch
+
+    device = torch.device("cpu")
+    key = (device.type, device.index)
+    monkeypatch.setitem(arrival._mx_counters, key, [])
+    state = {"capturing": True}
+    monkeypatch.setattr(arrival, "mx_capturing", lambda dev: state["capturing"])
+    captured = arrival.mx_counter_buffer(device, 10)
+    assert arrival.mx_counter_buffer(device, 10) is captured
+    captured.fill_(5)  # what an unreplayed capture's buffer may hold
+    state["capturing"] = False
+    eager = arrival.mx_counter_buffer(device, 10)
+    assert eager is not captured and int(eager.count_nonzero()) == 0
+    assert arrival.mx_counter_buffer(device, 10) is eager
+    state["capturing"] = True
+    assert arrival.mx_counter_buffer(device, 10) is eager
+    assert arrival.mx_counter_buffer(device, 5000).numel() == 5000  # grown under capture
+    state["capturing"] = False
+    assert arrival.mx_counter_buffer(device, 10).numel() == 5000  # replaced eagerly, at the grown size
+    assert len(arrival._mx_counters[key]) == 4 and arrival._mx_counters[key][:2] == [(captured, True), (eager, False)]

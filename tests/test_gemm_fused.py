@@ -194,7 +194,7 @@ def test_split_counters_reset_between_calls():
         data = generate_input(5, 128, 256, seed, device=DEVICE)
         ok, msg = check_implementation(data, run_data(data, cfg), "rne")
         assert ok, f"seed {seed}: {msg}"
-    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf in bufs)
+    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf, _ in bufs)
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="interrupts the interpreter between two programs")
@@ -225,7 +225,7 @@ def test_interrupted_call_does_not_poison_later_ones(monkeypatch, cfg):
         data = generate_input(m, n, k, seed, device=DEVICE)
         ok, msg = check_implementation(data, run_data(data, cfg), "rne")
         assert ok, f"seed {seed}: {msg}"
-    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf in bufs)
+    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf, _ in bufs)
 
 
 @pytest.mark.parametrize("rounding", ["rne", "ties_away"])
@@ -249,7 +249,7 @@ def test_a_once_equals_per_program_quantization(rounding):
         assert torch.equal(got.view(torch.int16), want.view(torch.int16)), f"{m}x{n}x{k} {cfg} seed {seed}"
         ok, msg = check_implementation(data, got, rounding)
         assert ok, f"{m}x{n}x{k} {cfg} seed {seed}: {msg}"
-    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf in bufs)
+    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf, _ in bufs)
 
 
 @pytest.mark.gpu
@@ -271,7 +271,39 @@ def test_a_once_under_real_concurrency():
         want = run_data(data, F.Config(cfg.block_m, cfg.block_n, cfg.block_k, cfg.split_k, cfg.num_warps))
         assert torch.equal(got.view(torch.int16), want.view(torch.int16)), f"{m}x{n}x{k} {cfg}"
     torch.cuda.synchronize()
-    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf in bufs)
+    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf, _ in bufs)
+
+
+@pytest.mark.gpu
+def test_counters_first_made_under_graph_capture():
+    """The first split-K launch of a process captured into a CUDA graph makes the counter buffer inside the
+    capture (zeroed only at replay): an eager call before any replay must still be right (it gets a buffer
+    of its own), and so must the graph's replays after it."""
+    key = (torch.device(DEVICE).type, torch.device(DEVICE).index or 0)
+    saved = arrival._mx_counters.pop(key, None)
+    try:
+        m, n, k, cfg = 16, 256, 1024, F.Config(16, 64, 128, 4)
+        data = generate_input(m, n, k, random.SystemRandom().randrange(2**31), device=DEVICE)
+        a, _, _, b_shuffle, b_scale_sh = data
+        c = torch.empty((m, n), dtype=torch.bfloat16, device=DEVICE)
+        F.gemm(a, b_shuffle, b_scale_sh, config=cfg, out=c)  # compiled before the capture, on a buffer...
+        arrival._mx_counters.pop(key)  # ...which is dropped: the capture makes the first one
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            F.gemm(a, b_shuffle, b_scale_sh, config=cfg, out=c)
+        assert [made_in_capture for _, made_in_capture in arrival._mx_counters[key]] == [True]
+        arrival._mx_counters[key][0][0].fill_(12345)  # what the unreplayed buffer might hold
+        ok, msg = check_implementation(data, run_data(data, cfg), "rne")
+        assert ok, f"eager call after the capture: {msg}"
+        for _ in range(2):  # each replay zeroes the buffer it made first
+            c.fill_(float("nan"))
+            graph.replay()
+            ok, msg = check_implementation(data, c, "rne")
+            assert ok, f"replay: {msg}"
+    finally:
+        torch.cuda.synchronize()
+        if saved is not None:
+            arrival._mx_counters[key] = saved + arrival._mx_counters.get(key, [])
 
 
 def test_bad_input_raises():

@@ -30,10 +30,12 @@ KERNEL_NOTES.md, "Every wave releases its own stores (AMD)", has the gfx950 list
 Limits, as for every shared-counter scheme: two launches running at the same time on different queues
 of one device would share counters (the paths are for one queue at a time, the contest's setting); a
 graph captured before an interrupted launch of a later generation is replayed against that launch's
-leftovers (only the interpreter can be interrupted midway, and it has no graphs); and a counter buffer
-first made or grown while a CUDA graph is being captured is zeroed only when that graph first replays, so
-an eager call before that replay would read unset counters: make one eager call with the most tiles before
-capturing (the buffer holds at least 4096 counters and only grows).
+leftovers (only the interpreter can be interrupted midway, and it has no graphs). A counter buffer made
+while a CUDA graph is being captured is zeroed only when that graph replays, so it serves captures only:
+the next eager launch makes a zeroed buffer of its own (`mx_counter_buffer`). What remains: a second graph
+captured onto the first graph's buffer and replayed before the first graph ever is would read unset
+counters; make one eager call with the most tiles before capturing (the buffer holds at least 4096
+counters and only grows) and no buffer is made under capture at all.
 """
 from __future__ import annotations
 
@@ -94,11 +96,21 @@ def mx_next_generation() -> int:
     return next(_mx_generations)
 
 
+def mx_capturing(device: torch.device) -> bool:
+    """Whether `device`'s current CUDA queue is capturing a graph: work issued now runs only when the graph
+    replays."""
+    return device.type == "cuda" and torch.cuda.is_current_stream_capturing()
+
+
 def mx_counter_buffer(device: torch.device, count: int) -> torch.Tensor:
     """The int64 counters of `device`, at least `count` of them: allocated zeroed once and grown when a
-    launch needs more (a grown-out buffer is kept: a captured CUDA graph may still use it). Keyed on the
-    device, never on an input; what a stopped launch left in it is harmless (module docstring)."""
+    launch needs more (a grown-out buffer is kept: a captured CUDA graph may still use it). A buffer made
+    during a graph capture, whose zeroing runs only when that graph replays, is not handed to an eager
+    launch: that launch makes a buffer of its own. Keyed on the device, never on an input; what a stopped
+    launch left in it is harmless (module docstring)."""
     bufs = _mx_counters.setdefault((device.type, device.index), [])
-    if not bufs or bufs[-1].numel() < count:
-        bufs.append(torch.zeros(max(count, 4096), dtype=torch.int64, device=device))
-    return bufs[-1]
+    capturing = mx_capturing(device)
+    if not bufs or bufs[-1][0].numel() < count or (bufs[-1][1] and not capturing):
+        size = max(count, 4096, bufs[-1][0].numel() if bufs else 0)
+        bufs.append((torch.zeros(size, dtype=torch.int64, device=device), capturing))
+    return bufs[-1][0]
