@@ -30,7 +30,9 @@ control. One CSV row per block (addresses, offsets within 2 MiB, mean, median, p
 date); the summary prints each shape's blocks by time and where the largest gap between them lies. With
 `--kernels` each block runs under torch's profiler and its row adds the medians of KERNEL_COLUMNS over its
 calls (each kernel's start and end as the GPU recorded them): which part of a call a slow block loses its
-time in.
+time in. With `--graph` (not in place mode) each block's call is captured once into a CUDA graph and every
+timed call replays it: the quantizer and the GEMM reach the GPU in one graph launch instead of two kernel
+launches.
 """
 from __future__ import annotations
 
@@ -142,6 +144,21 @@ def profiled(time_block):
     return result, sorted(events, key=lambda e: e[1])
 
 
+def graph_call(call):
+    """A call that replays a CUDA graph of one `call()` (captured after one eager call, which builds and loads
+    the kernels) and returns the graph's output."""
+    call()
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        c = call()
+
+    def replay():
+        graph.replay()
+        return c
+    return replay
+
+
 def summary(rows: list[dict]) -> str:
     """Per shape and mode: each block's time and addresses, fastest first, and the split (two_groups)."""
     lines = []
@@ -193,7 +210,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--kernels", action="store_true",
                    help="time each block under torch's profiler and add, per block, the medians of KERNEL_COLUMNS "
                         "(where in the call a slow block's time goes; the profiler's own cost is in every time)")
+    p.add_argument("--graph", action="store_true",
+                   help="time replays of a CUDA graph holding one call (captured per block) instead of the call")
     args = p.parse_args(argv)
+    if args.graph and args.mode == "place":
+        raise SystemExit("mma_blocks: --graph replays one captured call, so it cannot place a_q per call (place)")
     if args.launches < 0:
         raise SystemExit(f"mma_blocks: --launches must be >= 0, got {args.launches}")
     for name in ("blocks", "repeat", "iters"):
@@ -261,6 +282,10 @@ def main(argv: list[str] | None = None) -> int:
                 got.append(c.data_ptr())
                 return c
 
+            if args.graph:
+                call = graph_call(call)
+                del got[:-1], seen[:-1]  # the addresses the graph replays, not its eager warm-up's
+
             def time_block(call=call):
                 return time_contest(call, iters=args.iters, warmup=2, flush=flush)
 
@@ -275,7 +300,8 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 t = time_block()
             aq_ptr = seen[0][0] if seen else 0
-            rows.append({"mode": args.mode, "m": m, "n": n, "k": k, "config": config_text(cfg), "family": family,
+            rows.append({"mode": args.mode + ("+graph" if args.graph else ""), "m": m, "n": n, "k": k,
+                         "config": config_text(cfg), "family": family,
                          "block": block, "seed": seed, "launches_between": between, "calls": args.iters,
                          "dummy_bytes": 0 if dummy is None else dummy.numel(), "aq_ptr": aq_ptr, "c_ptr": got[0],
                          "a_ptr": a.data_ptr(),

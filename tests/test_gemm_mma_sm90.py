@@ -521,6 +521,14 @@ def test_blocks_script_main_places_every_pair_and_writes_a_row_per_block(tmp_pat
     assert len(launched) == 6 and list(rows.launches_between) == [2, 2, 2] and rows.a_ptr.nunique() == 1
 
 
+def test_blocks_script_refuses_a_graph_where_each_call_is_placed(tmp_path):
+    """--graph replays one captured call, so place mode (a_q placed per call) refuses it before any work."""
+    blocks = _script("mma_blocks")
+    with pytest.raises(SystemExit, match="place"):
+        blocks.main(["--mode", "place", "--graph", "--out", str(tmp_path / "x.csv")])
+    assert not (tmp_path / "x.csv").exists()
+
+
 def test_blocks_script_reads_calls_from_kernel_records(tmp_path, monkeypatch):
     """mma_blocks's --kernels: `call_kernels` cuts a sorted list of kernel records into calls (each run of
     mxfp4_ kernels after another kernel) and measures each from the kernel before it; main keeps the timed
