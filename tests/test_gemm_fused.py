@@ -287,6 +287,7 @@ def test_counters_first_made_under_graph_capture():
         a, _, _, b_shuffle, b_scale_sh = data
         c = torch.empty((m, n), dtype=torch.bfloat16, device=DEVICE)
         F.gemm(a, b_shuffle, b_scale_sh, config=cfg, out=c)  # compiled before the capture, on a buffer...
+        torch.cuda.synchronize()
         arrival._mx_counters.pop(key)  # ...which is dropped: the capture makes the first one
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph):
