@@ -83,10 +83,10 @@ def test_a_buffer_made_under_capture_serves_captures_only(monkeypatch):
     import torch
 
     device = torch.device("cpu")
-    key = (device.type, device.index)
+    key = (device.type, device.index, 7)
     monkeypatch.setitem(arrival._mx_counters, key, [])
     state = {"capturing": True}
-    monkeypatch.setattr(arrival, "mx_capturing", lambda dev: state["capturing"])
+    monkeypatch.setattr(arrival, "mx_queue_state", lambda dev: (7, state["capturing"]))
     captured = arrival.mx_counter_buffer(device, 10)
     assert arrival.mx_counter_buffer(device, 10) is captured
     captured.fill_(5)  # what an unreplayed capture's buffer may hold
@@ -100,3 +100,21 @@ def test_a_buffer_made_under_capture_serves_captures_only(monkeypatch):
     state["capturing"] = False
     assert arrival.mx_counter_buffer(device, 10).numel() == 5000  # replaced eagerly, at the grown size
     assert len(arrival._mx_counters[key]) == 4 and arrival._mx_counters[key][:2] == [(captured, True), (eager, False)]
+
+
+def test_each_queue_has_counters_of_its_own():
+    """Launches on two queues may run at once, so each queue gets its own buffer: in the interpreter a queue
+    is the calling thread (a launch runs start to end in it); one thread keeps its buffer from call to call."""
+    import threading
+
+    import torch
+
+    device = torch.device("cpu")
+    here = arrival.mx_counter_buffer(device, 10)
+    assert arrival.mx_counter_buffer(device, 10) is here
+    assert arrival.mx_queue_state(device) == (threading.get_ident(), False)
+    other = []
+    worker = threading.Thread(target=lambda: other.append(arrival.mx_counter_buffer(device, 10)))
+    worker.start()
+    worker.join()
+    assert other and other[0] is not here and other[0].data_ptr() != here.data_ptr()

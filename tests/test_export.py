@@ -191,12 +191,13 @@ def test_exported_nvidia_file_keeps_the_cuda_path(exported):
 
 
 def test_exported_files_never_ask_whether_a_graph_is_captured(exported):
-    """The split-K counters' capture question names the queue; each file that carries them answers no."""
+    """The split-K counters' queue question names the queue; each file that carries them answers the default
+    queue, not capturing."""
     carried = [target for target in ("nvidia", "amd") if "def mx_counter_buffer" in exported[target][1]]
     assert carried  # the fused paths travel in at least one file
     for target in carried:
-        body = exported[target][1].split("def mx_capturing(device) -> bool:")[1][:300]
-        assert "return False" in body and "torch.cuda" not in body, target
+        body = exported[target][1].split("def mx_queue_state(device) -> tuple:")[1][:400]
+        assert "return 0, False" in body and "torch.cuda" not in body and "threading" not in body, target
 
 
 def test_exported_amd_file_says_what_it_is_and_runs_the_seeds_plan(exported):

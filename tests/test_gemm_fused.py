@@ -276,35 +276,64 @@ def test_a_once_under_real_concurrency():
 
 @pytest.mark.gpu
 def test_counters_first_made_under_graph_capture():
-    """The first split-K launch of a process captured into a CUDA graph makes the counter buffer inside the
-    capture (zeroed only at replay): an eager call before any replay must still be right (it gets a buffer
-    of its own), and so must the graph's replays after it."""
-    key = (torch.device(DEVICE).type, torch.device(DEVICE).index or 0)
-    saved = arrival._mx_counters.pop(key, None)
+    """The first split-K launch on a queue captured into a CUDA graph makes that queue's counter buffer inside
+    the capture (zeroed only at replay): an eager call on the same queue before any replay must still be
+    right (it gets a buffer of its own), and so must the graph's replays after it."""
+    queue = torch.cuda.Stream()
+    key = (torch.device(DEVICE).type, torch.device(DEVICE).index or 0, queue.cuda_stream)
+    m, n, k, cfg = 16, 256, 1024, F.Config(16, 64, 128, 4)
+    data = generate_input(m, n, k, random.SystemRandom().randrange(2**31), device=DEVICE)
+    a, _, _, b_shuffle, b_scale_sh = data
+    c = torch.empty((m, n), dtype=torch.bfloat16, device=DEVICE)
+    saved = arrival._mx_counters.pop(key, None)  # torch hands out queues from a pool: one may have counters
     try:
-        m, n, k, cfg = 16, 256, 1024, F.Config(16, 64, 128, 4)
-        data = generate_input(m, n, k, random.SystemRandom().randrange(2**31), device=DEVICE)
-        a, _, _, b_shuffle, b_scale_sh = data
-        c = torch.empty((m, n), dtype=torch.bfloat16, device=DEVICE)
-        F.gemm(a, b_shuffle, b_scale_sh, config=cfg, out=c)  # compiled before the capture, on a buffer...
+        F.gemm(a, b_shuffle, b_scale_sh, config=cfg, out=c)  # compiled before the capture, on another queue
         torch.cuda.synchronize()
-        arrival._mx_counters.pop(key)  # ...which is dropped: the capture makes the first one
+        assert key not in arrival._mx_counters
         graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
+        with torch.cuda.graph(graph, stream=queue):
             F.gemm(a, b_shuffle, b_scale_sh, config=cfg, out=c)
         assert [made_in_capture for _, made_in_capture in arrival._mx_counters[key]] == [True]
         arrival._mx_counters[key][0][0].fill_(12345)  # what the unreplayed buffer might hold
-        ok, msg = check_implementation(data, run_data(data, cfg), "rne")
-        assert ok, f"eager call after the capture: {msg}"
+        with torch.cuda.stream(queue):
+            got = run_data(data, cfg)
+        queue.synchronize()
+        assert [made_in_capture for _, made_in_capture in arrival._mx_counters[key]] == [True, False]
+        ok, msg = check_implementation(data, got, "rne")
+        assert ok, f"eager call after the capture, same queue: {msg}"
         for _ in range(2):  # each replay zeroes the buffer it made first
             c.fill_(float("nan"))
             graph.replay()
+            torch.cuda.synchronize()
             ok, msg = check_implementation(data, c, "rne")
             assert ok, f"replay: {msg}"
     finally:
         torch.cuda.synchronize()
         if saved is not None:
             arrival._mx_counters[key] = saved + arrival._mx_counters.get(key, [])
+
+
+@pytest.mark.gpu
+def test_split_k_launches_on_two_queues_at_once():
+    """Two split-K launches on two queues may run at the same time: each queue has counters of its own, so
+    neither discards the other's arrivals. Many alternating launches, each queue on its own inputs."""
+    m, n, k, cfg = 16, 512, 2048, F.Config(16, 64, 128, 8)
+    queues = [torch.cuda.Stream(), torch.cuda.Stream()]
+    datas = [generate_input(m, n, k, random.SystemRandom().randrange(2**31), device=DEVICE) for _ in queues]
+    run_data(datas[0], cfg)  # compiled once, before the interleaved launches
+    torch.cuda.synchronize()
+    outs = [[], []]
+    for _ in range(20):
+        for i, queue in enumerate(queues):
+            with torch.cuda.stream(queue):
+                outs[i].append(run_data(datas[i], cfg))
+    torch.cuda.synchronize()
+    keys = {(DEVICE, torch.device(DEVICE).index or 0, q.cuda_stream) for q in queues}
+    assert keys <= set(arrival._mx_counters)
+    for data, got in zip(datas, outs):
+        for c in got:
+            ok, msg = check_implementation(data, c, "rne")
+            assert ok, msg
 
 
 def test_bad_input_raises():

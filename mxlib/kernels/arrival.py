@@ -27,19 +27,23 @@ waits for none, so every thread first releases its own stores (`mx_release_own_s
 barrier; `mx_release_threads` says how many threads do (none on CUDA, whose kernels stay as they were).
 KERNEL_NOTES.md, "Every wave releases its own stores (AMD)", has the gfx950 listings.
 
-Limits, as for every shared-counter scheme: two launches running at the same time on different queues
-of one device would share counters (the paths are for one queue at a time, the contest's setting); a
-graph captured before an interrupted launch of a later generation is replayed against that launch's
-leftovers (only the interpreter can be interrupted midway, and it has no graphs). A counter buffer made
-while a CUDA graph is being captured is zeroed only when that graph replays, so it serves captures only:
-the next eager launch makes a zeroed buffer of its own (`mx_counter_buffer`). What remains: a second graph
-captured onto the first graph's buffer and replayed before the first graph ever is would read unset
-counters; make one eager call with the most tiles before capturing (the buffer holds at least 4096
-counters and only grows) and no buffer is made under capture at all.
+Queues. Launches on one queue run one after another; launches on two may run at the same time, and a
+later launch's first max would discard an earlier one's arrivals. So each queue has buffers of its own
+(`mx_queue_state`): on a GPU the current CUDA queue, in the interpreter the calling thread (a launch runs
+there, start to end, in the thread that makes it).
+
+Limits: a graph captured before an interrupted launch of a later generation is replayed against that
+launch's leftovers (only the interpreter can be interrupted midway, and it has no graphs). A counter
+buffer made while a CUDA graph is being captured is zeroed only when that graph replays, so it serves
+captures only: the next eager launch on that queue makes a zeroed buffer of its own (`mx_counter_buffer`).
+What remains: a second graph captured onto the first graph's buffer and replayed before the first graph
+ever is would read unset counters; make one eager call with the most tiles on the capturing queue first
+(the buffer holds at least 4096 counters and only grows) and no buffer is made under capture at all.
 """
 from __future__ import annotations
 
 import itertools
+import threading
 
 import torch
 import triton
@@ -96,20 +100,24 @@ def mx_next_generation() -> int:
     return next(_mx_generations)
 
 
-def mx_capturing(device: torch.device) -> bool:
-    """Whether `device`'s current CUDA queue is capturing a graph: work issued now runs only when the graph
-    replays."""
-    return device.type == "cuda" and torch.cuda.is_current_stream_capturing()
+def mx_queue_state(device: torch.device) -> tuple[int, bool]:
+    """(queue, capturing) of a launch made now on `device`: the queue it joins (the current CUDA queue's
+    handle; in the interpreter the calling thread's id), and whether that queue is capturing a graph (work
+    issued now runs only when the graph replays)."""
+    if device.type != "cuda":
+        return threading.get_ident(), False
+    return torch.cuda.current_stream(device).cuda_stream, torch.cuda.is_current_stream_capturing()
 
 
 def mx_counter_buffer(device: torch.device, count: int) -> torch.Tensor:
-    """The int64 counters of `device`, at least `count` of them: allocated zeroed once and grown when a
-    launch needs more (a grown-out buffer is kept: a captured CUDA graph may still use it). A buffer made
-    during a graph capture, whose zeroing runs only when that graph replays, is not handed to an eager
-    launch: that launch makes a buffer of its own. Keyed on the device, never on an input; what a stopped
-    launch left in it is harmless (module docstring)."""
-    bufs = _mx_counters.setdefault((device.type, device.index), [])
-    capturing = mx_capturing(device)
+    """The int64 counters of the queue a launch made now on `device` joins (`mx_queue_state`), at least
+    `count` of them: allocated zeroed once and grown when a launch needs more (a grown-out buffer is kept:
+    a captured CUDA graph may still use it). A buffer made during a graph capture, whose zeroing runs only
+    when that graph replays, is not handed to an eager launch: that launch makes a buffer of its own. Keyed
+    on the device and queue, never on an input; what a stopped launch left in it is harmless (module
+    docstring)."""
+    queue, capturing = mx_queue_state(device)
+    bufs = _mx_counters.setdefault((device.type, device.index, queue), [])
     if not bufs or bufs[-1][0].numel() < count or (bufs[-1][1] and not capturing):
         size = max(count, 4096, bufs[-1][0].numel() if bufs else 0)
         bufs.append((torch.zeros(size, dtype=torch.int64, device=device), capturing))

@@ -30,8 +30,8 @@ Three definitions cannot travel verbatim and are replaced (`SUBSTITUTES`), each 
 equivalent: "mma_sm90"'s `mma_source` reads its .cu file next to the module, so the file carries the
 source text instead; its `_mma_queue` asks torch for the current CUDA queue, which the contest's word
 rule forbids naming, so the file launches on the legacy default queue, the one the contest calls
-`custom_kernel` on; and the split-K counters' `mx_capturing` asks torch whether that queue is capturing
-a graph, so the file answers no (the contest never captures). The names a substitute uses, not the
+`custom_kernel` on; and the split-K counters' `mx_queue_state` asks torch for that queue and whether it is
+capturing a graph, so the file answers the default queue and no (the contest never captures). The names a substitute uses, not the
 original's, are followed.
 """
 from __future__ import annotations
@@ -372,16 +372,16 @@ def _default_queue() -> str:
             '    return 0')
 
 
-def _never_capturing() -> str:
-    return ('def mx_capturing(device) -> bool:\n'
-            '    """False: the contest calls custom_kernel eagerly, never while a graph is captured (the\n'
-            '    exported file cannot ask: the question names the queue)."""\n'
-            '    return False')
+def _one_queue_never_capturing() -> str:
+    return ('def mx_queue_state(device) -> tuple:\n'
+            '    """(0, False): the contest calls custom_kernel on one queue, the legacy default one, eagerly,\n'
+            '    never while a graph is captured (the exported file cannot ask: the question names the queue)."""\n'
+            '    return 0, False')
 
 
 # (module, definition) -> a function giving the text that replaces it in the flat file (module docstring).
 SUBSTITUTES = {(_MMA, "mma_source"): _embedded_mma_source, (_MMA, "_mma_queue"): _default_queue,
-               ("mxlib.kernels.arrival", "mx_capturing"): _never_capturing}
+               ("mxlib.kernels.arrival", "mx_queue_state"): _one_queue_never_capturing}
 
 
 # ---------------------------------------------------------------------------------------------
