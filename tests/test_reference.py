@@ -88,14 +88,20 @@ def test_wrong_rounding_rule_fails_most_outputs():
 
 
 def test_b_shuffle_is_the_weight_and_b_q_must_agree():
-    """Every backend computes from B_shuffle and B_scale_sh; a B_q that is not B_shuffle unshuffled
-    is refused by the reference (and so by the torch backend and the checks), never silently used."""
-    a, b, b_q, b_sh, b_s = mxlib.generate_input(4, 32, 128, seed=0)
-    other_q = mxlib.generate_input(4, 32, 128, seed=1)[2]
+    """Every backend computes from B_shuffle and B_scale_sh and none reads B_q, so a B_q that is not B_shuffle
+    unshuffled changes no backend's answer; the reference and the checks refuse it, never silently use it."""
+    a, b, b_q, b_sh, b_s = mxlib.generate_input(16, 64, 128, seed=0)
+    other_q = mxlib.generate_input(16, 64, 128, seed=1)[2]
+    want = mxlib.ref_kernel((a, b, b_q, b_sh, b_s))
+    for backend in ("torch", "triton"):
+        got = mxlib.custom_kernel((a, b, other_q, b_sh, b_s), backend=backend)
+        ok, msg = mxlib.check_implementation((a, b, b_q, b_sh, b_s), got)
+        assert ok, f"{backend}: {msg}"
+    assert torch.equal(mxlib.custom_kernel((a, b, other_q, b_sh, b_s), backend="torch"), want)
     with pytest.raises(ValueError, match="B_q and B_shuffle disagree"):
-        mxlib.custom_kernel((a, b, other_q, b_sh, b_s), backend="torch")
+        mxlib.ref_kernel((a, b, other_q, b_sh, b_s))
     with pytest.raises(ValueError, match="B_q and B_shuffle disagree"):
-        mxlib.check_implementation((a, b, other_q, b_sh, b_s), mxlib.ref_kernel((a, b, b_q, b_sh, b_s)))
+        mxlib.check_implementation((a, b, other_q, b_sh, b_s), want)
 
 
 def test_unpack_data_rejects_inconsistent_tuples():

@@ -37,7 +37,7 @@ from ..spec.ints import gemm_shape
 from ..spec.seed import PATHS as AITER_PATHS, seed_path  # the aiter backend runs the seed's paths
 from .backends import BACKENDS, backends
 from .paths import PATHS, path_available, path_module
-from ..spec.reference import check_gemm_operands, ref_kernel, unpack_data
+from ..spec.reference import check_gemm_operands, ref_from_weight, unpack_data
 
 ENV_BACKEND = "MXLIB_BACKEND"
 ENV_PATH = "MXLIB_PATH"
@@ -293,7 +293,7 @@ def custom_kernel(data, *, backend: str | None = None, path: str | None = None) 
     a, _, _, b_shuffle, b_scale_sh, (m, n, k) = unpack_data(data)
     backend, path, config = plan(m, n, k, a.device, backend, path, a.dtype)
     if backend == "torch":
-        return ref_kernel(data, "rne")
+        return ref_from_weight(data, "rne")
     if backend == "aiter":
         from . import aiter_backend
 

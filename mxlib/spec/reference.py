@@ -140,9 +140,10 @@ def unpack_data(data):
 ZERO_SCALE_OPERANDS = ("A", "B")
 
 
-def _dequantized(data, rounding: str, zero_scale_operands=()):
+def _dequantized(data, rounding: str, zero_scale_operands=(), check_b_q: bool = True):
     """(D_A, D_B, (m, n, k)): both operands dequantized in fp32, as the rule in the module docstring reads
-    them; the blocks with scale byte 0 of the operands named in `zero_scale_operands` read as zero."""
+    them; the blocks with scale byte 0 of the operands named in `zero_scale_operands` read as zero. B_q is
+    checked against B_shuffle unless `check_b_q` is False (then it is not read)."""
     validate.choice(rounding, "rounding", ROUNDINGS)
     if not isinstance(zero_scale_operands, (tuple, list)):
         raise TypeError(f"zero_scale_operands must be a tuple of operand names ({', '.join(map(repr, ZERO_SCALE_OPERANDS))}), "
@@ -151,7 +152,7 @@ def _dequantized(data, rounding: str, zero_scale_operands=()):
         validate.choice(name, "zero_scale_operands item", ZERO_SCALE_OPERANDS)
     a, _, b_q, b_shuffle, b_scale_sh, (m, n, k) = unpack_data(data)
     b_codes = unshuffle_weight(b_shuffle)
-    if not torch.equal(validate.as_bytes(b_q), validate.as_bytes(b_codes)):
+    if check_b_q and not torch.equal(validate.as_bytes(b_q), validate.as_bytes(b_codes)):
         raise ValueError("B_q and B_shuffle disagree: B_shuffle must be shuffle_weight(B_q); B_shuffle and "
                          "B_scale_sh are the weight every kernel reads")
     operands = []
@@ -167,7 +168,17 @@ def _dequantized(data, rounding: str, zero_scale_operands=()):
 def ref_kernel(data, rounding: str = "rne") -> torch.Tensor:
     """bf16 (M, N): A quantized with `rounding`, B taken as given (B_shuffle and B_scale_sh, B_q checked
     against them); the exact sum of products rounded to fp32, then bf16 (the rule in the module docstring)."""
-    a_f, b_f, _ = _dequantized(data, rounding)
+    return _reference(data, rounding, check_b_q=True)
+
+
+def ref_from_weight(data, rounding: str = "rne") -> torch.Tensor:
+    """`ref_kernel` from the weight alone: B_shuffle and B_scale_sh, B_q not read (so not checked), as every
+    kernel reads the weight; `mxlib.custom_kernel`'s "torch" backend, so that no backend reads B_q."""
+    return _reference(data, rounding, check_b_q=False)
+
+
+def _reference(data, rounding: str, check_b_q: bool) -> torch.Tensor:
+    a_f, b_f, _ = _dequantized(data, rounding, check_b_q=check_b_q)
     return torch.mm(a_f.double(), b_f.double().T).to(torch.float32).to(torch.bfloat16)
 
 
