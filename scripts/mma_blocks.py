@@ -28,8 +28,9 @@ Modes:
 Shapes: the benchmark shapes whose H200 table row is a ring config (default), and one-launch rows as a
 control. One CSV row per block (addresses, offsets within 2 MiB, mean, median, p20, p80, device, versions,
 date); the summary prints each shape's blocks by time and where the largest gap between them lies. With
-`--kernels` each block runs under torch's profiler and its row adds the medians of KERNEL_COLUMNS over its
-calls (each kernel's start and end as the GPU recorded them): which part of a call a slow block loses its
+`--kernels` each block runs under torch's profiler and its row fills KERNEL_COLUMNS (empty without it, so
+runs with and without share one CSV) with their medians over its calls (each kernel's start and end as the GPU
+recorded them): which part of a call a slow block loses its
 time in. With `--graph` (not in place mode) each block's call is captured once into a CUDA graph and every
 timed call replays it: the quantizer and the GEMM reach the GPU in one graph launch instead of two kernel
 launches.
@@ -170,7 +171,7 @@ def summary(rows: list[dict]) -> str:
         verdict = "one group" if cut is None else f"two groups, split at {cut:.2f} us"
         lines.append(f"{m}x{n}x{k} {mode} ({rs[0]['family']}): {len(rs)} blocks, {verdict}")
         for r in rs:
-            kernels = "".join(f" {name} {r[f'{name}_us']:.2f}" for name, _ in KERNEL_COLUMNS if f"{name}_us" in r)
+            kernels = "".join(f" {name} {r[f'{name}_us']:.2f}" for name, _ in KERNEL_COLUMNS if r.get(f"{name}_us", "") != "")
             lines.append(f"   {r['mean_us']:7.2f} (p20 {r['p20_us']:.2f} p80 {r['p80_us']:.2f})  a_q {r['aq_ptr']:#x} "
                          f"[{r['aq_in_page']:>7}]  c {r['c_ptr']:#x} [{r['c_in_page']:>7}]"
                          + (f"\n           kernels, medians us:{kernels}" if kernels else ""))
@@ -289,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
             def time_block(call=call):
                 return time_contest(call, iters=args.iters, warmup=2, flush=flush)
 
-            kernels = {}
+            kernels = {f"{name}_us": "" for name, _ in KERNEL_COLUMNS}  # one schema with and without --kernels
             if args.kernels:
                 t, events = profiled(time_block)
                 calls = call_kernels(events)[2:]  # the two warm-up calls left out

@@ -565,6 +565,10 @@ def test_blocks_script_reads_calls_from_kernel_records(tmp_path, monkeypatch):
                         "--blocks", "1", "--iters", "3"]) == 0
     row = pd.read_csv(out).iloc[0]
     assert (row.before_first_us, row.first_to_last_us, row.last_us, row.before_to_end_us) == (0.5, 1.5, 11.0, 13.0)
+    assert blocks.main(["--mode", "same", "--out", str(out), "--shapes", "64x7168x2048", "--blocks", "1",
+                        "--iters", "3"]) == 0  # a run without --kernels appends to the same file, its columns empty
+    rows = pd.read_csv(out)
+    assert len(rows) == 2 and rows.last_us.isna().tolist() == [False, True]
     with pytest.raises(SystemExit, match="found 3 timed calls in the profile, expected 4"):
         blocks.main(["--mode", "same", "--kernels", "--out", str(tmp_path / "x.csv"), "--shapes", "64x7168x2048",
                      "--blocks", "1", "--iters", "4"])
