@@ -178,6 +178,7 @@ MMA_VERSIONS = (  # (name, recorded CSV under data/results/h200/, "bench" or "pr
     ("v13: the lean producer", "run_fc616db/bench.csv", "bench"),
     ("v14: (64, 7168, 2048) on two warpgroups", "run_a8e5cc9/bench.csv", "bench"),
     ("v15: B's first chunks decoded before A", "final/bench.csv", "bench"),
+    ("v15, re-run: host-side changes only", "run_c1a1bd7/bench.csv", "bench"),
 )
 
 
@@ -223,7 +224,8 @@ def mma_versions(frames: dict):
     kinds = {name: kind for name, _, kind in MMA_VERSIONS}
     ladder = {name: mma_means(f, kinds[name]) for name, f in frames.items() if f is not None}
     lines = _ladder_lines(ladder, "mean us per call", 40)
-    latest = next((frames[name] for name in reversed(list(ladder)) if kinds[name] == "bench"), None)
+    latest_name = next((name for name in reversed(list(ladder)) if kinds[name] == "bench"), None)
+    latest = frames[latest_name] if latest_name is not None else None
     keys = [s.mnk for s in shapes_mod.load("benchmark")]
     best, cublas = contest_references(latest) if latest is not None else ({}, {})
     panels = [("x".join(map(str, key)), [t[key] for t in ladder.values()], cublas.get(key),
@@ -257,7 +259,8 @@ def mma_versions(frames: dict):
     axes.flat[len(panels) - 1].tick_params(labelbottom=True)
     fig.suptitle("H200: the CUDA path mma_sm90, version by version (KERNEL_NOTES.md says what each changed)")
     if latest is not None:
-        figures.stamp(fig, latest, "data/results/h200/final/bench.csv and earlier runs (mma_v*/)")
+        path = next(p for name, p, _ in MMA_VERSIONS if name == latest_name)
+        figures.stamp(fig, latest, f"data/results/h200/{path} and earlier runs (mma_v*/, run_*/, final/)")
     return "\n".join(lines), fig
 
 
