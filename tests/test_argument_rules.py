@@ -237,3 +237,29 @@ def test_check_exact_and_compare_argument_errors():
     assert check_exact(data, out, zero_scale_operands=["A", "B"])[0]
     with pytest.raises(TypeError, match="expected must be a torch.Tensor"):
         compare(out, out.tolist())
+
+
+@pytest.mark.parametrize("path", ["asm", "ck", "splitk", "fused", "fused_fp4", "mma_sm90"])
+def test_every_integer_config_field_refuses_bools_and_floats(path):
+    """A Config field that holds an int refuses True and a float equal to a valid value, by name, rather
+    than passing them to Triton or the launcher (which fail far from the config, or take them as 1)."""
+    import dataclasses
+
+    from mxlib.runtime.paths import path_module
+
+    config = path_module(path).Config
+    fields = [f for f in dataclasses.fields(config) if isinstance(f.default, int) and not isinstance(f.default, bool)]
+    assert len(fields) >= 5
+    for f in fields:
+        for bad in (True, float(f.default)):
+            with pytest.raises(ValueError, match=rf"Config\.{f.name} must"):
+                config(**{f.name: bad})
+
+
+def test_a_path_named_where_it_cannot_run_is_refused_by_name():
+    """An explicit path that cannot run on the device is a ValueError naming it and why, at planning (the
+    CLI then prints one line), not an error of another type from inside its launch."""
+    with pytest.raises(ValueError, match="path 'mma_sm90' cannot run here"):
+        dispatch.plan(64, 128, 256, "cpu", backend="triton", path="mma_sm90")
+    with pytest.raises(ValueError, match="path 'mma_sm90' cannot run here"):
+        dispatch.select(64, 128, 256, "cpu", path="mma_sm90")

@@ -318,6 +318,12 @@ def mx_check_gemm_args(a, b_shuffle, b_scale_sh, out=None, rounding: str = "rne"
 MAX_UNROLLED_SPLIT_K = 64
 
 
+def mx_int(v) -> bool:
+    """Whether a config field holds a Python int (a bool or a float equal to one is refused: Triton would
+    take it as another type, or fail far from the config)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def mx_check_config(c, path: str, split_k: bool, max_split_k: int | None = None) -> None:
     """A path Config's tile sizes must be powers of two (Triton's block shapes), block_k >= 32 (one
     K group), blocks >= 16 (tl.dot's minimum); split_k >= 1 (at most `max_split_k` when given) only
@@ -325,19 +331,19 @@ def mx_check_config(c, path: str, split_k: bool, max_split_k: int | None = None)
     for name in ("block_m", "block_n", "block_k"):
         v = getattr(c, name)
         low = 32 if name == "block_k" else 16
-        if not isinstance(v, int) or v < low or v & (v - 1):
+        if not mx_int(v) or v < low or v & (v - 1):
             raise ValueError(f"{path} Config.{name} must be a power of two >= {low}, got {v!r}")
     if split_k:
-        if not isinstance(c.split_k, int) or isinstance(c.split_k, bool) or c.split_k < 1:
+        if not mx_int(c.split_k) or c.split_k < 1:
             raise ValueError(f"{path} Config.split_k must be a positive integer, got {c.split_k!r}")
         if max_split_k is not None and c.split_k > max_split_k:
             raise ValueError(f"{path} Config.split_k must be at most {max_split_k} (its reduction is unrolled "
                              f"over split_k), got {c.split_k!r}")
-    elif c.split_k != 1:
+    elif not mx_int(c.split_k) or c.split_k != 1:
         raise ValueError(f"{path} Config.split_k must be 1 (this path does not split K), got {c.split_k!r}")
-    if c.num_warps not in (1, 2, 4, 8, 16):
+    if not mx_int(c.num_warps) or c.num_warps not in (1, 2, 4, 8, 16):
         raise ValueError(f"{path} Config.num_warps must be 1, 2, 4, 8 or 16, got {c.num_warps!r}")
-    if not isinstance(c.num_stages, int) or c.num_stages < 1:
+    if not mx_int(c.num_stages) or c.num_stages < 1:
         raise ValueError(f"{path} Config.num_stages must be a positive integer, got {c.num_stages!r}")
 
 

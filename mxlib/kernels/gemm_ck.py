@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .common import mx_check_config
+from .common import mx_check_config, mx_int
 from .gemm_tiled import tiled_gemm, tiled_grid
 
 
@@ -30,7 +30,7 @@ class CkConfig:
 
     def __post_init__(self):
         mx_check_config(self, "ck", split_k=False)
-        if not isinstance(self.group_m, int) or self.group_m < 1:
+        if not mx_int(self.group_m) or self.group_m < 1:
             raise ValueError(f"ck Config.group_m must be a positive integer, got {self.group_m!r}")
 
 

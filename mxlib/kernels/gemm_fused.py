@@ -66,7 +66,7 @@ from ..spec.devices import compute_units
 from .arrival import (MAX_ARRIVALS, mx_arrival_open, mx_arrive, mx_counter_buffer, mx_next_generation,
                       mx_release_own_stores, mx_release_threads)
 from .common import (MAX_UNROLLED_SPLIT_K, mx_bits_f32, mx_block_exponent, mx_check_config, mx_check_gemm_args,
-                     mx_check_int32, mx_e8m0_to_f32, mx_f32_to_bf16, mx_interpreting,
+                     mx_check_int32, mx_e8m0_to_f32, mx_f32_to_bf16, mx_int, mx_interpreting,
                      mx_output, mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_zero_scale_operands)
 
 # How many times a program polls A's flags before it quantizes its slices itself (a_once=1). Each
@@ -92,7 +92,7 @@ class FusedConfig:
 
     def __post_init__(self):
         mx_check_config(self, "fused", split_k=True, max_split_k=MAX_UNROLLED_SPLIT_K)
-        if self.a_once not in (0, 1):
+        if not mx_int(self.a_once) or self.a_once not in (0, 1):
             raise ValueError(f"fused Config.a_once must be 0 or 1, got {self.a_once!r}")
         if self.block_k < 64:
             raise ValueError(f"fused Config.block_k must be a power of two >= 64, got {self.block_k!r}")

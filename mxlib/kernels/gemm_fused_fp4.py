@@ -44,7 +44,7 @@ from .arrival import (mx_arrival_open, mx_arrive, mx_counter_buffer, mx_next_gen
                       mx_release_own_stores, mx_release_threads)
 from ..spec.devices import MI355X
 from .common import (MAX_UNROLLED_SPLIT_K, mx_bits_f32, mx_block_exponent, mx_check_config, mx_check_gemm_args,
-                     mx_check_int32, mx_cuda_backend,
+                     mx_check_int32, mx_cuda_backend, mx_int,
                      mx_e8m0_to_f32, mx_f32_to_bf16, mx_output, mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_zero_scale_operands)
 
 
@@ -75,12 +75,12 @@ class FusedFp4Config:
         if self.num_warps < 2:
             raise ValueError(f"fused_fp4 Config.num_warps must be >= 2 (with one wave Triton's gfx950 build "
                              f"falls back to bf16 MFMAs), got {self.num_warps!r}")
-        if not isinstance(self.waves_per_eu, int) or not 0 <= self.waves_per_eu <= 8:
+        if not mx_int(self.waves_per_eu) or not 0 <= self.waves_per_eu <= 8:
             raise ValueError(f"fused_fp4 Config.waves_per_eu must be 0..8 (0: the compiler's choice), "
                              f"got {self.waves_per_eu!r}")
-        if self.matrix_instr_nonkdim not in (0, 16, 32):
+        if not mx_int(self.matrix_instr_nonkdim) or self.matrix_instr_nonkdim not in (0, 16, 32):
             raise ValueError(f"fused_fp4 Config.matrix_instr_nonkdim must be 0, 16 or 32, got {self.matrix_instr_nonkdim!r}")
-        if self.b_cg not in (0, 1):
+        if not mx_int(self.b_cg) or self.b_cg not in (0, 1):
             raise ValueError(f"fused_fp4 Config.b_cg must be 0 or 1, got {self.b_cg!r}")
 
 

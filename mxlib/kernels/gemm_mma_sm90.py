@@ -49,7 +49,7 @@ import torch
 from ..spec.devices import compute_units
 from ..spec.quant import ROUNDINGS
 from ..spec.validate import choice
-from .common import mx_check_gemm_args, mx_output, mx_resolve_config
+from .common import mx_check_gemm_args, mx_int, mx_output, mx_resolve_config
 
 # The tilings compiled into the cubin, one kernel each (csrc/mxfp4_mma_sm90.cu). Family "direct"
 # (Config.warps_k >= 1): B read straight into registers, (block_m, 16-row B tiles per CTA, warps along K);
@@ -109,11 +109,11 @@ class MmaConfig:
     def __post_init__(self):
         for name in ("block_m", "block_n", "block_k", "split_k", "num_warps", "num_stages"):
             v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            if not mx_int(v) or v < 1:
                 raise ValueError(f"mma_sm90 Config.{name} must be a positive integer, got {v!r}")
-        if not isinstance(self.warps_k, int) or isinstance(self.warps_k, bool) or self.warps_k < 0:
+        if not mx_int(self.warps_k) or self.warps_k < 0:
             raise ValueError(f"mma_sm90 Config.warps_k must be an integer >= 0, got {self.warps_k!r}")
-        if self.wgmma not in (0, 1, 2) or isinstance(self.wgmma, bool):
+        if not mx_int(self.wgmma) or self.wgmma not in (0, 1, 2):
             raise ValueError(f"mma_sm90 Config.wgmma must be 0, 1 or 2, got {self.wgmma!r}")
         if self.wgmma == 1 and (self.warps_k or self.num_stages < 3):
             raise ValueError(f"mma_sm90 Config.wgmma=1 needs warps_k=0 and num_stages >= 3, got "

@@ -210,6 +210,10 @@ def _select(m: int, n: int, k: int, device, path: str | None, a_dtype):
     if path is None:
         candidates = [(row_path, None) for row_path, _ in rows] + [(unseen_shape_path(m, n, k, kind), None)]
         path, _ = first_usable(candidates, lambda p: usable(p, device, a_dtype), (m, n, k))
+    else:
+        ok, reason = usable(path, device, a_dtype)
+        if not ok:
+            raise ValueError(f"path {path!r} cannot run here: {reason}")
     for row_path, config in rows:
         if row_path == path:
             return path, config
