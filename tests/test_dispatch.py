@@ -101,9 +101,17 @@ def test_bad_choices(clean_env):
     with pytest.raises(ValueError, match=r"\$MXLIB_BACKEND must be one of"):
         mxlib.custom_kernel(data)
     clean_env.delenv(dispatch.ENV_BACKEND)
+    clean_env.setenv(dispatch.ENV_PATH, "cublas")  # a value no argument could take: refused where it would not apply
+    with pytest.raises(ValueError, match=r"\$MXLIB_PATH must be one of"):
+        mxlib.custom_kernel(data, backend="triton")
+    clean_env.delenv(dispatch.ENV_PATH)
     if not backends()["aiter"][0]:
-        with pytest.raises(ValueError, match="'aiter' is not available"):
+        with pytest.raises(ValueError, match="^backend 'aiter' is not available"):
             mxlib.custom_kernel(data, backend="aiter")
+        clean_env.setenv(dispatch.ENV_BACKEND, "aiter")  # the error says where the name came from
+        with pytest.raises(ValueError, match=r"^\$MXLIB_BACKEND 'aiter' is not available"):
+            mxlib.custom_kernel(data)
+        clean_env.delenv(dispatch.ENV_BACKEND)
     with pytest.raises(TypeError, match="5-tuple"):
         mxlib.custom_kernel(data[:4], backend="triton")
     a, b, b_q, bs, bsc = data
@@ -263,3 +271,20 @@ def test_integer_like_shapes_find_their_table_row():
     want = dispatch.select(4, 64, 512, "cpu")
     assert dispatch.select(torch.tensor(4), np.int64(64), 512, "cpu") == want
     assert dispatch.plan(torch.tensor(4), 64, np.int64(512), "cpu", backend="triton")[1:] == want
+
+
+def test_check_command_takes_the_backend_from_the_environment(clean_env, capsys):
+    """`python -m mxlib check` lets $MXLIB_BACKEND fill in --backend as custom_kernel does (its own CPU
+    default, triton, only when neither names one), and a mismatch between the two variables is the
+    dispatcher's error naming the variable, not a silent run of another backend."""
+    from mxlib.__main__ import main
+
+    if torch.cuda.is_available():
+        pytest.skip("checks the CPU default")
+    clean_env.setenv(dispatch.ENV_BACKEND, "torch")
+    assert main(["check"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:-1]]
+    assert rows and {row[5] for row in rows} == {"torch"}
+    clean_env.setenv(dispatch.ENV_PATH, "fused")
+    assert main(["check"]) == 2
+    assert "$MXLIB_PATH='fused' names a path, but backend 'torch'" in capsys.readouterr().err

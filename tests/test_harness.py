@@ -239,6 +239,11 @@ def test_seed_mixing_and_shape_parsing():
                                                                 for s in harness.cases("benchmark")]
     with pytest.raises(ValueError, match="MxNxK"):
         harness.cases("4x64")
+    # a shape or seed no input can be made for is the argument's error, before any worker runs a submission
+    for spec, rule in (("8x100x512", "n must be a multiple of 16"), ("0x64x512", "m must be a positive"),
+                       ("8x64x512:-5", r"seed must be in \[0, 2\*\*64\)")):
+        with pytest.raises(ValueError, match=rf"--shapes: '{spec}': {rule}"):
+            harness.cases(spec)
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the CPU refusal")

@@ -16,6 +16,7 @@ import sys
 import torch
 
 BACKENDS = ("aiter", "triton", "torch")
+ENV_BACKEND = "MXLIB_BACKEND"  # names a backend when no argument does (mxlib.runtime.dispatch)
 
 
 @functools.lru_cache(maxsize=1)

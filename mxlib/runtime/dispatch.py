@@ -16,7 +16,8 @@ path's `default_config`.
 Arguments win over the environment: an environment variable only fills in an argument that was not
 given, and it is set aside when it does not fit the arguments that were (MXLIB_PATH=fused with
 backend="torch", which has no paths; MXLIB_BACKEND=torch with path="ck"). Between two environment
-variables, or one and a default, a mismatch is an error naming the variable. `plan` gives the choice
+variables, or one and a default, a mismatch is an error naming the variable, and so is a value that
+names no backend or path, even where an argument sets the variable aside. `plan` gives the choice
 without running it.
 """
 from __future__ import annotations
@@ -35,11 +36,10 @@ from ..spec import validate
 from ..spec.devices import CPU_KIND, MI355X, check_device_type, device_kind
 from ..spec.ints import gemm_shape
 from ..spec.seed import PATHS as AITER_PATHS, seed_path  # the aiter backend runs the seed's paths
-from .backends import BACKENDS, backends
+from .backends import BACKENDS, ENV_BACKEND, backends
 from .paths import PATHS, path_available, path_module
 from ..spec.reference import check_gemm_operands, ref_from_weight, unpack_data
 
-ENV_BACKEND = "MXLIB_BACKEND"
 ENV_PATH = "MXLIB_PATH"
 CONFIG_DIR = resources.files("mxlib") / "data" / "configs"
 TABLE_COLUMNS = ("m", "n", "k", "path", "config")
@@ -229,10 +229,10 @@ def triton_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tens
     return path_module(name).gemm(a, b_shuffle, b_scale_sh, config=config, rounding=rounding)
 
 
-def _available_backend(device, backend: str | None, path: str | None = None) -> str:
-    """`backend` if it can run here (else ValueError saying why), or the default for `device` when None:
-    the first available of "aiter", "triton" on a GPU (with `path` given, the first that has that path),
-    else "torch"."""
+def _available_backend(device, backend: str | None, path: str | None = None, where: str = "backend") -> str:
+    """`backend` if it can run here (else ValueError saying why, naming `where` it came from), or the
+    default for `device` when None: the first available of "aiter", "triton" on a GPU (with `path` given,
+    the first that has that path), else "torch"."""
     status = backends()
     if backend is None:
         if torch.device(device).type == "cuda":
@@ -242,7 +242,7 @@ def _available_backend(device, backend: str | None, path: str | None = None) -> 
         return "torch"
     ok, reason = status[backend]
     if not ok:
-        raise ValueError(f"backend {backend!r} is not available here: {reason}")
+        raise ValueError(f"{where} {backend!r} is not available here: {reason}")
     return backend
 
 
@@ -263,20 +263,19 @@ def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str |
         validate.choice(backend, "backend", BACKENDS)
     if path is not None:
         validate.choice(path, "path", tuple(PATHS))
-    backend_given = backend is not None
-    if backend is None:
-        env = os.environ.get(ENV_BACKEND) or None
-        if env is not None:
-            validate.choice(env, f"${ENV_BACKEND}", BACKENDS)
-            if path is None or path in BACKEND_PATHS[env]:
-                backend = env
-    backend = _available_backend(device, backend, path)
+    backend_given, where_backend = backend is not None, "backend"
+    env_backend = os.environ.get(ENV_BACKEND) or None
+    env_path = os.environ.get(ENV_PATH) or None
+    if env_backend is not None:  # a value no argument could take is an error even where it would not apply
+        validate.choice(env_backend, f"${ENV_BACKEND}", BACKENDS)
+    if env_path is not None:
+        validate.choice(env_path, f"${ENV_PATH}", tuple(PATHS))
+    if backend is None and env_backend is not None and (path is None or path in BACKEND_PATHS[env_backend]):
+        backend, where_backend = env_backend, f"${ENV_BACKEND}"
+    backend = _available_backend(device, backend, path, where_backend)
     where = "path"
-    if path is None:
-        env = os.environ.get(ENV_PATH) or None
-        if env is not None and not (backend_given and env not in BACKEND_PATHS[backend]):
-            validate.choice(env, f"${ENV_PATH}", tuple(PATHS))
-            path, where = env, f"${ENV_PATH}"
+    if path is None and env_path is not None and not (backend_given and env_path not in BACKEND_PATHS[backend]):
+        path, where = env_path, f"${ENV_PATH}"
     if backend == "torch":
         if path is not None:
             raise ValueError(f"{where}={path!r} names a path, but backend 'torch' (the reference) has none; "

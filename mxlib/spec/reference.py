@@ -57,6 +57,15 @@ def check_device(device, name: str = "device") -> torch.device:
     return check_device_type(device, name, present=True)
 
 
+def input_seed(seed) -> int:
+    """`seed` as `generate_input` takes it: an integer in [0, 2**64) (what a torch generator takes)."""
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise TypeError(f"seed must be an integer, got {type(seed).__name__} {seed!r}")
+    if not 0 <= seed.__index__() < 2**64:
+        raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+    return seed.__index__()
+
+
 def generate_input(m: int, n: int, k: int, seed: int, device="cpu", rounding: str = "rne"):
     """The contest's input tuple for one shape.
 
@@ -67,14 +76,11 @@ def generate_input(m: int, n: int, k: int, seed: int, device="cpu", rounding: st
     in [0, 2**64) (what a torch generator takes).
     """
     gemm_shape(m, n, k)
-    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
-        raise TypeError(f"seed must be an integer, got {type(seed).__name__} {seed!r}")
-    if not 0 <= seed.__index__() < 2**64:
-        raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+    seed = input_seed(seed)
     device = check_device(device)
     validate.choice(rounding, "rounding", ROUNDINGS)
     gen = torch.Generator(device=device)
-    gen.manual_seed(seed.__index__())
+    gen.manual_seed(seed)
     a = torch.randn((m, k), dtype=torch.bfloat16, device=device, generator=gen)
     b = torch.randn((n, k), dtype=torch.bfloat16, device=device, generator=gen)
     b_q, b_scale = quantize_mxfp4(b, rounding)

@@ -15,7 +15,7 @@ import time
 
 import torch
 
-from ..runtime.backends import BACKENDS, backends
+from ..runtime.backends import BACKENDS, ENV_BACKEND, backends
 from ..runtime.paths import PATHS
 from ..spec import shapes as shapes_mod
 from ..spec.reference import check_device, check_implementation, generate_input
@@ -34,14 +34,15 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     device = check_device(args.device, "--device")
     backend = args.backend
+    env_backend = os.environ.get(ENV_BACKEND) or None  # fills in --backend, as for custom_kernel
     note = ""
-    if device.type == "cpu" and backend in (None, "triton"):
+    if device.type == "cpu" and (backend or env_backend) in (None, "triton"):
         os.environ.setdefault("TRITON_INTERPRET", "1")  # before the kernels import triton
-        triton_ok, reason = backends()["triton"]
-        if backend is None and not triton_ok:
-            backend, note = "torch", f"the kernels were not checked ({reason}): this compared the reference with itself"
-        else:
-            backend = "triton"
+        if backend is None and env_backend is None:  # this command's own default on the CPU
+            triton_ok, reason = backends()["triton"]
+            backend = "triton" if triton_ok else "torch"
+            if not triton_ok:
+                note = f"the kernels were not checked ({reason}): this compared the reference with itself"
     from ..runtime.dispatch import custom_kernel, plan
 
     if args.kind:

@@ -59,7 +59,8 @@ from typing import Callable
 import torch
 
 from ..spec import shapes as shapes_mod
-from ..spec.reference import check_implementation, generate_input
+from ..spec.ints import gemm_shape
+from ..spec.reference import check_implementation, generate_input, input_seed
 from .files import atomic_open
 from .provenance import run_metadata
 from .stats import geomean, median
@@ -219,9 +220,13 @@ def cases(spec: str, secret_seed: int | None = None) -> list[Case]:
             dims, _, seed = part.partition(":")
             try:
                 m, n, k = (int(v) for v in dims.lower().split("x"))
-                out.append(Case(m, n, k, int(seed) if seed else 1000 + i))
+                seed = int(seed) if seed else 1000 + i
             except ValueError:
                 raise ValueError(f"--shapes: {part!r} is not MxNxK or MxNxK:seed (or test, benchmark, extra, small)")
+            try:  # the rules generate_input applies, said here rather than by a worker's crash
+                out.append(Case(*gemm_shape(m, n, k), input_seed(seed)))
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"--shapes: {part!r}: {exc}") from None
     if not out:
         raise ValueError(f"--shapes {spec!r} gives no shapes")
     if secret_seed is not None:
