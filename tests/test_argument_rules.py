@@ -160,6 +160,33 @@ def test_atomic_writes_replace_whole_or_not_at_all(tmp_path):
     with pytest.raises(ValueError, match="mode must be 'w' or 'wb'"):
         with files.atomic_open(target, "a"):
             pass
+    # a target that is a folder or names nothing is refused by its own name, not by the staged file's
+    with pytest.raises(IsADirectoryError) as err:
+        files.write_text_atomic(tmp_path, "c\n")
+    assert err.value.filename == str(tmp_path)
+    with pytest.raises(ValueError, match="names no file"):
+        files.write_text_atomic("", "c\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sub"]
+
+
+def test_output_file_arguments_are_refused_before_any_work(tmp_path):
+    """The CLI's file arguments (export OUT, bench --out, harness --csv, isa --out) are read through
+    files.output_file: a folder, no name, or a path under a file is an argument error at once."""
+    import argparse
+
+    (tmp_path / "f").write_text("")
+    assert files.output_file(str(tmp_path / "new" / "x.csv")) == tmp_path / "new" / "x.csv"
+    for value, rule in ((str(tmp_path), "is a folder"), ("", "names no file"),
+                        (str(tmp_path / "f" / "x.csv"), "is a file, not a folder")):
+        with pytest.raises(argparse.ArgumentTypeError, match=rule):
+            files.output_file(value)
+    from mxlib.__main__ import main
+
+    for argv in (["export", str(tmp_path)], ["harness", "sub.py", "test", "--csv", str(tmp_path)],
+                 ["bench", "--out", str(tmp_path)], ["isa", "--target", "gfx950", "--out", str(tmp_path)]):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2, argv
 
 
 def test_integer_arguments_accept_numpy_and_torch_integers():

@@ -22,6 +22,7 @@ from ..spec.reference import generate_input
 from .acceptance import acceptance, baseline_goal, touch_best_rows
 from .bench_csv import index_rows, make_row, number, write_csv
 from .ceilings import ceilings_text, floor_us, measure_ceilings
+from .files import output_file
 from .progress import Progress
 from .provenance import run_metadata
 from .providers import Provider, check_call, providers, select_providers
@@ -184,7 +185,7 @@ def add_arguments(p) -> None:
     p.add_argument("--no-graph", action="store_true", help="skip CUDA-graph replay timing")
     p.add_argument("--head-start-us", type=float, default=DEFAULT_HEAD_START_US,
                    help="GPU sleep after each flush, hiding host overhead as eval.py's huge flush does")
-    p.add_argument("--out", type=Path, help="CSV path (default data/results/<device>/bench.csv)")
+    p.add_argument("--out", type=output_file, help="CSV path (default data/results/<device>/bench.csv)")
 
 
 def run(args) -> int:

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..spec.devices import H200, MI355X
-from .files import atomic_path
+from .files import atomic_path, output_file
 from .provenance import utc_date
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
@@ -683,7 +683,7 @@ def export(out: Path, target: str = "nvidia", *, check_import: bool = True) -> s
 
 
 def add_arguments(p) -> None:
-    p.add_argument("out", type=Path, help="the submission file to write")
+    p.add_argument("out", type=output_file, help="the submission file to write")
     p.add_argument("--target", default="nvidia", choices=TARGETS,
                    help="nvidia: the H200 table's paths (default); amd: the contest's MI355X, the seed's aiter calls "
                         "and fused_fp4")

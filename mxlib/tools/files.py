@@ -10,7 +10,9 @@ the tools, stages its own file the same way.)
 """
 from __future__ import annotations
 
+import argparse
 import contextlib
+import errno
 import os
 import uuid
 from pathlib import Path
@@ -22,6 +24,10 @@ def atomic_path(path, suffix: str | None = None):
     the block, `path` is replaced by it (its folder created if missing). On an exception `path` is left
     as it was. The temporary file is never left behind."""
     path = Path(path)
+    if path.name in ("", ".", ".."):
+        raise ValueError(f"{str(path)!r} names no file to write")
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "a folder, not a file to write", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     staged = path.with_name(f".{path.stem}-{os.getpid()}-{uuid.uuid4().hex[:8]}{path.suffix if suffix is None else suffix}")
     try:
@@ -46,3 +52,19 @@ def write_text_atomic(path, text: str, encoding: str = "utf-8") -> None:
     """`Path(path).write_text(text)`, through `atomic_path`."""
     with atomic_open(path, "w", encoding=encoding) as f:
         f.write(text)
+
+
+def output_file(value: str) -> Path:
+    """An argparse `type` for a file a command writes: a value that names no file, a folder, or a file
+    under a path that is not a folder is refused when the arguments are read, before any work."""
+    path = Path(value)
+    if not value or path.name in ("", ".", ".."):
+        raise argparse.ArgumentTypeError(f"{value!r} names no file to write")
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{value} is a folder: name the file to write")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise argparse.ArgumentTypeError(f"{value}: {parent} is a file, not a folder")
+            break
+    return path

@@ -61,7 +61,7 @@ import torch
 from ..spec import shapes as shapes_mod
 from ..spec.ints import gemm_shape
 from ..spec.reference import check_implementation, generate_input, input_seed
-from .files import atomic_open
+from .files import atomic_open, output_file
 from .provenance import run_metadata
 from .stats import geomean, median
 from .timing import DEFAULT_HEAD_START_US, SEED_STEP
@@ -538,7 +538,7 @@ def add_arguments(p) -> None:
     p.add_argument("--seed", type=int, help="a secret seed mixed into every case's seed, as POPCORN_SEED does")
     p.add_argument("--head-start-us", type=float, default=DEFAULT_HEAD_START_US,
                    help="GPU sleep after each flush, hiding host overhead as eval.py's huge flush does")
-    p.add_argument("--csv", type=Path, help="also write the per-shape results to this CSV")
+    p.add_argument("--csv", type=output_file, help="also write the per-shape results to this CSV")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S,
                    help=f"seconds one step (a custom_kernel call, a check) may take before the run is stopped "
                         f"and fails (default {DEFAULT_TIMEOUT_S:.0f})")

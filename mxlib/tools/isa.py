@@ -41,7 +41,7 @@ from pathlib import Path
 
 from ..spec.devices import H200, MI355X
 from . import occupancy
-from .files import atomic_open, write_text_atomic
+from .files import atomic_open, output_file, write_text_atomic
 from .provenance import utc_date
 from .repo import RESULTS_DIR, ROOT
 
@@ -754,7 +754,7 @@ def write_csv(rows, out: Path) -> Path:
 def add_arguments(p) -> None:
     p.add_argument("submission", nargs="?", help="a contest submission file (default: mxlib's own dispatcher)")
     p.add_argument("--target", required=True, help="gfx950 (MI355X) or sm_90 (H200)")
-    p.add_argument("--out", help="CSV to write (default data/results/mi355x/isa.csv or data/results/h200/isa_sm90.csv"
+    p.add_argument("--out", type=output_file, help="CSV to write (default data/results/mi355x/isa.csv or data/results/h200/isa_sm90.csv"
                                  " for mxlib; none for a submission: the table is printed)")
     p.add_argument("--path", help="mxlib only: force one Triton path of mxlib.runtime.paths.PATHS, or 'all'")
     p.add_argument("--shapes", help="a subset of the contest shapes, e.g. 16x2112x7168,32x4096x512")
