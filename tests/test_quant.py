@@ -263,6 +263,7 @@ def test_cpu_and_cuda_give_identical_bytes(golden_dir, rule):
     (torch.zeros(2, 64, dtype=torch.int32), TypeError, "x must be bfloat16"),
     (torch.zeros(2, 48), ValueError, "multiple of 32"),
     ([[0.0] * 32], TypeError, "torch.Tensor"),
+    (torch.zeros(2, 32, device="meta"), ValueError, "x is a meta tensor"),
 ])
 def test_quantize_rejects_bad_input(x, exc, words):
     with pytest.raises(exc, match=words):
@@ -280,6 +281,7 @@ def test_quantize_rejects_unknown_rounding():
     (torch.zeros(2, 16, dtype=torch.uint8), torch.zeros(2, 1), TypeError, "scales must hold bytes"),
     (torch.zeros(16, dtype=torch.uint8), torch.zeros(1, 1, dtype=torch.uint8), ValueError, "q must be 2-D"),
     (torch.zeros(2, 12, dtype=torch.uint8), torch.zeros(2, 0, dtype=torch.uint8), ValueError, "multiple of 32"),
+    (torch.zeros(4, 8, dtype=torch.uint8), torch.zeros(4, 0, dtype=torch.uint8), ValueError, r"q must hold .* K = 16"),
 ])
 def test_dequantize_rejects_bad_input(q, s, exc, words):
     with pytest.raises(exc, match=words):

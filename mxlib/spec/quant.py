@@ -85,6 +85,9 @@ def _check_input(x, name: str = "x") -> torch.Tensor:
     validate.ndim(x, name, 2)
     validate.float_dtype(x, name)
     validate.multiple(x.shape[1], f"{name}.shape[1] (K)", BLOCK_SIZE)
+    if x.device.type == "meta":
+        raise ValueError(f"{name} is a meta tensor: the reference computes on values (the custom op "
+                         "torch.ops.mxlib.mxfp4_gemm has a fake implementation for shapes)")
     return x
 
 
@@ -139,10 +142,13 @@ def dequantize_mxfp4(q: torch.Tensor, scales: torch.Tensor, dtype: torch.dtype =
     validate.byte_dtype(scales, "scales")
     validate.same_device(q, scales, "q", "scales")
     m, kb = q.shape
-    if tuple(scales.shape) != (m, (2 * kb) // BLOCK_SIZE) or (2 * kb) % BLOCK_SIZE:
+    if (2 * kb) % BLOCK_SIZE:
+        raise ValueError(f"q must hold a multiple of {BLOCK_SIZE} values a row (K = 2 * q.shape[1]), got shape "
+                         f"{tuple(q.shape)}: K = {2 * kb}")
+    if tuple(scales.shape) != (m, (2 * kb) // BLOCK_SIZE):
         raise ValueError(
             f"scales must have shape (M, K/32) = ({m}, {2 * kb // BLOCK_SIZE}) for q of shape {tuple(q.shape)}"
-            f" (K = 2 * q.shape[1] must be a multiple of {BLOCK_SIZE}), got {tuple(scales.shape)}"
+            f", got {tuple(scales.shape)}"
         )
     codes = unpack_nibbles(validate.as_bytes(q)).long()
     values = e2m1_table(q.device)[codes].reshape(m, (2 * kb) // BLOCK_SIZE, BLOCK_SIZE)

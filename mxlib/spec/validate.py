@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import torch
 
-from .ints import multiple, positive  # noqa: F401  (validate.multiple, .positive: the rules live in mxlib.spec.ints)
+from .ints import multiple, non_negative, positive  # noqa: F401  (validate.multiple, ...: the rules live in mxlib.spec.ints)
 
 FLOAT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 
