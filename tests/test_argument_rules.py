@@ -10,7 +10,7 @@ import torch
 from mxlib.runtime import backends, dispatch
 from mxlib.spec import devices, formats, ints, layouts
 from mxlib.spec.reference import generate_input, unpack_data
-from mxlib.tools import config_table, files
+from mxlib.tools import arguments, config_table, files
 
 
 @pytest.mark.parametrize("shape, error", [
@@ -171,15 +171,15 @@ def test_atomic_writes_replace_whole_or_not_at_all(tmp_path):
 
 def test_output_file_arguments_are_refused_before_any_work(tmp_path):
     """The CLI's file arguments (export OUT, bench --out, harness --csv, isa --out) are read through
-    files.output_file: a folder, no name, or a path under a file is an argument error at once."""
+    arguments.output_file: a folder, no name, or a path under a file is an argument error at once."""
     import argparse
 
     (tmp_path / "f").write_text("")
-    assert files.output_file(str(tmp_path / "new" / "x.csv")) == tmp_path / "new" / "x.csv"
+    assert arguments.output_file(str(tmp_path / "new" / "x.csv")) == tmp_path / "new" / "x.csv"
     for value, rule in ((str(tmp_path), "is a folder"), ("", "names no file"),
                         (str(tmp_path / "f" / "x.csv"), "is a file, not a folder")):
         with pytest.raises(argparse.ArgumentTypeError, match=rule):
-            files.output_file(value)
+            arguments.output_file(value)
     from mxlib.__main__ import main
 
     for argv in (["export", str(tmp_path)], ["harness", "sub.py", "test", "--csv", str(tmp_path)],
@@ -187,6 +187,26 @@ def test_output_file_arguments_are_refused_before_any_work(tmp_path):
         with pytest.raises(SystemExit) as exit_:
             main(argv)
         assert exit_.value.code == 2, argv
+
+
+def test_count_and_time_arguments_are_refused_before_any_work(capsys):
+    """--iters below 1, --warmup below 0 and a negative or infinite --head-start-us are argument errors
+    when the arguments are read, not failed rows of a run that then writes its CSV."""
+    import argparse
+
+    assert arguments.at_least(1)("3") == 3 and arguments.non_negative_float("0.5") == 0.5
+    for parse, value in ((arguments.at_least(1), "0"), (arguments.at_least(0), "-1"), (arguments.at_least(0), "x"),
+                         (arguments.non_negative_float, "-2"), (arguments.non_negative_float, "inf")):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse(value)
+    from mxlib.__main__ import main
+
+    for argv in (["bench", "--iters", "0"], ["bench", "--warmup", "-1"], ["bench", "--head-start-us", "-5"],
+                 ["sweep", "--iters", "0"], ["workbook", "--timeout", "0"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2, argv
+        assert "must be" in capsys.readouterr().err, argv
 
 
 def test_integer_arguments_accept_numpy_and_torch_integers():

@@ -20,9 +20,9 @@ from ..spec import shapes as shapes_mod
 from ..spec import validate
 from ..spec.reference import generate_input
 from .acceptance import acceptance, baseline_goal, touch_best_rows
+from .arguments import at_least, non_negative_float, output_file
 from .bench_csv import index_rows, make_row, number, write_csv
 from .ceilings import ceilings_text, floor_us, measure_ceilings
-from .files import output_file
 from .progress import Progress
 from .provenance import run_metadata
 from .providers import Provider, check_call, providers, select_providers
@@ -178,12 +178,12 @@ def add_arguments(p) -> None:
                    help="comma list of providers (default: all; 'mxlib:*' = every mxlib path); "
                         "--list-providers shows them")
     p.add_argument("--list-providers", action="store_true", help="print the providers and exit")
-    p.add_argument("--iters", type=int, default=DEFAULT_ITERS, help=f"timed calls per row (default {DEFAULT_ITERS})")
-    p.add_argument("--warmup", type=int, default=DEFAULT_WARMUP, help="untimed calls before them")
+    p.add_argument("--iters", type=at_least(1), default=DEFAULT_ITERS, help=f"timed calls per row (default {DEFAULT_ITERS})")
+    p.add_argument("--warmup", type=at_least(0), default=DEFAULT_WARMUP, help="untimed calls before them")
     p.add_argument("--fresh-inputs", action="store_true",
                    help="new inputs (new seed, B included) for every timed call, as in leaderboard mode")
     p.add_argument("--no-graph", action="store_true", help="skip CUDA-graph replay timing")
-    p.add_argument("--head-start-us", type=float, default=DEFAULT_HEAD_START_US,
+    p.add_argument("--head-start-us", type=non_negative_float, default=DEFAULT_HEAD_START_US,
                    help="GPU sleep after each flush, hiding host overhead as eval.py's huge flush does")
     p.add_argument("--out", type=output_file, help="CSV path (default data/results/<device>/bench.csv)")
 

@@ -45,7 +45,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..spec.devices import H200, MI355X
-from .files import atomic_path, output_file
+from .arguments import output_file
+from .files import atomic_path
 from .provenance import utc_date
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]

@@ -10,7 +10,6 @@ the tools, stages its own file the same way.)
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
 import errno
 import os
@@ -53,18 +52,3 @@ def write_text_atomic(path, text: str, encoding: str = "utf-8") -> None:
     with atomic_open(path, "w", encoding=encoding) as f:
         f.write(text)
 
-
-def output_file(value: str) -> Path:
-    """An argparse `type` for a file a command writes: a value that names no file, a folder, or a file
-    under a path that is not a folder is refused when the arguments are read, before any work."""
-    path = Path(value)
-    if not value or path.name in ("", ".", ".."):
-        raise argparse.ArgumentTypeError(f"{value!r} names no file to write")
-    if path.is_dir():
-        raise argparse.ArgumentTypeError(f"{value} is a folder: name the file to write")
-    for parent in path.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise argparse.ArgumentTypeError(f"{value}: {parent} is a file, not a folder")
-            break
-    return path

@@ -61,7 +61,8 @@ import torch
 from ..spec import shapes as shapes_mod
 from ..spec.ints import gemm_shape
 from ..spec.reference import check_implementation, generate_input, input_seed
-from .files import atomic_open, output_file
+from .arguments import non_negative_float, output_file
+from .files import atomic_open
 from .provenance import run_metadata
 from .stats import geomean, median
 from .timing import DEFAULT_HEAD_START_US, SEED_STEP
@@ -536,7 +537,7 @@ def add_arguments(p) -> None:
     p.add_argument("--shapes", help="test, benchmark, extra, small, or MxNxK[:seed],... (default: the mode's "
                                     "contest shapes on a GPU, small on CPU)")
     p.add_argument("--seed", type=int, help="a secret seed mixed into every case's seed, as POPCORN_SEED does")
-    p.add_argument("--head-start-us", type=float, default=DEFAULT_HEAD_START_US,
+    p.add_argument("--head-start-us", type=non_negative_float, default=DEFAULT_HEAD_START_US,
                    help="GPU sleep after each flush, hiding host overhead as eval.py's huge flush does")
     p.add_argument("--csv", type=output_file, help="also write the per-shape results to this CSV")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S,

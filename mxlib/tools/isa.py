@@ -41,7 +41,8 @@ from pathlib import Path
 
 from ..spec.devices import H200, MI355X
 from . import occupancy
-from .files import atomic_open, output_file, write_text_atomic
+from .arguments import output_file
+from .files import atomic_open, write_text_atomic
 from .provenance import utc_date
 from .repo import RESULTS_DIR, ROOT
 

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from ..spec.devices import compute_units, device_name
 from . import occupancy as occ
+from .arguments import at_least
 from .files import atomic_open
 from .provenance import run_metadata
 from .repo import RESULTS_DIR as RESULTS
@@ -312,8 +313,8 @@ def add_arguments(p) -> None:
                    help="comma list of block_m x block_n (default: %(default)s)")
     p.add_argument("--splits", default=",".join(map(str, DEFAULT_SPLITS)),
                    help="comma list of split_k values, each kept where split_k <= K / block_k (default: %(default)s)")
-    p.add_argument("--iters", type=int, default=DEFAULT_ITERS, help="timed calls per config (default %(default)s)")
-    p.add_argument("--warmup", type=int, default=DEFAULT_WARMUP, help="untimed calls before them (default %(default)s)")
+    p.add_argument("--iters", type=at_least(1), default=DEFAULT_ITERS, help="timed calls per config (default %(default)s)")
+    p.add_argument("--warmup", type=at_least(0), default=DEFAULT_WARMUP, help="untimed calls before them (default %(default)s)")
     p.add_argument("--out", type=Path, help="output folder (default data/results/<device>/, h200 on an H200)")
     p.add_argument("--dry-run", action="store_true",
                    help="no GPU, no timing: build the planned configs, run and check two tiny ones")

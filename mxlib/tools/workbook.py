@@ -37,6 +37,7 @@ import sys
 import time
 from pathlib import Path
 
+from .arguments import at_least
 from .files import atomic_open
 from .repo import FIGURES_DIR, NOTEBOOKS_DIR, RESULTS_DIR, ROOT
 
@@ -457,7 +458,7 @@ def add_arguments(p) -> None:
                         "(default: gpu when torch sees a GPU)")
     p.add_argument("--only", type=lambda s: [x.strip() for x in s.split(",") if x.strip()],
                    help="comma-separated notebook numbers to run, e.g. 01,02")
-    p.add_argument("--timeout", type=int, default=CELL_TIMEOUT_S, help=f"seconds allowed per cell (default: {CELL_TIMEOUT_S})")
+    p.add_argument("--timeout", type=at_least(1), default=CELL_TIMEOUT_S, help=f"seconds allowed per cell (default: {CELL_TIMEOUT_S})")
     p.add_argument("--check", action="store_true",
                    help="run the CPU profile into out/check/ and fail if a committed notebook's outputs are stale; "
                         "writes nothing under notebooks/ or data/")

@@ -1,0 +1,47 @@
+"""argparse types for the command line's arguments: a value that breaks the rule is refused when the
+arguments are read (exit 2, the argument named), before a command does any work."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def output_file(value: str) -> Path:
+    """An argparse `type` for a file a command writes: a value that names no file, a folder, or a file
+    under a path that is not a folder is refused when the arguments are read, before any work."""
+    path = Path(value)
+    if not value or path.name in ("", ".", ".."):
+        raise argparse.ArgumentTypeError(f"{value!r} names no file to write")
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{value} is a folder: name the file to write")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise argparse.ArgumentTypeError(f"{value}: {parent} is a file, not a folder")
+            break
+    return path
+
+
+def at_least(low: int):
+    """An argparse `type`: an integer >= `low`."""
+    def parse(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{value!r} is not an integer") from None
+        if number < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {number}")
+        return number
+    parse.__name__ = f"integer >= {low}"
+    return parse
+
+
+def non_negative_float(value: str) -> float:
+    """An argparse `type`: a finite float >= 0."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
+    if not 0 <= number < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {value}")
+    return number
