@@ -55,3 +55,45 @@ def test_bad_input_is_refused():
         lv.scale_tile_natural(sh512.flatten()[:128])
     with pytest.raises(ValueError, match="row must be one 1-D row"):
         lv.weight_group_natural(b_shuffle)
+
+
+def test_traced_shuffles_follow_the_closed_forms_and_load_whole_blocks():
+    """The maps notebook 02 draws: each shuffle traced on its own coordinates agrees with the spec's
+    position formulas, and every 16-byte run of B_shuffle is 16 consecutive bytes (32 values, one scale
+    block) of one row, the load one MFMA lane makes."""
+    for n, kb in ((32, 64), (16, 32), (48, 256)):
+        facts = lv.shuffle_facts(n, kb, 256, 8)
+        assert facts == {"weight_formula": True, "scale_formula": True, "whole_runs": n * kb // 16,
+                         "runs": n * kb // 16}, (n, kb)
+    rows, cols = lv.weight_sources(32, 64)
+    assert (rows[:16].tolist(), cols[:16].tolist()) == ([0] * 16, list(range(16)))
+    assert (rows[16:32].tolist(), cols[256:272].tolist()) == ([1] * 16, list(range(16, 32)))
+    s_rows, s_cols = lv.scale_sources(256, 8)
+    assert s_rows[:4].tolist() == [0, 16, 0, 16] and s_cols[:4].tolist() == [0, 0, 4, 4]
+    with pytest.raises(ValueError, match="at most 256"):
+        lv.weight_sources(512, 32)
+
+
+def test_a_wrong_shuffle_is_caught_by_the_facts(monkeypatch):
+    """shuffle_facts can fail: a shuffle that swaps the two 16-byte halves of each 32-byte block breaks the
+    weight formula (the runs stay whole, so the formula check is what catches it)."""
+    from mxlib.spec import layouts
+
+    def swapped(q):
+        out = layouts.shuffle_weight(q)
+        return out.view(-1, 2, 256).flip(1).reshape(out.shape)
+
+    monkeypatch.setattr(lv, "shuffle_weight", swapped)
+    facts = lv.shuffle_facts(32, 64, 256, 8)
+    assert not facts["weight_formula"] and facts["whole_runs"] == facts["runs"]
+
+
+def test_map_figures_draw_the_first_bytes():
+    """The figures label each cell with its source: 32 lines of 16 bytes for the weight, 16 for the scales."""
+    from mxlib.tools import mfma
+
+    weight, scale = lv.weight_map_figure(32, 64, lines=32), lv.scale_map_figure(8)
+    assert len(weight.axes[0].texts) == 32 * 16 and weight.axes[0].texts[0].get_text() == "0,0"
+    assert len(scale.axes[0].texts) == 256 and scale.axes[0].texts[1].get_text() == "16,0"
+    lanes = mfma.lanes_figure(7168)
+    assert [len(ax.texts) for ax in lanes.axes] == [64, 64]

@@ -67,3 +67,16 @@ def test_quant_error_by_hand():
     assert e.snr_db == pytest.approx(10 * math.log10((36 + 31e-4) / 31e-4), rel=1e-5)
     assert sorted(e.relative.tolist()) == [0.0] + [1.0] * 31
     assert qe.quant_error(torch.tensor([[1.0] * 32])).snr_db == float("inf")
+
+
+def test_notebook_figures_of_the_error_study():
+    """amax_roundup_figure draws both rules' curves over the given maxima; error_histograms gives a line and
+    a panel per distribution, its SNR the one quant_error measures."""
+    amax = torch.linspace(4.0, 8.0, 81)[:-1]
+    fig = qe.amax_roundup_figure(amax)
+    assert [len(line.get_xdata()) for line in fig.axes[0].get_lines()[:2]] == [80, 80]
+    dists = qe.distributions((8, 256), seed=3)
+    text, fig = qe.error_histograms(dists)
+    assert len(text.splitlines()) == len(dists) == len(fig.axes)
+    first = next(iter(dists))
+    assert f"SNR {qe.quant_error(dists[first].to(torch.bfloat16)).snr_db:5.1f} dB" in text.splitlines()[0]

@@ -89,3 +89,14 @@ def test_histogram_one_line_per_study(study_512):
     ax = fig.axes[0]
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [f"K=512: {100 * study_512.fail_share:.0f}% fail"]
     assert "(M=16, N=128)" in ax.get_xlabel()
+
+
+def test_midpoint_rounding_table_and_figure():
+    """The rules part at 0.25, 1.25, 2.5 and 5 (rne down to the even code, ties_away up) and agree at the
+    other three midpoints; the figure marks every midpoint, both signs, for each rule."""
+    text, fig = rs.midpoint_rounding()
+    rows = {float(r.split()[0]): (float(r.split()[1]), float(r.split()[2])) for r in text.splitlines()[1:]}
+    assert rows == {0.25: (0.0, 0.5), 0.75: (1.0, 1.0), 1.25: (1.0, 1.5), 1.75: (2.0, 2.0), 2.5: (2.0, 3.0),
+                    3.5: (4.0, 4.0), 5.0: (4.0, 6.0)}
+    marks = [line for line in fig.axes[0].get_lines() if line.get_linestyle() == "None"]
+    assert [len(line.get_xdata()) for line in marks] == [14, 14]

@@ -8,13 +8,19 @@ each view maps back to natural (row, column) order (notebook 02).
 
 The inverses are `mxlib.spec.layouts`'s own: a scale tile read at `scale_position`, a weight group
 through `unshuffle_weight`, so the layout rule is stated once, there.
+
+The maps notebook 02 draws: `weight_sources` / `scale_sources` trace each shuffle by running it on a
+matrix of its own coordinates (so they show what the transform does, not a second statement of it),
+`shuffle_facts` checks them against the closed forms, and `weight_map_figure` / `scale_map_figure` draw
+their first bytes.
 """
 from __future__ import annotations
 
 import torch
 
 from ..spec import validate
-from ..spec.layouts import SCALE_PAD_COLS, WEIGHT_TILE_KB, WEIGHT_TILE_N, scale_position, unshuffle_weight
+from ..spec.layouts import (SCALE_PAD_COLS, WEIGHT_TILE_KB, WEIGHT_TILE_N, e8m0_shuffle, scale_position,
+                            shuffle_weight, unshuffle_weight, weight_position)
 
 SCALE_TILE_ROWS = 32  # rows of one e8m0_shuffle tile: 256 bytes = 32 rows x SCALE_PAD_COLS columns
 SCALE_TILE_BYTES = SCALE_TILE_ROWS * SCALE_PAD_COLS
@@ -76,3 +82,93 @@ def weight_group_natural(row: torch.Tensor) -> torch.Tensor:
         raise ValueError(f"row must be one 1-D row of the weight view, 16 rows x K/2 bytes (a multiple of {group}), "
                          f"got shape {tuple(row.shape)}")
     return unshuffle_weight(row.view(WEIGHT_TILE_N, -1))
+
+
+def _traced(shuffle, rows: int, cols: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """(row, col) of the source each output byte of `shuffle` on a (rows, cols) byte matrix holds, in the
+    output's memory order: the shuffle run on the row and the column numbers as data."""
+    for v, name in ((rows, "rows"), (cols, "cols")):
+        validate.positive(v, name)
+        if v > 256:
+            raise ValueError(f"{name} must be at most 256 (each coordinate travels as one byte), got {v}")
+    r = torch.arange(rows, dtype=torch.int32)[:, None].expand(rows, cols).to(torch.uint8)
+    c = torch.arange(cols, dtype=torch.int32)[None, :].expand(rows, cols).to(torch.uint8)
+    return shuffle(r.contiguous()).flatten().long(), shuffle(c.contiguous()).flatten().long()
+
+
+def weight_sources(n: int, kb: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """For each byte of the B_shuffle of an (n, kb)-byte B_q, in memory order: the (row, byte column) of B_q
+    it holds (`shuffle_weight` traced; n a multiple of 16 and kb of 32, each at most 256)."""
+    return _traced(shuffle_weight, n, kb)
+
+
+def scale_sources(rows: int, cols: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """For each byte of `e8m0_shuffle` of (rows, cols) scales, in memory order: the (row, column) of the
+    scale it holds (rows a multiple of 256 and cols of 8, so no padding; each at most 256)."""
+    validate.multiple(rows, "rows", 256)
+    validate.multiple(cols, "cols", SCALE_PAD_COLS)
+    return _traced(e8m0_shuffle, rows, cols)
+
+
+def _inverse(src_row: torch.Tensor, src_col: torch.Tensor, rows: int, cols: int) -> torch.Tensor:
+    """(rows, cols) destination index of each source element of a traced permutation."""
+    dest = torch.empty(rows, cols, dtype=torch.long)
+    dest[src_row, src_col] = torch.arange(rows * cols)
+    return dest
+
+
+def shuffle_facts(n: int, kb: int, rows: int, cols: int) -> dict:
+    """What notebook 02 checks on the traced shuffles: whether `weight_position` and `scale_position` give
+    every byte's destination, and how many of B_shuffle's 16-byte runs hold 16 consecutive bytes of one
+    row, all from one 32-value scale block (the load a lane makes), out of how many."""
+    w_row, w_col = weight_sources(n, kb)
+    s_row, s_col = scale_sources(rows, cols)
+    i, j = torch.arange(n)[:, None], torch.arange(kb)[None, :]
+    r, c = torch.arange(rows)[:, None], torch.arange(cols)[None, :]
+    run_rows, run_cols = w_row.view(-1, 16), w_col.view(-1, 16)
+    whole = ((run_rows == run_rows[:, :1]).all(1) & (run_cols == run_cols[:, :1] + torch.arange(16)).all(1)
+             & (run_cols[:, 0] % 16 == 0))
+    return {"weight_formula": bool(torch.equal(_inverse(w_row, w_col, n, kb), weight_position(i, j, kb))),
+            "scale_formula": bool(torch.equal(_inverse(s_row, s_col, rows, cols), scale_position(r, c, cols))),
+            "whole_runs": int(whole.sum()), "runs": len(whole)}
+
+
+def _byte_map(labels_row, labels_col, colour, lines: int, title: str, xlabel: str, ylabel: str, bars=()):
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(10, 0.35 * lines + 1.2))
+    ax.imshow(colour.numpy(), cmap="tab10", vmin=0, vmax=9, alpha=0.55, interpolation="nearest", aspect="auto")
+    for i in range(lines):
+        for j in range(16):
+            ax.text(j, i, f"{labels_row[i, j].item()},{labels_col[i, j].item()}", ha="center", va="center",
+                    fontsize=6.5)
+    for kind, at in bars:
+        (ax.axhline if kind == "h" else ax.axvline)(at, color="black", lw=0.8)
+    ax.set_xticks(range(16))
+    ax.set_yticks(range(lines), [f"{16 * i}" for i in range(lines)])
+    ax.grid(False)
+    ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
+    return fig
+
+
+def weight_map_figure(n: int = 32, kb: int = 64, lines: int = 32):
+    """The first 16 * `lines` bytes of the B_shuffle of an (n, kb)-byte B_q, 16 a line, each labelled with
+    the 'row,byte' of B_q it holds; colour: byte // 16 (its 16-byte half of a 32-byte block)."""
+    src_row, src_col = weight_sources(n, kb)
+    rows, cols = src_row[:16 * lines].view(lines, 16), src_col[:16 * lines].view(lines, 16)
+    return _byte_map(rows, cols, cols // 16, lines,
+                     f"First {16 * lines} bytes of B_shuffle (16 per line): 'n,kb' of the B_q byte each holds; "
+                     "color = kb // 16", "byte within the 16-byte line (one lane's 16-byte load)",
+                     "byte offset in B_shuffle", bars=(("h", 15.5),))
+
+
+def scale_map_figure(cols: int = 8):
+    """The first 256 bytes (one 32-row x 8-column tile) of `e8m0_shuffle` of (256, cols) scales, 16 a line,
+    each labelled with the 'row,col' of the scale it holds; colour: the scale column; bars between 4-byte
+    words."""
+    src_row, src_col = scale_sources(256, cols)
+    rows, columns = src_row[:256].view(16, 16), src_col[:256].view(16, 16)
+    return _byte_map(rows, columns, columns, 16,
+                     "First 256 bytes of B_scale_sh (16 per line): 'row,col' of the scale each holds; color = "
+                     "scale column", "byte within the 16-byte line (4-byte words between bars)",
+                     "byte offset in B_scale_sh", bars=tuple(("v", j - 0.5) for j in range(0, 16, 4)))

@@ -98,3 +98,30 @@ def contiguous_runs(shape: str, kb_total: int, n0: int = 0, k0: int = 0) -> list
         else:
             runs.append((first, first + 15))
     return runs
+
+
+def lanes_figure(k: int):
+    """Notebook 02's lane map: per instruction shape, which lane holds each 32-value block of the B operand
+    (rows down, K blocks across), labelled with the B_shuffle byte offset of its 16 bytes for a weight of
+    K = `k` values a row; colour: the lane's group of 16."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    fig, axes = plt.subplots(1, len(SHAPES), figsize=(11, 8.6), gridspec_kw={"width_ratios": [4, 2.4]},
+                             layout="constrained")
+    for ax, shape in zip(axes, SHAPES):
+        rows, depth = SHAPES[shape]
+        blocks = depth // VALUES_PER_LANE
+        runs = weight_runs(shape, k // 2)
+        grid = np.zeros((rows, blocks))
+        for x in lanes(shape):
+            grid[x.row, x.block] = x.lane
+            ax.text(x.block, x.row, f"lane {x.lane}\n@{runs[x.lane]}", ha="center", va="center", fontsize=6.5)
+        ax.imshow(grid // 16, cmap="Pastel1", vmin=0, vmax=8, aspect="auto", interpolation="nearest")
+        ax.set_xticks(range(blocks), [f"K {32 * b}-{32 * b + 31}" for b in range(blocks)])
+        ax.set_yticks(range(rows), [str(r) for r in range(rows)], fontsize=7)
+        ax.grid(False)
+        ax.set(title=f"v_mfma_scale_f32_{shape}_f8f6f4", xlabel="32-value K block (one scale each)", ylabel="B row (N)")
+    fig.suptitle(f"Which lane holds each 32-value block of the B operand, and where it sits in B_shuffle (K = {k}):\n"
+                 "'@' = byte offset of the lane's 16 bytes; colour = group of 16 lanes")
+    return fig

@@ -1,6 +1,7 @@
 """The error MXFP4 quantization makes, as notebook 01 studies it: what the amax round-up of the scale rule
 buys (against a counterfactual scale without it), and the per-element error, SNR and flushed share on
-three distributions. The format's rules themselves are `mxlib.spec.quant`'s; this module only measures.
+three distributions (`amax_roundup_figure`, `error_histograms` draw them). The format's rules themselves
+are `mxlib.spec.quant`'s; this module only measures.
 """
 from __future__ import annotations
 
@@ -92,3 +93,39 @@ def quant_error(x: torch.Tensor, rounding: str = "rne") -> QuantError:
         snr_db=(10 * torch.log10(xf.pow(2).sum() / noise)).item() if noise > 0 else float("inf"),
         flushed=((xq == 0) & nz).float().mean().item(),
     )
+
+
+def amax_roundup_figure(amax: torch.Tensor):
+    """Notebook 01's figure: the relative error of a block's largest element against its amax (each block
+    with 31 elements of 0.01), under mxlib's scale rule and under a plain floor(log2 amax)."""
+    import matplotlib.pyplot as plt
+
+    err_rule, err_floor = amax_roundup_errors(amax)
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    ax.plot(amax, 100 * err_rule, label="mxlib (amax rounded up at 1.75·2^p)")
+    ax.plot(amax, 100 * err_floor, "--", label="plain floor(log2 amax)")
+    ax.axvline(7.0, color="#999999", lw=0.8)
+    ax.text(7.02, 1, "1.75·4", color="#666666")
+    ax.set(xlabel="block amax (units of the input)", ylabel="error of the largest element (%)",
+           title="The amax round-up caps the error of a block's largest element")
+    ax.legend()
+    return fig
+
+
+def error_histograms(dists: dict[str, torch.Tensor], rounding: str = "rne"):
+    """(lines, figure): per distribution (`distributions`), the SNR and flushed share of `quant_error` on its
+    bf16 values, and a histogram of log10 relative error per element (exact elements at -4)."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(dists), figsize=(11, 3.6), sharey=True, layout="constrained")
+    lines = []
+    for ax, (name, x) in zip(axes, dists.items()):
+        err = quant_error(x.to(torch.bfloat16), rounding)
+        ax.hist(err.relative.clamp(1e-4, 1).log10().numpy(), bins=80, color="#0072B2")
+        ax.set(title=name, xlabel="log10 relative error per element (exact at -4)")
+        ax.text(0.03, 0.95, f"SNR {err.snr_db:.1f} dB\n{100 * err.flushed:.1f}% flushed to 0", transform=ax.transAxes,
+                va="top", fontsize=8)
+        lines.append(f"{name:32s} SNR {err.snr_db:5.1f} dB, flushed to zero {100 * err.flushed:4.1f}%")
+    axes[0].set_ylabel("elements (count)")
+    fig.suptitle(f"MXFP4 ({rounding}) quantization error: flushed elements pile up at relative error 1")
+    return "\n".join(lines), fig

@@ -7,7 +7,7 @@ times a B value. The checker's tolerance is ATOL + RTOL * |ref| (`mxlib.spec.ref
 explain the failure rate: how many ties a row of A holds, and how often one tie's move alone exceeds
 the tolerance. `wrong_rule_study` computes both for one shape, with the checker's verdicts and the
 per-output error ratio; `wrong_rule_histogram` draws the ratios of several studies. How often ties occur
-at all on an input is `tie_census`.
+at all on an input is `tie_census`; where the rules part on the grid, `midpoint_rounding`.
 """
 from __future__ import annotations
 
@@ -156,3 +156,31 @@ def wrong_rule_histogram(studies, m: int, n: int):
            title='A quantized with "ties_away", checked against "rne"')
     ax.legend(loc="upper left")
     return fig
+
+
+def midpoint_rounding():
+    """(lines, figure): the E2M1 value each rule gives each positive midpoint, as a table, and the staircase
+    of nearest E2M1 values over [-6.8, 6.8] with both rules marked at every midpoint."""
+    import matplotlib.pyplot as plt
+
+    from ..spec.formats import e2m1_table
+    from ..spec.quant import ROUNDINGS, round_to_e2m1
+    from .figures import COLORS
+
+    table = e2m1_table()
+    mids = torch.tensor(E2M1_MIDPOINTS)
+    lines = [f"{'midpoint':>8}  {'rne':>5}  {'ties_away':>9}"]
+    for m in E2M1_MIDPOINTS:
+        v = {r: table[round_to_e2m1(torch.tensor([m]), r).long()].item() for r in ROUNDINGS}
+        lines.append(f"{m:8.2f}  {v['rne']:5.1f}  {v['ties_away']:9.1f}")
+    q = torch.cat([torch.linspace(-6.8, 6.8, 2721), mids, -mids]).sort().values
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.step(q, table[round_to_e2m1(q, "rne").long()], where="mid", color="#999999", lw=1, label="nearest E2M1 value")
+    ties = torch.cat([mids, -mids])
+    for rule, marker in (("rne", "o"), ("ties_away", "x")):
+        ax.plot(ties, table[round_to_e2m1(ties, rule).long()], marker, ms=7, mfc="none" if marker == "o" else None,
+                color=COLORS[rule], label=f'"{rule}" at the midpoints')
+    ax.set(xlabel="x / block scale (dimensionless)", ylabel="E2M1 value (x / block scale)",
+           title="E2M1 rounding: the rules differ only at midpoints")
+    ax.legend(loc="upper left")
+    return "\n".join(lines), fig
