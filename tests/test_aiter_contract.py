@@ -329,6 +329,24 @@ def test_aiter_splitk_call_contract(fake_aiter, version, passes_use_aot, m, n, k
     assert result.data_ptr() != again.data_ptr()
 
 
+def test_aiter_splitk_reads_the_signature_once(fake_aiter, monkeypatch):
+    """Whether gemm_afp4wfp4_preshuffle takes use_aot is read once a process, not inside every timed call."""
+    import inspect
+
+    from mxlib.runtime import aiter_calls
+
+    fake_aiter("0.1.14")
+    monkeypatch.setattr(aiter_calls, "_TAKES_USE_AOT", {})
+    reads = []
+    real = inspect.signature
+    monkeypatch.setattr(inspect, "signature", lambda fn, *a, **kw: reads.append(fn) or real(fn, *a, **kw))
+    data, _ = _data(16, 48, 512)
+    for _ in range(3):
+        aiter_backend.gemm("splitk", data)
+    assert len(reads) == 1
+    assert all(call.kwargs.get("use_aot") is False for call in contract.calls())
+
+
 # --- the aiter-Triton baseline (mxlib.tools.baselines.aiter_triton), only where an amd-aiter is at hand -----
 
 

@@ -218,6 +218,13 @@ def test_exported_amd_file_says_what_it_is_and_runs_the_seeds_plan(exported):
         assert kwargs == {"asm": {"kernel_name": plan["kernel"], "log2_k_split": seed.SEED_LOG2_K_SPLIT},
                           "ck": {}, "splitk": {"config": seed.SEED_SPLITK_CONFIG}}[path], shape
         assert f"#   {'x'.join(map(str, shape)):<15} {path:<6} {plan['runs']}" in top, shape
+    # where the 0.1.11 line's tuned rows differ (gemm_a4w4 on the M > 32 shapes), its kernel follows, and the
+    # note says that a commit, not a version string, sets the line (the contest image's f3be04a12a)
+    newer = seed.seed_plan(64, 7168, 2048, aiter="0.1.11")
+    assert newer["runs"] != seed.seed_plan(64, 7168, 2048)["runs"]
+    after = top.split("#   64x7168x2048")[1].splitlines()[1]
+    assert after.startswith("#   " + " " * 23) and f"{newer['runs']} (tuned; aiter {newer['aiter']})" in after
+    assert "f3be04a12a" in top and "not its version string" in " ".join(top.split())
     for (m, n, k), rows in dispatch.load_table("mi355x").items():
         fields = ", ".join(f"{f}={v}" for f, v in rows[0][1].items())
         assert f"    ({m}, {n}, {k}): {{'config': FusedFp4Config({fields})}}," in text

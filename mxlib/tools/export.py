@@ -606,10 +606,26 @@ def _amd_top(kind: str, plans: dict, table: dict) -> str:
         "# it is chosen; the aiter releases that holds for). Any other shape: the same rule (seed_path), the kernel",
         "# left to aiter.",
     ]
+    from ..spec.aiter_rules import AITER_LINES
+    from ..spec.seed import DEFAULT_AITER, seed_plan
+
+    others = [line for line in AITER_LINES if line.first != DEFAULT_AITER]
     for shape, p in plans.items():
         if shape in table:
             lines.append(f"#   {'x'.join(map(str, shape)):<15} {p['path']:<6} {p['runs'] or 'unknown'} "
                          f"({p['how']}; aiter {p['aiter']})")
+            for line in others:
+                other = seed_plan(*shape, aiter=line.first)
+                if other["runs"] != p["runs"]:
+                    lines.append(f"#   {'':<15} {'':<6} {other['runs'] or 'unknown'} ({other['how']}; aiter {other['aiter']})")
+    if others:
+        lines += ["#", *("# " + text for text in textwrap.wrap(
+            "Where the tuned rows' lines differ, the second kernel is the newer line's. A line is set by aiter's "
+            "commit, not its version string: " + "; ".join(f"the {line.name} line's rows hold {line.span}"
+                                                           for line in others)
+            + ". A build of main after that first commit and before the release tag reports a 0.1.10.postN "
+            "version yet has the newer rows: kernelbot's MI355X image pins f3be04a12a (2026-03-04, "
+            "gpu-mode/kernelbot:docker/amd-docker.Dockerfile), such a build.", 104, break_on_hyphens=False))]
     return "\n".join(lines)
 
 
