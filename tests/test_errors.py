@@ -69,4 +69,9 @@ def test_cli_errors_are_one_line(capsys, argv, words):
 def test_cli_file_errors_are_one_line(capsys, tmp_path):
     _one_line_error(capsys, ["harness", str(tmp_path / "missing.py")], "missing.py")
     _one_line_error(capsys, ["harness", str(tmp_path)], "is a directory")
-    _one_line_error(capsys, ["export", str(tmp_path)], "Is a directory")
+    # a file argument that names a folder is refused as the arguments are read (argparse's usage and error)
+    with pytest.raises(SystemExit) as exit_:
+        main(["export", str(tmp_path)])
+    err = capsys.readouterr().err.strip()
+    assert exit_.value.code == 2 and err.splitlines()[-1] == (
+        f"python -m mxlib export: error: argument out: {tmp_path} is a folder: name the file to write"), err
