@@ -7,7 +7,7 @@ so the result does not depend on which program finished first. fused's a_once co
 programs on a counter of the same kind and stamps its per-unit flags with the same generation.
 
 Launch-generation counters. A counter is an int64 word ``generation << ARRIVAL_BITS | arrivals`` in one
-zeroed buffer per device (`mx_counter_buffer`); the host hands every launch a generation larger than any
+zeroed buffer per device and queue (`mx_counter_buffer`); the host hands every launch a generation larger than any
 before it (`mx_next_generation`; the kernels take it as an argument Triton does not specialize, so one
 compile serves every call). A program raises the word to ``generation << ARRIVAL_BITS`` when it starts
 (`mx_arrival_open`: an atomic max, relaxed, whose result nobody waits for), and arrives when its part is
