@@ -5,21 +5,20 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .files import check_output_path
+
 
 def output_file(value: str) -> Path:
     """An argparse `type` for a file a command writes: a value that names no file, a folder, or a file
     under a path that is not a folder is refused when the arguments are read, before any work."""
-    path = Path(value)
-    if not value or path.name in ("", ".", ".."):
-        raise argparse.ArgumentTypeError(f"{value!r} names no file to write")
-    if path.is_dir():
-        raise argparse.ArgumentTypeError(f"{value} is a folder: name the file to write")
-    for parent in path.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise argparse.ArgumentTypeError(f"{value}: {parent} is a file, not a folder")
-            break
-    return path
+    if not value:
+        raise argparse.ArgumentTypeError("'' names no file to write")
+    try:
+        return check_output_path(value)
+    except IsADirectoryError:
+        raise argparse.ArgumentTypeError(f"{value} is a folder: name the file to write") from None
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def at_least(low: int):

@@ -17,16 +17,28 @@ import uuid
 from pathlib import Path
 
 
-@contextlib.contextmanager
-def atomic_path(path, suffix: str | None = None):
-    """Yield a fresh temporary Path beside `path` (ending in `suffix`, default `path`'s own suffix); after
-    the block, `path` is replaced by it (its folder created if missing). On an exception `path` is left
-    as it was. The temporary file is never left behind."""
+def check_output_path(path) -> Path:
+    """`path` as a file to write, refused by its own name: ValueError when it names no file or lies under a
+    file, IsADirectoryError when it is a folder."""
     path = Path(path)
     if path.name in ("", ".", ".."):
         raise ValueError(f"{str(path)!r} names no file to write")
     if path.is_dir():
         raise IsADirectoryError(errno.EISDIR, "a folder, not a file to write", str(path))
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ValueError(f"{path}: {parent} is a file, not a folder")
+            break
+    return path
+
+
+@contextlib.contextmanager
+def atomic_path(path, suffix: str | None = None):
+    """Yield a fresh temporary Path beside `path` (ending in `suffix`, default `path`'s own suffix); after
+    the block, `path` is replaced by it (its folder created if missing). On an exception `path` is left
+    as it was. The temporary file is never left behind."""
+    path = check_output_path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     staged = path.with_name(f".{path.stem}-{os.getpid()}-{uuid.uuid4().hex[:8]}{path.suffix if suffix is None else suffix}")
     try:
