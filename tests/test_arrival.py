@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mxlib.kernels import arrival
+from mxlib.kernels import arrival, common
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -112,7 +112,7 @@ def test_each_queue_has_counters_of_its_own():
     device = torch.device("cpu")
     here = arrival.mx_counter_buffer(device, 10)
     assert arrival.mx_counter_buffer(device, 10) is here
-    assert arrival.mx_queue_state(device) == (threading.get_ident(), False)
+    assert common.mx_queue_state(device) == (threading.get_ident(), False)
     other = []
     worker = threading.Thread(target=lambda: other.append(arrival.mx_counter_buffer(device, 10)))
     worker.start()

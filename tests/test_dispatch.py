@@ -136,10 +136,12 @@ def test_table_lookup_and_heuristic():
 
 
 def test_unseen_shapes_and_the_first_usable_row(monkeypatch, capsys):
-    # A shape without rows: the path MI355X's table runs, "fused" on other GPUs, the seed's route on the CPU.
-    assert dispatch.unseen_shape_path(16, 2048, 512, "mi355x") == "fused_fp4"
-    assert dispatch.unseen_shape_path(16, 2048, 512, "h200") == "fused"
-    assert dispatch.unseen_shape_path(16, 2112, 7168, "cpu") == "splitk"
+    # A shape without rows: the path MI355X's table runs; the CUDA path, then "fused", on other GPUs (a GPU
+    # without a table too); the seed's route on the CPU.
+    assert dispatch.unseen_shape_paths(16, 2048, 512, "mi355x") == ("fused_fp4",)
+    assert dispatch.unseen_shape_paths(16, 2048, 512, "h200") == ("mma_sm90", "fused")
+    assert dispatch.unseen_shape_paths(16, 2048, 512, "nvidia_h100_80gb_hbm3") == ("mma_sm90", "fused")
+    assert dispatch.unseen_shape_paths(16, 2112, 7168, "cpu") == ("splitk",)
     monkeypatch.setattr(dispatch, "_NOTED", set())
     rows = [("mma_sm90", "its config"), ("fused", "another")]
     assert dispatch.first_usable(rows, lambda p: (p == "fused", "no nvcc"), (4, 32, 64)) == ("fused", "another")
@@ -201,6 +203,23 @@ def test_a_gpu_without_a_table_is_warned_about_once(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         dispatch.select(16, 2112, 7168, "cpu")
+
+
+def test_a_gpu_without_a_table_runs_the_cuda_path_where_it_can(monkeypatch, capsys):
+    """A kind without a table (an H100's): mma_sm90 with its default config where the path can run, else
+    fused with its own; one stderr line for the path passed over."""
+    from mxlib.kernels import gemm_fused, gemm_mma_sm90
+
+    monkeypatch.setattr(dispatch, "device_kind", lambda device: "nvidia_h100_80gb_hbm3")
+    monkeypatch.setattr(dispatch, "_NOTED", set())
+    can = {"mma_sm90": (True, ""), "fused": (True, "")}
+    monkeypatch.setattr(dispatch, "path_available", lambda path, device: can[path])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dispatch.NoConfigTableWarning)
+        assert dispatch.select(64, 7168, 2048, "cpu") == ("mma_sm90", gemm_mma_sm90.default_config(64, 7168, 2048))
+        can["mma_sm90"] = (False, "no nvcc")
+        assert dispatch.select(64, 7168, 2048, "cpu") == ("fused", gemm_fused.default_config(64, 7168, 2048))
+    assert capsys.readouterr().err == "mxlib: skipping path mma_sm90 for 64x7168x2048: no nvcc\n"
 
 
 INTERPRETER_LATE = r"""

@@ -136,8 +136,8 @@ def _defined(text: str) -> set:
 
 
 def _reachable_paths(kind: str) -> set:
-    """Paths of a kind's table rows up to each shape's first path that always runs, and the unseen path."""
-    paths = {dispatch.gpu_unseen_path(kind)}
+    """Paths of a kind's table rows up to each shape's first path that always runs, and the unseen paths."""
+    paths = set(dispatch.gpu_unseen_paths(kind))
     for rows in dispatch.load_table(kind).values():
         for path, _ in rows:
             paths.add(path)
@@ -187,7 +187,8 @@ def test_exported_nvidia_file_keeps_the_cuda_path(exported):
     # The CUDA path travels with its source embedded and launches on the legacy default queue.
     assert "def mma_source() -> str:" in text and "read_text" not in text.split("def mma_source")[1][:400]
     assert "MXFP4_MMA_SM90_DIRECT(16, 4, 4)" in text and "_MX_AVAILABLE = {'mma_sm90': mma_available}" in text
-    assert "def _mma_queue(device) -> int:\n" in text and "    return 0" in text.split("def _mma_queue")[1][:300]
+    assert text.count("def mx_queue_state(device) -> tuple:\n") == 1  # one answer for launches and counters
+    assert "queue = mx_queue_state(a.device)[0]" in text and "current_stream" not in text
 
 
 def test_exported_files_never_ask_whether_a_graph_is_captured(exported):

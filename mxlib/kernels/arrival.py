@@ -29,8 +29,8 @@ KERNEL_NOTES.md, "Every wave releases its own stores (AMD)", has the gfx950 list
 
 Queues. Launches on one queue run one after another; launches on two may run at the same time, and a
 later launch's first max would discard an earlier one's arrivals. So each queue has buffers of its own
-(`mx_queue_state`): on a GPU the current CUDA queue, in the interpreter the calling thread (a launch runs
-there, start to end, in the thread that makes it).
+(`common.mx_queue_state`): on a GPU the current CUDA queue, in the interpreter the calling thread (a launch
+runs there, start to end, in the thread that makes it).
 
 Limits: a graph captured before an interrupted launch of a later generation is replayed against that
 launch's leftovers (only the interpreter can be interrupted midway, and it has no graphs). A counter
@@ -43,13 +43,12 @@ ever is would read unset counters; make one eager call with the most tiles on th
 from __future__ import annotations
 
 import itertools
-import threading
 
 import torch
 import triton
 import triton.language as tl
 
-from .common import mx_cuda_backend
+from .common import mx_cuda_backend, mx_queue_state
 
 ARRIVAL_BITS = tl.constexpr(20)  # low bits of a counter word: the arrivals of its launch
 MAX_ARRIVALS = 2**ARRIVAL_BITS.value - 1  # the most arrivals one counter can count
@@ -98,15 +97,6 @@ _mx_generations = itertools.count(1)
 def mx_next_generation() -> int:
     """A generation larger than any handed out before in this process: one per launch."""
     return next(_mx_generations)
-
-
-def mx_queue_state(device: torch.device) -> tuple[int, bool]:
-    """(queue, capturing) of a launch made now on `device`: the queue it joins (the current CUDA queue's
-    handle; in the interpreter the calling thread's id), and whether that queue is capturing a graph (work
-    issued now runs only when the graph replays)."""
-    if device.type != "cuda":
-        return threading.get_ident(), False
-    return torch.cuda.current_stream(device).cuda_stream, torch.cuda.is_current_stream_capturing()
 
 
 def mx_counter_buffer(device: torch.device, count: int) -> torch.Tensor:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 
 import torch
 import triton
@@ -354,6 +355,17 @@ def mx_resolve_config(path: str, config, config_type: type, default_config, m: i
     if not isinstance(cfg, config_type):
         raise TypeError(f"config must be a gemm_{path}.Config, got {type(cfg).__name__}")
     return cfg
+
+
+def mx_queue_state(device: torch.device) -> tuple[int, bool]:
+    """(queue, capturing) of a launch made now on `device`: the queue it joins (the current CUDA queue's
+    handle; in the interpreter the calling thread's id), and whether that queue is capturing a graph (work
+    issued now runs only when the graph replays). The one place a path asks torch for its queue: the
+    split-K counters are kept per queue (`arrival.mx_counter_buffer`), mma_sm90 launches on it, and the
+    exported files answer it once (`mxlib.tools.export.SUBSTITUTES`)."""
+    if device.type != "cuda":
+        return threading.get_ident(), False
+    return torch.cuda.current_stream(device).cuda_stream, torch.cuda.is_current_stream_capturing()
 
 
 def mx_output(m: int, n: int, device, out=None) -> torch.Tensor:

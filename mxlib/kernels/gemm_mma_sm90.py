@@ -49,7 +49,7 @@ import torch
 from ..spec.devices import compute_units
 from ..spec.quant import ROUNDINGS
 from ..spec.validate import choice
-from .common import mx_check_gemm_args, mx_int, mx_output, mx_resolve_config
+from .common import mx_check_gemm_args, mx_int, mx_output, mx_queue_state, mx_resolve_config
 
 # The tilings compiled into the cubin, one kernel each (csrc/mxfp4_mma_sm90.cu). Family "direct"
 # (Config.warps_k >= 1): B read straight into registers, (block_m, 16-row B tiles per CTA, warps along K);
@@ -447,11 +447,6 @@ class _MmaContext:
             self.lib.cuCtxSetCurrent(self.prev)
 
 
-def _mma_queue(device: torch.device) -> int:
-    """Handle of the CUDA queue to launch on: torch's current one for `device`."""
-    return torch.cuda.current_stream(device).cuda_stream
-
-
 def _mma_function(lib, mod, functions: dict, name: str, smem: int):
     """The module's kernel `name`, allowed `smem` bytes of dynamic shared memory (cached per name)."""
     fn, granted = functions.get(name, (None, 0))
@@ -493,7 +488,7 @@ def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tens
         raise ValueError(f"mma_sm90 Config {cfg} needs {smem} bytes of shared memory for K={k} (> {MMA_MAX_SMEM}): "
                          "raise split_k or lower num_stages")
     name = mma_kernel_name(cfg)
-    queue = _mma_queue(a.device)
+    queue = mx_queue_state(a.device)[0]
     grid = [-(-n // cfg.block_n), -(-m // cfg.block_m), cfg.split_k]
     cluster = _MmaLaunchAttr(id=_MMA_CLUSTER_DIMENSION, x=1, y=1, z=cfg.split_k)
     with _MmaContext(lib, ctx):

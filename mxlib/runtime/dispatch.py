@@ -6,11 +6,10 @@ tensors (its interpreter, TRITON_INTERPRET=1) is used only when asked for by nam
 
 Path and config (backends "triton" and "aiter"): the `path` argument, else $MXLIB_PATH, else the
 first row for the shape in `mxlib/data/configs/<device kind>.csv` whose path can run here, else
-`gpu_unseen_path` on a GPU ("fused_fp4" on the MI355X, "fused" elsewhere: the fastest Triton path
-measured on the H200, data/results/h200/rung3/h200_fused.csv) and `heuristic_path` (the seed's route) on the
-CPU. A path that cannot run here (`paths.path_available`: "mma_sm90" without nvcc or off Hopper; or A
-not in a dtype the path quantizes) is skipped with one line on stderr, once per process
-(`first_usable`). The config comes from the table's row for (shape, path) when there is one, else the
+the first usable of `gpu_unseen_paths` on a GPU ("fused_fp4" on the MI355X; "mma_sm90", then "fused",
+elsewhere) and `heuristic_path` (the seed's route) on the CPU. A path that cannot run here
+(`paths.path_available`: "mma_sm90" without nvcc or off Hopper; or A not in a dtype the path quantizes)
+is skipped with one line on stderr, once per process (`first_usable`). The config comes from the table's row for (shape, path) when there is one, else the
 path's `default_config`.
 
 Arguments win over the environment: an environment variable only fills in an argument that was not
@@ -94,7 +93,7 @@ class NoConfigTableWarning(UserWarning):
 
 def device_table(kind: str) -> dict:
     """`load_table(kind)` for the dispatcher, with a `NoConfigTableWarning` the first time (per kind and
-    process) a GPU kind has no table: its shapes then go to `unseen_shape_path` with default configs,
+    process) a GPU kind has no table: its shapes then go to `unseen_shape_paths` with default configs,
     tuned on another GPU, and whoever reads its numbers should know."""
     table = load_table(kind)
     if not table and kind != CPU_KIND:
@@ -107,8 +106,8 @@ def _warn_if_no_table(kind: str) -> None:
     # Cached: once per kind and process, whatever the warnings filters say.
     if not (CONFIG_DIR / f"{kind}.csv").is_file():
         warnings.warn(f"mxlib has no config table for GPU kind {kind!r} (no mxlib/data/configs/{kind}.csv): "
-                      "every shape runs the path of mxlib.runtime.dispatch.unseen_shape_path with its default "
-                      "config", NoConfigTableWarning, stacklevel=4)
+                      "every shape runs the first usable path of mxlib.runtime.dispatch.unseen_shape_paths with "
+                      "its default config", NoConfigTableWarning, stacklevel=4)
 
 
 def parse_config(text: str, where: str) -> dict:
@@ -131,22 +130,27 @@ def heuristic_path(m: int, n: int, k: int) -> str:
     return seed_path(m, n, k)
 
 
-# The Triton path for a shape its GPU's table has no row for, by device kind; any other GPU takes "fused".
-UNSEEN_PATHS = {MI355X.kind: "fused_fp4"}
+# The paths tried, in order, for a shape its GPU's table has no row for, by device kind; any other GPU
+# takes DEFAULT_UNSEEN_PATHS.
+UNSEEN_PATHS = {MI355X.kind: ("fused_fp4",)}
+DEFAULT_UNSEEN_PATHS = ("mma_sm90", "fused")
 
 
-def gpu_unseen_path(kind: str) -> str:
-    """`UNSEEN_PATHS`'s path for a GPU kind: "fused_fp4" on the MI355X (the path its table runs on every
-    contest shape: A reaches gfx950's scaled MFMA as E2M1 + E8M0), else "fused" (the fastest Triton
-    path measured on the H200 at every contest shape; Triton, because it runs on any GPU, where
-    "mma_sm90" needs nvcc and Hopper)."""
-    return UNSEEN_PATHS.get(kind, "fused")
+def gpu_unseen_paths(kind: str) -> tuple[str, ...]:
+    """The paths tried, in order, for a shape without a table row on a GPU of `kind`: ("fused_fp4",) on the
+    MI355X (the path its table runs on every contest shape: A reaches gfx950's scaled MFMA as E2M1 +
+    E8M0); elsewhere ("mma_sm90", "fused"): the CUDA path with its `default_config` where it can run (a
+    Hopper GPU with nvcc), faster than "fused" at all six benchmark shapes on an H100 with no table
+    (data/results/h100/run_d1bc64d/, medians 10-34% lower), and first in the H200 table at every contest
+    shape; else "fused", the fastest Triton path measured on the H200 (data/results/h200/rung3/), which
+    runs on any GPU."""
+    return UNSEEN_PATHS.get(kind, DEFAULT_UNSEEN_PATHS)
 
 
-def unseen_shape_path(m: int, n: int, k: int, kind: str) -> str:
-    """Path for a shape its device's table has no row for: `gpu_unseen_path` on a GPU, the seed's rule
-    (`heuristic_path`) on the CPU."""
-    return heuristic_path(m, n, k) if kind == CPU_KIND else gpu_unseen_path(kind)
+def unseen_shape_paths(m: int, n: int, k: int, kind: str) -> tuple[str, ...]:
+    """Paths tried, in order, for a shape its device's table has no row for: `gpu_unseen_paths` on a GPU,
+    the seed's rule (`heuristic_path`) on the CPU."""
+    return (heuristic_path(m, n, k),) if kind == CPU_KIND else gpu_unseen_paths(kind)
 
 
 _NOTED: set = set()
@@ -208,7 +212,7 @@ def _select(m: int, n: int, k: int, device, path: str | None, a_dtype):
     device_table(kind)  # the warning for a GPU kind without a table
     rows = _table_configs(kind).get((m, n, k), ())
     if path is None:
-        candidates = [(row_path, None) for row_path, _ in rows] + [(unseen_shape_path(m, n, k, kind), None)]
+        candidates = [(p, None) for p, _ in rows] + [(p, None) for p in unseen_shape_paths(m, n, k, kind)]
         path, _ = first_usable(candidates, lambda p: usable(p, device, a_dtype), (m, n, k))
     else:
         ok, reason = usable(path, device, a_dtype)

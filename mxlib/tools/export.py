@@ -18,7 +18,8 @@ Targets, each with the config table `TABLE_KIND` names (mxlib/data/configs/<kind
 - "nvidia" (the H200, where every mxlib number was measured): each shape's rows of h200.csv in table
   order, up to the first whose path always runs (rows after it are never reached, and their paths are
   not carried); a path module's `available` (e.g. "mma_sm90" needs nvcc and a Hopper GPU) decides the
-  others. A shape without rows runs `dispatch.gpu_unseen_path` ("fused") with its default config.
+  others. A shape without rows tries `dispatch.gpu_unseen_paths` ("mma_sm90", then "fused") with their
+  default configs.
 - "amd" (the contest's MI355X): by default every shape makes the seed's aiter call (`mxlib.spec.seed`:
   `seed_plan`'s path, kernel name and split-K config per shape; the calls are
   `mxlib.runtime.aiter_calls`), falling back to "fused_fp4" with the config of mi355x.csv where aiter
@@ -26,13 +27,13 @@ Targets, each with the config table `TABLE_KIND` names (mxlib/data/configs/<kind
   switch every shape or one shape to "fused_fp4". The header says that the file never ran on an
   MI355X and which aiter versions its calls were checked against (`aiter_backend.VERSIONS`).
 
-Three definitions cannot travel verbatim and are replaced (`SUBSTITUTES`), each by a documented
+Two definitions cannot travel verbatim and are replaced (`SUBSTITUTES`), each by a documented
 equivalent: "mma_sm90"'s `mma_source` reads its .cu file next to the module, so the file carries the
-source text instead; its `_mma_queue` asks torch for the current CUDA queue, which the contest's word
-rule forbids naming, so the file launches on the legacy default queue, the one the contest calls
-`custom_kernel` on; and the split-K counters' `mx_queue_state` asks torch for that queue and whether it is
-capturing a graph, so the file answers the default queue and no (the contest never captures). The names a substitute uses, not the
-original's, are followed.
+source text instead; and `mx_queue_state` (`mxlib.kernels.common`), where mma_sm90 and the split-K
+counters ask torch for the current CUDA queue and whether it is capturing a graph, which the contest's
+word rule forbids naming, so the file answers the legacy default queue (the one the contest calls
+`custom_kernel` on: the file launches nowhere else) and no (the contest never captures). The names a
+substitute uses, not the original's, are followed.
 """
 from __future__ import annotations
 
@@ -366,23 +367,17 @@ def _embedded_mma_source() -> str:
             f"    return r\'\'\'{text}\'\'\'")
 
 
-def _default_queue() -> str:
-    return ('def _mma_queue(device) -> int:\n'
-            '    """0: the legacy default CUDA queue, the one the contest calls custom_kernel on (the exported\n'
-            '    file launches nowhere else)."""\n'
-            '    return 0')
-
-
 def _one_queue_never_capturing() -> str:
     return ('def mx_queue_state(device) -> tuple:\n'
             '    """(0, False): the contest calls custom_kernel on one queue, the legacy default one, eagerly,\n'
-            '    never while a graph is captured (the exported file cannot ask: the question names the queue)."""\n'
+            '    never while a graph is captured (the exported file cannot ask: the question names the queue).\n'
+            '    Both the CUDA path\'s launches and the split-K counters go there."""\n'
             '    return 0, False')
 
 
 # (module, definition) -> a function giving the text that replaces it in the flat file (module docstring).
-SUBSTITUTES = {(_MMA, "mma_source"): _embedded_mma_source, (_MMA, "_mma_queue"): _default_queue,
-               ("mxlib.kernels.arrival", "mx_queue_state"): _one_queue_never_capturing}
+SUBSTITUTES = {(_MMA, "mma_source"): _embedded_mma_source,
+               ("mxlib.kernels.common", "mx_queue_state"): _one_queue_never_capturing}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -465,16 +460,16 @@ def _nvidia(col: Collector, kind: str) -> tuple[str, str, str]:
     from ..runtime.paths import PATHS
 
     table = _reachable(col, dispatch.load_table(kind))
-    unseen = dispatch.gpu_unseen_path(kind)
-    paths = sorted({p for rows in table.values() for p, _ in rows} | {unseen}, key=list(PATHS).index)
+    unseen = dispatch.gpu_unseen_paths(kind)
+    paths = sorted({p for rows in table.values() for p, _ in rows} | set(unseen), key=list(PATHS).index)
     names = {p: _add_path(col, p) for p in paths}
     plan = {shape: "[" + ", ".join(f"({p!r}, {_config_kwargs(names[p].config, fields)})" for p, fields in rows) + "]"
             for shape, rows in table.items()}
     sections = [
         *_shape_dict("_MX_PLAN", f"(M, N, K) -> [(path, keyword arguments), ...]: mxlib/data/configs/{kind}.csv's rows "
                                  "in table order, up to the first path that always runs.", plan),
-        f"_MX_UNSEEN = [({unseen!r}, {{}})]  # a shape without rows: mxlib.runtime.dispatch.gpu_unseen_path, "
-        "default config",
+        f"_MX_UNSEEN = [{', '.join(f'({p!r}, {{}})' for p in unseen)}]  # a shape without rows: "
+        "mxlib.runtime.dispatch.gpu_unseen_paths, default configs",
     ]
     rows_fn = ["def _mx_rows(shape):",
                '    """(path, keyword arguments) to try for a shape, in order."""',
@@ -483,8 +478,8 @@ def _nvidia(col: Collector, kind: str) -> tuple[str, str, str]:
         f"For the H200 stand-in, not for the contest's MI355X (`export --target amd` writes that file). Paths "
         f"{', '.join(paths)}: each shape's rows of mxlib/data/configs/{kind}.csv ({len(table)} shapes) in table "
         f"order, up to the first path that always runs; the first row whose path can run here is taken (a path "
-        f"with `available`, e.g. mma_sm90, runs only where it can be built). A shape without rows runs {unseen} "
-        f"with its default config.", 104)
+        f"with `available`, e.g. mma_sm90, runs only where it can be built). A shape without rows tries "
+        f"{', then '.join(unseen)} with their default configs.", 104)
     dispatcher = _dispatcher(col, {p: n.gemm for p, n in names.items()},
                              {p: n.available for p, n in names.items() if n.available}, sections, rows_fn)
     return doc, "", dispatcher
@@ -515,9 +510,9 @@ def _amd(col: Collector, kind: str) -> tuple[str, str, str]:
             if path != "fused_fp4":
                 raise NotExportable(None, f"mxlib/data/configs/{kind}.csv row {m}x{n}x{k} names path {path!r}: the "
                                           "AMD file runs the seed's aiter calls and 'fused_fp4' only")
-    if dispatch.gpu_unseen_path(kind) != "fused_fp4":
-        raise NotExportable(None, f"mxlib.runtime.dispatch.gpu_unseen_path({kind!r}) must be 'fused_fp4', the AMD "
-                                  f"file's Triton path, got {dispatch.gpu_unseen_path(kind)!r}")
+    if dispatch.gpu_unseen_paths(kind) != ("fused_fp4",):
+        raise NotExportable(None, f"mxlib.runtime.dispatch.gpu_unseen_paths({kind!r}) must be ('fused_fp4',), the "
+                                  f"AMD file's Triton path, got {dispatch.gpu_unseen_paths(kind)!r}")
     fused = _add_path(col, "fused_fp4")
     aiter = {p: col.add(_AITER, f"aiter_{p}") for p in aiter_backend.PATHS}
     gate = col.add(_AITER, "aiter_available")
