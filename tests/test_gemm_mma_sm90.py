@@ -212,6 +212,7 @@ def _run(data, cfg=None, rounding="rne"):
 def test_contest_and_random_shapes():
     rng = random.SystemRandom()
     todo = [s.mnk for s in shapes.load()]
+    todo += [(33, 16, 64), (300, 48, 192), (65, 2880, 512), (130, 16, 576)]  # wspec's default at M > 32, short K
     todo += [(rng.randrange(1, 300), 16 * rng.randrange(1, 200), 64 * rng.randrange(1, 60)) for _ in range(12)]
     for m, n, k in todo:
         seed = rng.randrange(2**31)

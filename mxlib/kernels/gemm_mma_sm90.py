@@ -232,16 +232,15 @@ def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
 
 def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
     """A heuristic for shapes without a tuned row, the pattern of the H200 sweeps' winners (KERNEL_NOTES.md).
-    Up to 4 chunks of K: family "direct", block_m the smallest
-    tile that holds M (64 above); 32-row B tiles with 4 warps along K at block_m = 8, 64-row tiles
-    with 2 at 16 and 32, 128-row tiles with 1 at 64; no split. Longer K: for M > 32
-    family "wspec", block_m 64 up to M = 64 and 128 above, 64-row B tiles, 4 stages, split_k aiming
-    at about one CTA per SM; for M <= 32 family "pipelined", block_m 16 or 32 (the
-    smallest that holds M), 64-row B tiles, 4 warps, 3 stages, split_k aiming at about 2.5 CTAs per
-    SM (`spec.devices.compute_units()`: the current GPU's SMs, the H200's without a GPU); fewer stages
-    where the scales of a long K range need the shared memory."""
+    M > 32, any K: family "wspec", block_m 64 up to M = 64 and 128 above, 64-row B tiles, 4 stages,
+    split_k aiming at about one CTA per SM (the H200 table's rule for every M >= 64 shape). M <= 32: up to 4
+    chunks of K, family "direct", block_m the smallest tile that holds M; 32-row B tiles with 4 warps
+    along K at block_m = 8, 64-row tiles with 2 at 16 and 32; no split. Longer K: family "pipelined",
+    block_m 16 or 32, 64-row B tiles, 4 warps, 3 stages, split_k aiming at about 2.5 CTAs per SM
+    (`spec.devices.compute_units()`: the current GPU's SMs, the H200's without a GPU). Fewer stages where
+    the scales of a long K range need the shared memory."""
     chunks = -(-k // MMA_CHUNK_K)
-    if chunks > 4:
+    if chunks > 4 or m > 32:
         wspec = m > 32
         block_m = (64 if m <= 64 else 128) if wspec else next(b for b in (16, 32) if m <= b)
         tiles = -(-m // block_m) * -(-n // 64)
@@ -251,8 +250,8 @@ def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
                             num_stages=stages, warps_k=0, wgmma=2 if wspec else 0)
             if mma_smem_bytes(cfg, -(-chunks // split)) <= MMA_MAX_SMEM:
                 return cfg
-    block_m = next(b for b in (8, 16, 32, 64) if m <= b or b == 64)
-    p16, kw = {8: (2, 4), 16: (4, 2), 32: (4, 2), 64: (8, 1)}[block_m]
+    block_m = next(b for b in (8, 16, 32) if m <= b)
+    p16, kw = {8: (2, 4), 16: (4, 2), 32: (4, 2)}[block_m]
     cfg = MmaConfig(block_m=block_m, block_n=16 * p16, block_k=MMA_CHUNK_K, num_warps=p16 * kw, warps_k=kw)
     tiles = -(-m // block_m) * -(-n // cfg.block_n)
     split = 1 if chunks <= 4 else max(1, min(MMA_MAX_SPLIT, chunks, round(1.5 * compute_units() / tiles)))

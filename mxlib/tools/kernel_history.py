@@ -269,7 +269,8 @@ PAIRED_RUNS = (  # every bench run that timed `mxlib` and `mxlib:mma_sm90` on on
     "mma_v6a/bench.csv", "mma_v6b/bench.csv", "mma_v6c/bench.csv", "run_2ace167/bench.csv", "mma_v6d/bench.csv",
     "mma_v7a/bench.csv", "mma_v7b/bench.csv", "run_b022894/bench.csv", "run_36e1c5e/bench.csv",
     "run_36e1c5e/bench_2.csv", "run_fc616db/bench.csv", "run_a8e5cc9/bench.csv", "final/bench.csv",
-    "final/bench_2.csv", "final/bench_3.csv", "run_c1a1bd7/bench.csv",
+    "final/bench_2.csv", "final/bench_3.csv", "run_c1a1bd7/bench.csv", "run_7c05e03/bench.csv",
+    "run_21d80f8/bench1.csv", "run_21d80f8/bench2.csv",
 )
 
 
@@ -385,6 +386,69 @@ def launch_count(frame):
     fig.suptitle("H200: L empty launches before each block; blue fast, orange slow, grey a shape with one state "
                  "(contest-style block means, us)", fontsize=9)
     figures.stamp(fig, f, "data/results/h200/mma_v17/blocks_v17c.csv")
+    return "\n".join(lines), fig
+
+
+GEMM_START_GAP_US = 0.2  # the GEMM's two start offsets after the quantizer's (v17e: 0.70-0.77 against 1.12-1.25 us)
+
+
+def gemm_start(frames):
+    """(text, figure) of where the between-block state acts (KERNEL_NOTES.md, v17e and v17f): `frames` (one
+    or more blocks CSVs' frames, taken together) hold rows of scripts/mma_blocks.py's `launches` mode with CUPTI's kernel records (`first_to_last_us`: the GEMM's start
+    after the quantizer's, a block's median) and rows replayed from a CUDA graph (`launches+graph`). Per shape
+    and L (empty launches before each block), the blocks whose GEMM starts early and late (split where
+    `stats.two_groups` finds a gap of `GEMM_START_GAP_US` in the start), each group's start and block means and
+    the late minus early block mean; then the replayed blocks' range. The figure: a panel per shape, block mean
+    against the GEMM's start, L = 1 and 2 by marker, the replayed blocks' range as a band."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    from . import figures
+    from .stats import two_groups
+
+    frame = pd.concat(list(frames), ignore_index=True)
+    launched = frame[(frame["mode"] == "launches") & frame.first_to_last_us.notna()]
+    replayed = frame[frame["mode"] == "launches+graph"]
+    keys = sorted({(r.m, r.n, r.k) for r in frame.itertuples()})
+    lines = [f"{'shape':>14} {'':8} {'L':>2}  {'early start':>11} {'block means':>13}  {'late start':>10} "
+             f"{'block means':>13}  late - early (us)"]
+    fig, axes = plt.subplots(1, len(keys), figsize=(3.3 * len(keys), 3.2), layout="constrained", squeeze=False)
+    for ax, key in zip(axes[0], keys):
+        name = "x".join(map(str, key))
+        at = (frame.m == key[0]) & (frame.n == key[1]) & (frame.k == key[2])
+        shape_rows = launched[at[launched.index]]
+        cut = two_groups(shape_rows.first_to_last_us.to_list(), GEMM_START_GAP_US)
+        for count, marker in zip(sorted(shape_rows.launches_between.unique()), "o^sD"):
+            rows = shape_rows[shape_rows.launches_between == count]
+            late = rows.first_to_last_us > (cut if cut is not None else float("inf"))  # no gap: all early
+            groups = [rows[~late], rows[late]]
+            cells = []
+            for g in groups:
+                cells += ([f"{g.first_to_last_us.min():.2f}-{g.first_to_last_us.max():.2f}",
+                           f"{g.mean_us.min():.2f}-{g.mean_us.max():.2f}"] if len(g) else ["-", "-"])
+            cost = f"{groups[1].mean_us.mean() - groups[0].mean_us.mean():+.2f}" if all(len(g) for g in groups) else "-"
+            lines.append(f"{name:>14} {'launched':8} {count:2d}  {cells[0]:>11} {cells[1]:>13}  {cells[2]:>10} "
+                         f"{cells[3]:>13}  {cost}")
+            ax.scatter(rows.first_to_last_us, rows.mean_us, marker=marker, s=24, zorder=3,
+                       c=["#D55E00" if x else "#0072B2" for x in late])
+        for count in sorted(replayed[at[replayed.index]].launches_between.unique()):
+            rows = replayed[at[replayed.index] & (replayed.launches_between == count)]
+            lines.append(f"{name:>14} {'replayed':8} {count:2d}  block means {rows.mean_us.min():.2f}-"
+                         f"{rows.mean_us.max():.2f} (no kernel records)")
+            ax.axhspan(rows.mean_us.min(), rows.mean_us.max(), color="#999999", alpha=0.25, lw=0)
+        ax.set_title(name, fontsize=9)
+        ax.set_xlabel("GEMM start after the quantizer's (us)", fontsize=8)
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("block mean, contest-style (us)", fontsize=8)
+    handles = [Line2D([], [], marker=m, color="#444444", linestyle="", label=f"launched, L = {c}")
+               for c, m in zip(sorted(launched.launches_between.unique()), "o^sD")]
+    handles.append(Patch(color="#999999", alpha=0.25, lw=0, label="replayed from a graph (range)"))
+    axes[0][0].legend(handles=handles, fontsize=7, loc="best")
+    fig.suptitle("H200: where the between-block state acts: blue early start, orange late (one point a block)",
+                 fontsize=9)
+    figures.stamp(fig, frame, "data/results/h200/mma_v17/blocks_v17e.csv, blocks_v17f.csv")
     return "\n".join(lines), fig
 
 
