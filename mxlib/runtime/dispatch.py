@@ -140,10 +140,10 @@ def gpu_unseen_paths(kind: str) -> tuple[str, ...]:
     """The paths tried, in order, for a shape without a table row on a GPU of `kind`: ("fused_fp4",) on the
     MI355X (the path its table runs on every contest shape: A reaches gfx950's scaled MFMA as E2M1 +
     E8M0); elsewhere ("mma_sm90", "fused"): the CUDA path with its `default_config` where it can run (a
-    Hopper GPU with nvcc), faster than "fused" at all six benchmark shapes on an H100 with no table
-    (data/results/h100/run_d1bc64d/, medians 10-34% lower), and first in the H200 table at every contest
-    shape; else "fused", the fastest Triton path measured on the H200 (data/results/h200/rung3/), which
-    runs on any GPU."""
+    Hopper GPU with nvcc), faster than "fused" with its own at all 13 contest shapes on an H100, which has
+    no table (data/results/h100/run_2e2a8da/, medians), and first in the H200 table at every contest shape;
+    else "fused", the fastest Triton path measured on the H200 (data/results/h200/rung3/), which runs on
+    any GPU."""
     return UNSEEN_PATHS.get(kind, DEFAULT_UNSEEN_PATHS)
 
 
