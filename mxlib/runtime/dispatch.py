@@ -141,7 +141,8 @@ def gpu_unseen_paths(kind: str) -> tuple[str, ...]:
     MI355X (the path its table runs on every contest shape: A reaches gfx950's scaled MFMA as E2M1 +
     E8M0); elsewhere ("mma_sm90", "fused"): the CUDA path with its `default_config` where it can run (a
     Hopper GPU with nvcc), faster than "fused" with its own at all 13 contest shapes on an H100, which has
-    no table (data/results/h100/run_2e2a8da/, medians), and first in the H200 table at every contest shape;
+    no table (data/results/h100/run_2e2a8da/), and on an H200 run as a kind without one
+    (data/results/h200/run_978639e/), and first in the H200 table at every contest shape;
     else "fused", the fastest Triton path measured on the H200 (data/results/h200/rung3/), which runs on
     any GPU."""
     return UNSEEN_PATHS.get(kind, DEFAULT_UNSEEN_PATHS)
