@@ -15,11 +15,11 @@ against the last rule, "contest-source", before it is kept.
 
 Targets, each with the config table `TABLE_KIND` names (mxlib/data/configs/<kind>.csv):
 
-- "nvidia" (the H200, where every mxlib number was measured): each shape's rows of h200.csv in table
-  order, up to the first whose path always runs (rows after it are never reached, and their paths are
-  not carried); a path module's `available` (e.g. "mma_sm90" needs nvcc and a Hopper GPU) decides the
-  others. A shape without rows tries `dispatch.gpu_unseen_paths` ("mma_sm90", then "fused") with their
-  default configs.
+- "nvidia" (the H200, the proving ground where mxlib's numbers were measured): each shape's rows of
+  h200.csv in table order, up to the first whose path always runs (rows after it are never reached, and
+  their paths are not carried); a path module's `available` (e.g. "mma_sm90" needs nvcc and a Hopper GPU)
+  decides the others. A shape without rows tries `dispatch.gpu_unseen_paths` ("mma_sm90", then "fused")
+  with their default configs.
 - "amd" (the contest's MI355X): by default every shape makes the seed's aiter call (`mxlib.spec.seed`:
   `seed_plan`'s path, kernel name and split-K config per shape; the calls are
   `mxlib.runtime.aiter_calls`), falling back to "fused_fp4" with the config of mi355x.csv where aiter
