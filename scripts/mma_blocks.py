@@ -33,7 +33,8 @@ runs with and without share one CSV) with their medians over its calls (each ker
 recorded them): which part of a call a slow block loses its
 time in. With `--graph` (not in place mode) each block's call is captured once into a CUDA graph and every
 timed call replays it: the quantizer and the GEMM reach the GPU in one graph launch instead of two kernel
-launches.
+launches. The two combine: the profiler records a graph's kernels too, and the flush still runs eagerly
+before each replay, so each call is read from its records as without `--graph`.
 """
 from __future__ import annotations
 

@@ -570,6 +570,12 @@ def test_blocks_script_reads_calls_from_kernel_records(tmp_path, monkeypatch):
                         "--iters", "3"]) == 0  # a run without --kernels appends to the same file, its columns empty
     rows = pd.read_csv(out)
     assert len(rows) == 2 and rows.last_us.isna().tolist() == [False, True]
+    replays = []  # --graph with --kernels: the replayed call's records, in a row of its own mode
+    monkeypatch.setattr(blocks, "graph_call", lambda call: replays.append(call) or call)
+    assert blocks.main(["--mode", "same", "--graph", "--kernels", "--out", str(out), "--shapes", "64x7168x2048",
+                        "--blocks", "1", "--iters", "3"]) == 0
+    row = pd.read_csv(out).iloc[-1]
+    assert len(replays) == 1 and row["mode"] == "same+graph" and row.first_to_last_us == 1.5
     with pytest.raises(SystemExit, match="found 3 timed calls in the profile, expected 4"):
         blocks.main(["--mode", "same", "--kernels", "--out", str(tmp_path / "x.csv"), "--shapes", "64x7168x2048",
                      "--blocks", "1", "--iters", "4"])
