@@ -9,8 +9,8 @@ first row for the shape in `mxlib/data/configs/<device kind>.csv` whose path can
 the first usable of `gpu_unseen_paths` on a GPU ("fused_fp4" on the MI355X; "mma_sm90", then "fused",
 elsewhere) and `heuristic_path` (the seed's route) on the CPU. A path that cannot run here
 (`paths.path_available`: "mma_sm90" without nvcc or off Hopper; or A not in a dtype the path quantizes)
-is skipped with one line on stderr, once per process (`first_usable`). The config comes from the table's row for (shape, path) when there is one, else the
-path's `default_config`.
+is skipped with one line on stderr, once per process (`first_usable`). The config comes from the table's
+row for (shape, path) when there is one, else the path's `default_config`.
 
 Arguments win over the environment: an environment variable only fills in an argument that was not
 given, and it is set aside when it does not fit the arguments that were (MXLIB_PATH=fused with

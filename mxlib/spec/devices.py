@@ -1,7 +1,8 @@
 """Facts about the two devices this problem involves, and the rules that read them off a running device.
 
 The contest ranks submissions on the AMD MI355X (gfx950); mxlib's numbers were measured on an NVIDIA
-H200 (sm_90), the proving ground (a few on an H100, named as such in data/results/h100/). What the code needs to know about a device lives here, once:
+H200 (sm_90), the proving ground (a few on an H100, named as such in data/results/h100/). What the code
+needs to know about a device lives here, once:
 
 - `MI355X`, `H200`: compute units (CUs or SMs: what one CTA occupies) and the groups CTAs are dealt
   over round-robin (the MI355X's 8 XCDs), each with its source.

@@ -394,8 +394,9 @@ GEMM_START_GAP_US = 0.2  # the GEMM's two start offsets after the quantizer's (v
 
 def gemm_start(frames):
     """(text, figure) of where the between-block state acts (KERNEL_NOTES.md, v17e and v17f): `frames` (one
-    or more blocks CSVs' frames, taken together) hold rows of scripts/mma_blocks.py's `launches` mode with CUPTI's kernel records (`first_to_last_us`: the GEMM's start
-    after the quantizer's, a block's median) and rows replayed from a CUDA graph (`launches+graph`). Per shape
+    or more blocks CSVs' frames, taken together) hold rows of scripts/mma_blocks.py's `launches` mode with
+    CUPTI's kernel records (`first_to_last_us`: the GEMM's start after the quantizer's, a block's median)
+    and rows replayed from a CUDA graph (`launches+graph`). Per shape
     and L (empty launches before each block), the blocks whose GEMM starts early and late (split where
     `stats.two_groups` finds a gap of `GEMM_START_GAP_US` in the start), each group's start and block means and
     the late minus early block mean; then the replayed blocks' range. The figure: a panel per shape, block mean
