@@ -102,17 +102,17 @@ def diagnose(cfg, m=8, n=64, k=384) -> str:
 
 
 def pipelined_config(m: int, n: int, k: int, wgmma: int = 0):
-    """A family "pipelined" (or "wgmma", "wspec", "wone") config for the value checks (which otherwise run each
-    shape's default config)."""
+    """A family "pipelined" (or "wgmma", "wspec") config for the value checks (which otherwise run each shape's
+    default config)."""
     bm = 16 if m <= 16 else 64
     return G.Config(block_m=bm, block_n=64, block_k=128, split_k=max(1, min(4, k // 256)), num_warps=4,
                     warps_k=0, num_stages=3, wgmma=wgmma)
 
 
 def check_configs(m: int, n: int, k: int) -> list:
-    """The configs each value check runs: the shape's default, a pipelined, a wgmma, a wspec and a wone one."""
+    """The configs each value check runs: the shape's default, a pipelined, a wgmma and a wspec one."""
     return [G.default_config(m, n, k), pipelined_config(m, n, k), pipelined_config(m, n, k, wgmma=1),
-            pipelined_config(m, n, k, wgmma=2), pipelined_config(m, n, k, wgmma=3)]
+            pipelined_config(m, n, k, wgmma=2)]
 
 
 def checks(out_dir: Path) -> list[dict]:
@@ -208,15 +208,15 @@ def checks(out_dir: Path) -> list[dict]:
 
 def candidates(m: int, n: int, k: int, families=("direct",)) -> list:
     """mma_sm90 configs worth timing for a shape, of the kernel `families` ("direct", "staged",
-    "pipelined", "wgmma", "wspec", "wone"): every tiling whose block_m suits M, splits 1..8 that launch 40 CTAs
-    to two waves; direct and staged with block_k covering a CTA's range in one round unless that leaves an SM
-    under half its warps; pipelined with 2, 3 and 4 stages, wgmma with 3, 4 and 6, wspec and wone with 4, 6
+    "pipelined", "wgmma", "wspec"): every tiling whose block_m suits M, splits 1..8 that launch 40 CTAs to two
+    waves; direct and staged with block_k covering a CTA's range in one round unless that leaves an SM
+    under half its warps; pipelined with 2, 3 and 4 stages, wgmma with 3, 4 and 6 and wspec with 4, 6
     and 8 where they fit,
     block_m from M (from 32 rows at M >= 64: more CTAs without splitting K) up to twice M, and grids up
     to 4.5 CTAs per SM."""
     chunks = -(-k // 128)
     out = []
-    ring_stages = {"pipelined": (2, 3, 4), "wgmma": (3, 4, 6), "wspec": (4, 6, 8), "wone": (4, 6, 8)}
+    ring_stages = {"pipelined": (2, 3, 4), "wgmma": (3, 4, 6), "wspec": (4, 6, 8)}
     for tiling in G.mma_tilings():
         family = G.mma_family(tiling)
         low = min(m, 64) if m < 64 else 32
@@ -348,8 +348,7 @@ def main() -> int:
     p.add_argument("--table", action="store_true")
     p.add_argument("--skip-checks", action="store_true")
     p.add_argument("--families", default="direct,pipelined",
-                   help="kernel families to sweep (direct, staged, pipelined, wgmma, wspec, wone); the table's rows are "
-                        "always timed")
+                   help="kernel families to sweep (direct, staged, pipelined, wgmma, wspec); the table's rows are always timed")
     args = p.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     print("torch", torch.__version__, torch.cuda.get_device_name(), "cc", torch.cuda.get_device_capability())

@@ -50,7 +50,7 @@ _HEADER = ("namespace {\n__device__ unsigned long long g_tl[8192 * 8];\n"
 # The quantizer's stamps: its start, and thread 0's last store of the wspec layout (order 2).
 _QUANT = (("  asm volatile(\"griddepcontrol.launch_dependents;\");\n  const int i = blockIdx.x * 256 + threadIdx.x;",
            "TQ(0)", False),
-          ("    return;\n  }\n  if (order) {", "TQ(1)", None))
+          ("    }\n    return;\n  }\n  if (order) {", "TQ(1)", None))
 
 
 def stamped_source(family: str = "pipelined") -> str:

@@ -83,11 +83,11 @@ def test_wgmma_family_configs():
     pipelined = G.Config(block_m=64, block_n=64, block_k=128, num_warps=4, warps_k=0, num_stages=4)
     assert G.mma_smem_bytes(same_ring, 12) == G.mma_smem_bytes(pipelined, 12) + G.MMA_SMEM_ALIGN
     assert G.mma_family(pipelined) == "pipelined" and G.mma_ctas_per_sm(cfg, 12) == 1
-    for bad in (dict(num_stages=2), dict(warps_k=2, num_warps=16), dict(wgmma=4), dict(block_n=96, num_warps=6),
+    for bad in (dict(num_stages=2), dict(warps_k=2, num_warps=16), dict(wgmma=3), dict(block_n=96, num_warps=6),
                 dict(block_m=8), dict(num_stages=G.MMA_MAX_STAGES + 1)):
         with pytest.raises(ValueError):
             dataclasses.replace(cfg, **bad)
-    assert {G.mma_family(c) for c in G.mma_tilings()} == {"direct", "staged", "pipelined", "wgmma", "wspec", "wone"}
+    assert {G.mma_family(c) for c in G.mma_tilings()} == {"direct", "staged", "pipelined", "wgmma", "wspec"}
 
 
 def test_wspec_family_configs():
@@ -111,34 +111,6 @@ def test_wspec_family_configs():
             dataclasses.replace(cfg, **bad)
     names = {G.mma_kernel_name(c) for c in G.mma_tilings() if c.wgmma == 2}
     assert names == {f"mxfp4_mma_sm90_t{bm}_x{g}_k{kw}" for bm, g, kw, _ in G.MMA_WSPEC}
-
-
-def test_wone_family_configs():
-    """Family "wone" is wgmma=3: wspec's tilings, rules, shared memory and occupancy, in one launch (the grid
-    counts the GEMM's CTAs alone) and a kernel of its own, "o" for "t"."""
-    wspec = G.Config(block_m=128, block_n=64, block_k=128, num_warps=4, warps_k=0, num_stages=4, wgmma=2)
-    one = dataclasses.replace(wspec, wgmma=3)
-    assert G.mma_family(one) == "wone" and G.mma_kernel_name(one) == "mxfp4_mma_sm90_o128_x1_k1"
-    assert G.mma_smem_bytes(one, 12) == G.mma_smem_bytes(wspec, 12)
-    assert G.mma_ctas_per_sm(one, 12) == G.mma_ctas_per_sm(wspec, 12)
-    assert G.mma_launches(one) == 1 and G.mma_launches(wspec) == 2
-    assert G.grid(256, 3072, 1536, one) == G.mma_gemm_ctas(256, 3072, 1536, one) == 96
-    assert G.mma_quant_rows(200, one) == 256
-    for bad in (dict(num_stages=1), dict(warps_k=1), dict(block_m=8), dict(block_n=64, num_warps=8, warps_k=2,
-                                                                             num_stages=2)):
-        with pytest.raises(ValueError):
-            dataclasses.replace(one, **bad)
-    names = {G.mma_kernel_name(c) for c in G.mma_tilings() if c.wgmma == 3}
-    assert names == {f"mxfp4_mma_sm90_o{bm}_x{g}_k{kw}" for bm, g, kw, _ in G.MMA_WSPEC}
-
-
-def test_wone_counts_in_the_arrival_word_layout():
-    """The CUDA kernel's counter word (generation << kArrivalBits | arrivals) is mxlib.kernels.arrival's: the
-    two share one buffer per queue, so their layouts must agree."""
-    from mxlib.kernels.arrival import ARRIVAL_BITS
-
-    bits = re.findall(r"constexpr int kArrivalBits = (\d+);", G.mma_source())
-    assert bits == [str(ARRIVAL_BITS.value)]
 
 
 def test_default_configs_fit_and_cover_every_contest_shape():
@@ -260,54 +232,6 @@ def test_every_tiling_split_and_round():
             data = generate_input(cfg.block_m + 3, 2 * cfg.block_n + 16, 1088, seed, device="cuda")
             ok, msg = check_implementation(data, _run(data, cfg))
             assert ok, f"{cfg} seed {seed}: {msg}"
-
-
-def _wone(**kw):
-    base = dict(block_m=128, block_n=64, block_k=128, split_k=1, num_warps=4, num_stages=4, warps_k=0, wgmma=3)
-    return G.Config(**{**base, **kw})
-
-
-@pytest.mark.gpu
-@pytest.mark.skipif(not ON_HOPPER, reason="mma_sm90 runs on compute capability 9.0 only")
-def test_wone_long_shapes_match_wspec_bit_for_bit_and_replay_from_a_graph():
-    """Family wone (one launch, A quantized by the GEMM's own grid) on the three long contest shapes at
-    wspec's table tilings: right, the same bits as wspec's two launches, and the same again from a replayed
-    CUDA graph, whose generation is fixed at capture (each run must leave its counters at 0)."""
-    seed = random.SystemRandom().randrange(2**31)
-    for (m, n, k), cfg in (((16, 2112, 7168), _wone(block_m=16, split_k=6)),
-                           ((64, 7168, 2048), _wone(block_m=64, num_warps=8, warps_k=2, num_stages=6)),
-                           ((256, 3072, 1536), _wone())):
-        data = generate_input(m, n, k, seed, device="cuda")
-        first = _run(data, cfg)
-        ok, msg = check_implementation(data, first)
-        assert ok, f"{m}x{n}x{k} {cfg} seed {seed}: {msg}"
-        assert torch.equal(first, _run(data, dataclasses.replace(cfg, wgmma=2)))
-        a, _, _, b, s = data
-        out = torch.empty_like(first)
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            G.gemm(a, b, s, config=cfg, out=out)
-        for _ in range(3):
-            out.fill_(float("nan"))
-            graph.replay()
-            torch.cuda.synchronize()
-            assert torch.equal(out, first), f"{m}x{n}x{k} replay"
-
-
-@pytest.mark.gpu
-@pytest.mark.skipif(not ON_HOPPER, reason="mma_sm90 runs on compute capability 9.0 only")
-def test_wone_grid_larger_than_the_gpu_holds_is_right_and_ends():
-    """A wone grid of 800 CTAs, more than an H200's 132 SMs hold at once (3 an SM by registers): the resident CTAs give up
-    waiting for the others' share of A after the kernel's timeout and quantize their own tiles; the result is
-    wspec's, bit for bit, in both roundings."""
-    cfg = _wone(block_m=16)
-    for rounding in ("rne", "ties_away"):
-        data = generate_input(64, 64 * 200, 256, random.SystemRandom().randrange(2**31), device="cuda",
-                              rounding=rounding)
-        got = _run(data, cfg, rounding)
-        ok, msg = check_implementation(data, got, rounding)
-        assert ok, msg
-        assert torch.equal(got, _run(data, dataclasses.replace(cfg, wgmma=2), rounding))
 
 
 @pytest.mark.gpu
@@ -683,7 +607,7 @@ def test_grid_counts_both_launches():
     for (m, n, k) in ((64, 7168, 2048), (16, 2112, 7168), (256, 3072, 1536)):
         cfg = G.default_config(m, n, k)
         assert G.mma_launches(cfg) == 2
-        rows = -(-m // cfg.block_m) * cfg.block_m if cfg.wgmma >= 2 else m
+        rows = -(-m // cfg.block_m) * cfg.block_m if cfg.wgmma == 2 else m
         quant = -(-rows * (k // 32) // 256)  # these K are whole chunks of 128
         assert G.grid(m, n, k, cfg) == G.mma_gemm_ctas(m, n, k, cfg) + quant
         assert G.mma_gemm_ctas(m, n, k, cfg) == -(-n // cfg.block_n) * -(-m // cfg.block_m) * cfg.split_k

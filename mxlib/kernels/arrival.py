@@ -1,6 +1,5 @@
 """Split-K reduced inside one launch: the arrival counters and the releases the single-launch paths share
-(`gemm_fused`, `gemm_fused_fp4`; `gemm_mma_sm90`'s family "wone" counts its grid's arrivals on two words
-of the same buffer, in the same word layout, from CUDA C++).
+(`gemm_fused`, `gemm_fused_fp4`).
 
 A program of a split-K tile stores its fp32 partial into its slot of a per-call workspace, then arrives
 at the tile's counter; the arrival that completes the tile sums the slots in split order and writes C,

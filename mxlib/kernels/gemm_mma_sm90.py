@@ -8,7 +8,7 @@ Here B is decoded in registers by bit placement straight into the MMA's operand
 layout, A is quantized on the GPU (once per CTA, or once per call for the pipelined family; bit-exact
 with `mxlib.spec.quant`, both rounding rules), and the
 split-K partials of one output tile are summed inside a thread block cluster through distributed
-shared memory. Six kernel families: "direct"
+shared memory: no counters, nothing kept between calls. Five kernel families: "direct"
 (`Config.warps_k` >= 1: B read straight into registers, each warp one 16-row tile of B and a share of
 the K chunks), "staged" (warps_k = 0, num_stages = 1: B staged in shared memory by cp.async, each warp
 several tiles and all chunks, A quantized by every CTA), "pipelined" (warps_k = 0, num_stages >= 2:
@@ -16,11 +16,9 @@ A quantized once per launch by a small kernel into a per-call buffer, then a rin
 one-chunk cp.async stages, launched as that kernel's programmatic dependent so that B's first loads
 overlap A's quantization), "wgmma" (`Config.wgmma` = 1: the pipelined family's ring feeding Hopper's
 warpgroup MMA, A's quantized chunk read by the tensor cores from shared memory, B decoded into the
-register operand), "wspec" (`Config.wgmma` = 2: the wgmma family's chunk work, warp-specialized:
+register operand) and "wspec" (`Config.wgmma` = 2: the wgmma family's chunk work, warp-specialized:
 one producer warp fills the ring by bulk copies completing on mbarriers, the consumer warpgroups only
-decode and multiply) and "wone" (`Config.wgmma` = 3: wspec in one launch, its own grid quantizing A
-before the producers copy it, the handoff through two launch-generation counters of the caller's queue,
-`arrival.mx_counter_buffer`); the H200 table picks per shape. Nothing else is kept between calls. The kernels, with the reasons for their
+decode and multiply); the H200 table picks per shape. The kernels, with the reasons for their
 layout, are `csrc/mxfp4_mma_sm90.cu`.
 
 Building: the source is compiled once with nvcc (``-gencode arch=compute_90a,code=sm_90a``) to a cubin,
@@ -51,7 +49,6 @@ import torch
 from ..spec.devices import compute_units
 from ..spec.quant import ROUNDINGS
 from ..spec.validate import choice
-from .arrival import MAX_ARRIVALS, mx_counter_buffer, mx_next_generation
 from .common import mx_check_gemm_args, mx_int, mx_output, mx_queue_state, mx_resolve_config
 
 # The tilings compiled into the cubin, one kernel each (csrc/mxfp4_mma_sm90.cu). Family "direct"
@@ -65,10 +62,9 @@ MMA_PIPELINED = ((16, 1, 4), (16, 2, 4), (32, 1, 4), (32, 2, 4), (64, 1, 4), (64
                  (128, 1, 4), (128, 1, 8))
 # Family "wgmma" (wgmma=1, warps_k = 0, num_stages >= 3): (block_m, warpgroups of 64 B rows each).
 MMA_WGMMA = ((16, 1), (32, 1), (64, 1), (128, 1), (16, 2), (32, 2), (64, 2), (128, 2))
-# Families "wspec" (wgmma=2) and "wone" (wgmma=3, the same tilings): (block_m, warpgroups of 64 B rows,
-# warpgroups along K, registers a thread uses (ptxas of nvcc 13.0, rounded up to 8; the single-warpgroup
-# tilings up to 64 rows are capped for 3 CTAs an SM)); each CTA has one producer warp beyond its 4 x
-# warpgroups x warpgroups-along-K consumer warps.
+# Family "wspec" (wgmma=2): (block_m, warpgroups of 64 B rows, warpgroups along K, registers a thread uses
+# (ptxas of nvcc 13.0, rounded up to 8; the single-warpgroup tilings up to 64 rows are capped for 3 CTAs
+# an SM)); each CTA has one producer warp beyond its 4 x warpgroups x warpgroups-along-K consumer warps.
 MMA_WSPEC = ((16, 1, 1, 128), (32, 1, 1, 128), (64, 1, 1, 128), (128, 1, 1, 160), (16, 2, 1, 128), (32, 2, 1, 128),
              (64, 2, 1, 128), (128, 2, 1, 160), (16, 1, 2, 128), (32, 1, 2, 128), (64, 1, 2, 128), (128, 1, 2, 160))
 MMA_MAX_STAGES = 6  # the ring depths the pipelined kernels wait on (cp.async.wait_group takes an immediate)
@@ -100,8 +96,7 @@ class MmaConfig:
     with warpgroup MMAs: num_warps = 4 per 64 rows of block_n, warps_k = 0, num_stages >= 3), 2 for
     family "wspec" (the wgmma tilings warp-specialized, MMA_WSPEC: num_warps counts the consumer warps,
     4 per 64 rows of block_n times warpgroups along K, warps_k = 0 for one of those or 2 for two taking
-    alternate chunks; one producer warp is added; num_stages 2..MMA_WSPEC_MAX_STAGES), 3 for family
-    "wone" (wspec's tilings and rules, A quantized by the GEMM's own grid in the same launch), else 0."""
+    alternate chunks; one producer warp is added; num_stages 2..MMA_WSPEC_MAX_STAGES), else 0."""
     block_m: int = 16
     block_n: int = 64
     block_k: int = 1024
@@ -118,19 +113,18 @@ class MmaConfig:
                 raise ValueError(f"mma_sm90 Config.{name} must be a positive integer, got {v!r}")
         if not mx_int(self.warps_k) or self.warps_k < 0:
             raise ValueError(f"mma_sm90 Config.warps_k must be an integer >= 0, got {self.warps_k!r}")
-        if not mx_int(self.wgmma) or self.wgmma not in (0, 1, 2, 3):
-            raise ValueError(f"mma_sm90 Config.wgmma must be 0, 1, 2 or 3, got {self.wgmma!r}")
+        if not mx_int(self.wgmma) or self.wgmma not in (0, 1, 2):
+            raise ValueError(f"mma_sm90 Config.wgmma must be 0, 1 or 2, got {self.wgmma!r}")
         if self.wgmma == 1 and (self.warps_k or self.num_stages < 3):
             raise ValueError(f"mma_sm90 Config.wgmma=1 needs warps_k=0 and num_stages >= 3, got "
                              f"warps_k={self.warps_k} num_stages={self.num_stages}")
-        if self.wgmma >= 2 and (self.warps_k not in (0, 2) or not 2 <= self.num_stages <= MMA_WSPEC_MAX_STAGES
+        if self.wgmma == 2 and (self.warps_k not in (0, 2) or not 2 <= self.num_stages <= MMA_WSPEC_MAX_STAGES
                                 or self.num_stages <= self.warps_k):
             # two warpgroups along K with two stages would deadlock: a warpgroup frees its stage only
             # after issuing its next chunk, which sits in the stage the producer still waits for
-            raise ValueError(f"mma_sm90 Config.wgmma={self.wgmma} needs warps_k 0 or 2 and num_stages "
-                             f"2..{MMA_WSPEC_MAX_STAGES} (3.. with warps_k=2), got warps_k={self.warps_k} "
-                             f"num_stages={self.num_stages}")
-        if self.wgmma < 2 and self.num_stages > 1 and (self.warps_k or self.num_stages > MMA_MAX_STAGES):
+            raise ValueError(f"mma_sm90 Config.wgmma=2 needs warps_k 0 or 2 and num_stages 2..{MMA_WSPEC_MAX_STAGES} "
+                             f"(3.. with warps_k=2), got warps_k={self.warps_k} num_stages={self.num_stages}")
+        if self.wgmma != 2 and self.num_stages > 1 and (self.warps_k or self.num_stages > MMA_MAX_STAGES):
             raise ValueError(f"mma_sm90 Config.num_stages must be 1, or 2..{MMA_MAX_STAGES} with warps_k=0 "
                              f"(family pipelined), got num_stages={self.num_stages} warps_k={self.warps_k}")
         if mma_kernel_name(self) is None:
@@ -141,7 +135,7 @@ class MmaConfig:
             known += [f"block_m={bm} block_n={64 * g} num_warps={4 * g} warps_k=0 num_stages>=3 wgmma=1"
                       for bm, g in MMA_WGMMA]
             known += [f"block_m={bm} block_n={64 * g} num_warps={4 * g * kw} warps_k={0 if kw == 1 else kw} "
-                      f"num_stages>=2 wgmma=2 or 3" for bm, g, kw, _ in MMA_WSPEC]
+                      f"num_stages>=2 wgmma=2" for bm, g, kw, _ in MMA_WSPEC]
             raise ValueError(f"mma_sm90 Config {self} is not a compiled tiling; known: {'; '.join(known)}")
         if self.block_k % MMA_CHUNK_K or (self.num_stages > 1 and self.block_k != MMA_CHUNK_K):
             raise ValueError(f"mma_sm90 Config.block_k must be a multiple of {MMA_CHUNK_K} ({MMA_CHUNK_K} itself "
@@ -166,31 +160,29 @@ def mma_tilings() -> list[MmaConfig]:
     out += [MmaConfig(block_m=bm, block_n=64 * g, block_k=MMA_CHUNK_K, num_warps=4 * g, warps_k=0, num_stages=3,
                       wgmma=1) for bm, g in MMA_WGMMA]
     return out + [MmaConfig(block_m=bm, block_n=64 * g, block_k=MMA_CHUNK_K, num_warps=4 * g * kw,
-                            warps_k=0 if kw == 1 else kw, num_stages=3, wgmma=w)
-                  for w in (2, 3) for bm, g, kw, _ in MMA_WSPEC]
+                            warps_k=0 if kw == 1 else kw, num_stages=3, wgmma=2) for bm, g, kw, _ in MMA_WSPEC]
 
 
 def mma_family(cfg: MmaConfig) -> str:
-    """The kernel family that runs `cfg`: "direct", "staged", "pipelined", "wgmma", "wspec" or "wone"."""
+    """The kernel family that runs `cfg`: "direct", "staged", "pipelined", "wgmma" or "wspec"."""
     if cfg.wgmma:
-        return ("wgmma", "wspec", "wone")[cfg.wgmma - 1]
+        return "wspec" if cfg.wgmma == 2 else "wgmma"
     return "direct" if cfg.warps_k else "staged" if cfg.num_stages == 1 else "pipelined"
 
 
 def mma_launches(cfg: MmaConfig) -> int:
     """Kernel launches a call of `cfg` makes: 1 where the GEMM quantizes A itself (num_stages 1: families
-    "direct" and "staged"; family "wone"), 2 where a first launch quantizes A for the other ring families'
-    GEMM."""
-    return 1 if cfg.num_stages == 1 or cfg.wgmma == 3 else 2
+    "direct" and "staged"), 2 where a first launch quantizes A for the ring families' GEMM."""
+    return 1 if cfg.num_stages == 1 else 2
 
 
 def mma_kernel_name(cfg: MmaConfig) -> str | None:
     """The cubin's kernel that runs `cfg`, or None if that tiling is not compiled."""
     bm, bn, nw, kw = cfg.block_m, cfg.block_n, cfg.num_warps, cfg.warps_k
-    if cfg.wgmma >= 2:
-        k, letter = max(1, kw), "t" if cfg.wgmma == 2 else "o"
+    if cfg.wgmma == 2:
+        k = max(1, kw)
         if bn == 16 * nw // k and nw % (4 * k) == 0 and (bm, nw // (4 * k), k) in {t[:3] for t in MMA_WSPEC}:
-            return f"mxfp4_mma_sm90_{letter}{bm}_x{nw // (4 * k)}_k{k}"
+            return f"mxfp4_mma_sm90_t{bm}_x{nw // (4 * k)}_k{k}"
     elif cfg.wgmma:
         if bn == 16 * nw and nw % 4 == 0 and (bm, nw // 4) in MMA_WGMMA:
             return f"mxfp4_mma_sm90_g{bm}_x{nw // 4}"
@@ -209,13 +201,13 @@ def mma_smem_bytes(cfg: MmaConfig, round_chunks: int) -> int:
     a round's A (bf16) and, for family "staged", B's runs and scale tiles; for family "pipelined"
     (`round_chunks`: the CTA's K range in chunks) its ring of stages and the scales of its range; or
     the fp32 output tiles (one per warp along K), whichever is larger; family "wgmma" as "pipelined"
-    plus MMA_SMEM_ALIGN bytes to align its stages; families "wspec" and "wone" as "wgmma" (an output
-    tile per warpgroup along K) plus their mbarriers."""
+    plus MMA_SMEM_ALIGN bytes to align its stages; family "wspec" as "wgmma" (an output tile per
+    warpgroup along K) plus its mbarriers."""
     bm, bn = cfg.block_m, cfg.block_n
     if cfg.num_stages > 1:
         ring = cfg.num_stages * (bm * 256 + (bn // 16) * 1024) + (bn // 32) * (round_chunks // 2 + 2) * 256
-        tiles = max(1, cfg.warps_k) if cfg.wgmma >= 2 else 1
-        bars = (2 * cfg.num_stages + 1 + 2 * tiles) * MMA_MBARRIER_BYTES if cfg.wgmma >= 2 else 0
+        tiles = max(1, cfg.warps_k) if cfg.wgmma == 2 else 1
+        bars = (2 * cfg.num_stages + 1 + 2 * tiles) * MMA_MBARRIER_BYTES if cfg.wgmma == 2 else 0
         return max(ring, tiles * bm * (bn + 4) * 4) + (MMA_SMEM_ALIGN if cfg.wgmma else 0) + bars
     staged = bm * round_chunks * 256
     if not cfg.warps_k:
@@ -226,8 +218,8 @@ def mma_smem_bytes(cfg: MmaConfig, round_chunks: int) -> int:
 def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
     """CTAs of `cfg` an SM holds at once (registers: MMA_SM_WARPS warps for "direct", one CTA for
     "staged", 8 warps for "pipelined" by its launch bounds, MMA_WGMMA_REGS for "wgmma", MMA_WSPEC's
-    and the producer warp for "wspec" and "wone"; shared memory)."""
-    if cfg.wgmma >= 2:
+    and the producer warp for "wspec"; shared memory)."""
+    if cfg.wgmma == 2:
         k = max(1, cfg.warps_k)
         per = next(r for bm, g, kw, r in MMA_WSPEC if (bm, 64 * g, kw) == (cfg.block_m, cfg.block_n, k))
         regs = 65536 // (32 * (cfg.num_warps + 1) * per)
@@ -276,9 +268,9 @@ def mma_gemm_ctas(m: int, n: int, k: int, config: MmaConfig) -> int:
 
 
 def mma_quant_rows(m: int, config: MmaConfig) -> int:
-    """Rows of A's quantized buffer in the ring families: M, or for wspec and wone whole tiles of rows
-    (their producers copy full tiles)."""
-    return -(-m // config.block_m) * config.block_m if config.wgmma >= 2 else m
+    """Rows of A's quantized buffer in the two-launch families: M, or for wspec whole tiles of rows
+    (its producer copies full tiles)."""
+    return -(-m // config.block_m) * config.block_m if config.wgmma == 2 else m
 
 
 def mma_quant_blocks(k: int) -> int:
@@ -291,7 +283,7 @@ MMA_QUANT_THREADS = 256  # threads of a quantizer CTA (its __launch_bounds__), o
 
 def mma_grid(m: int, n: int, k: int, config: MmaConfig) -> int:
     """CTAs launched per call, both launches summed: the GEMM's, plus the quantizer's for the families
-    with a ring and two launches (one thread per 32-value block of A's padded rows)."""
+    with a ring (one thread per 32-value block of A's padded rows)."""
     ctas = mma_gemm_ctas(m, n, k, config)
     if mma_launches(config) == 2:
         ctas += -(-mma_quant_rows(m, config) * mma_quant_blocks(k) // MMA_QUANT_THREADS)
@@ -482,8 +474,7 @@ def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tens
                ties_away: bool) -> None:
     """The launches for `cfg` writing C into `c` (all tensors checked by the caller): one kernel, or for
     the families with a ring A's quantizer into a fresh per-call buffer and the GEMM as its programmatic
-    dependent (nothing of the buffer outlives the call: it is freed in queue order), or for "wone" the
-    GEMM alone, quantizing A into that buffer itself, with the queue's counters and a new generation."""
+    dependent (nothing of the buffer outlives the call: it is freed in queue order)."""
     m, k = a.shape
     n = b.shape[0]
     lib = _mma_cuda()
@@ -501,7 +492,7 @@ def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tens
     cluster = _MmaLaunchAttr(id=_MMA_CLUSTER_DIMENSION, x=1, y=1, z=cfg.split_k)
     with _MmaContext(lib, ctx):
         fn = _mma_function(lib, mod, functions, name, smem)
-        if cfg.num_stages == 1:  # families direct and staged: A quantized by every CTA
+        if mma_launches(cfg) == 1:
             values = [ctypes.c_uint64(t.data_ptr()) for t in (a, b, bs, c)]
             values += [ctypes.c_int32(v) for v in (m, n, k, a.stride(0), bs.shape[1], rounds, int(ties_away))]
             _mma_start(lib, fn, name, values, grid, 32 * cfg.num_warps, smem, queue, [cluster])
@@ -509,19 +500,6 @@ def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tens
         kb_pad = mma_quant_blocks(k)
         rows = mma_quant_rows(m, cfg)
         a_q = torch.empty(rows * kb_pad * 64, dtype=torch.uint8, device=a.device)
-        threads = 32 * (cfg.num_warps + (cfg.wgmma >= 2))  # wspec and wone: the producer warp
-        if cfg.wgmma == 3:  # wone: one launch, A quantized by the GEMM's own grid (the kernel's comment)
-            ctas = grid[0] * grid[1] * grid[2]
-            if ctas > MAX_ARRIVALS:
-                raise ValueError(f"mma_sm90 Config {cfg} launches {ctas} CTAs for {m}x{n}x{k}; family wone counts "
-                                 f"at most {MAX_ARRIVALS}: raise block_n or block_m, or use wgmma=2")
-            cnt = mx_counter_buffer(a.device, 2)
-            values = [ctypes.c_uint64(t.data_ptr()) for t in (a, a_q, b, bs, c, cnt)]
-            values.append(ctypes.c_uint64(mx_next_generation()))
-            values += [ctypes.c_int32(v) for v in (m, n, k, a.stride(0), kb_pad, bs.shape[1], cfg.num_stages,
-                                                   int(ties_away))]
-            _mma_start(lib, fn, name, values, grid, threads, smem, queue, [cluster])
-            return
         quant = _mma_function(lib, mod, functions, MMA_QUANT_KERNEL, 0)
         values = [ctypes.c_uint64(a.data_ptr()), ctypes.c_uint64(a_q.data_ptr())]
         values += [ctypes.c_int32(v) for v in (m, k, a.stride(0), kb_pad, int(ties_away), cfg.wgmma, rows,
@@ -530,6 +508,7 @@ def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tens
                    MMA_QUANT_THREADS, 0, queue, [])
         values = [ctypes.c_uint64(t.data_ptr()) for t in (a_q, b, bs, c)]
         values += [ctypes.c_int32(v) for v in (m, n, k, kb_pad, bs.shape[1], cfg.num_stages)]
+        threads = 32 * (cfg.num_warps + (cfg.wgmma == 2))  # wspec: the producer warp
         _mma_start(lib, fn, name, values, grid, threads, smem, queue,
                    [cluster, _MmaLaunchAttr(id=_MMA_PROGRAMMATIC, x=1)])
 

@@ -24,16 +24,13 @@
 // cluster and split its K chunks; their fp32 partials are summed through distributed shared memory in
 // rank order (deterministic) before one bf16 store. Nothing is kept between launches and nothing
 // outside C is written but the ring families' per-call A buffer (allocated by the caller for one
-// call) and family "wone"'s two launch-generation counters (set back to 0 by the launch's last CTA;
-// what a stopped launch leaves there carries an older generation, which the next launch discards):
-// an interrupted or failed launch cannot leave state that a later one reads.
+// call): an interrupted or failed launch cannot leave state that a later one reads.
 // Five families share the decode and the reduction: "staged" (B's runs copied to shared memory with
 // A's, warps owning several 16-row tiles), "direct" (B loaded straight into registers, each warp one
 // 16-row tile and a share of the chunks, partials summed in shared memory), "pipelined" (A quantized
 // once per call by mxfp4_quant_a_sm90, then a ring of one-chunk cp.async stages) on mma.sync,
-// "wgmma" (the pipelined ring feeding Hopper's warpgroup MMA, A read from shared memory by the MMA),
-// "wspec" (wgmma's chunk work with the ring filled by one producer warp's bulk copies) and "wone"
-// (wspec in one launch: the GEMM's own grid quantizes A before its producers copy it).
+// "wgmma" (the pipelined ring feeding Hopper's warpgroup MMA, A read from shared memory by the MMA)
+// and "wspec" (wgmma's chunk work with the ring filled by one producer warp's bulk copies).
 #include <cstdint>
 
 namespace {
@@ -1056,144 +1053,10 @@ __device__ __forceinline__ void bulk_copy(uint32_t dst, const void* src, uint32_
                : "memory");
 }
 
-// Block bl of row `row` of A (32 bf16 values as 16 pairs), or zeros for a row past m or a block past K.
-__device__ __forceinline__ void a_block_load(const uint16_t* __restrict__ a, int row, int bl, int m, int k, int lda,
-                                             uint32_t (&x)[16]) {
-  if (row < m && bl < k / 32) {
-    const uint4* src = reinterpret_cast<const uint4*>(a + (size_t)row * lda + (size_t)bl * 32);
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const uint4 v = __ldg(src + j);
-      x[4 * j] = v.x;
-      x[4 * j + 1] = v.y;
-      x[4 * j + 2] = v.z;
-      x[4 * j + 3] = v.w;
-    }
-  } else {
-#pragma unroll
-    for (int j = 0; j < 16; ++j) x[j] = 0u;
-  }
-}
-
-// A quantized block `o` (row `row`, block bl) stored in wspec's order 2 (the quantizer's comment says it).
-__device__ __forceinline__ void a_block_store_tiled(uint8_t* a_q, const uint32_t (&o)[16], int row, int bl, int kb_pad,
-                                                    int tile_m) {
-  const int r = row % tile_m;
-  uint8_t* dst = a_q + ((size_t)(row / tile_m) * (kb_pad / 4) + bl / 4) * tile_m * 256 + r * 128 + (bl % 4) * 4;
-#pragma unroll
-  for (int s = 0; s < 8; ++s) {  // step s = 2q + h: pieces 2 (s % 4) and 2 (s % 4) + 1 of half s / 4
-    const int q = s / 2, h = s % 2, j = 2 * (s % 4);
-    uint8_t* half = dst + (s / 4) * tile_m * 128;
-    *reinterpret_cast<uint32_t*>(half + (j ^ (r % 8)) * 16) = prmt(o[4 * q + h], o[4 * q + h + 2], 0x5410);
-    *reinterpret_cast<uint32_t*>(half + ((j + 1) ^ (r % 8)) * 16) = prmt(o[4 * q + h], o[4 * q + h + 2], 0x7632);
-  }
-}
-
-// Family "wone": wspec in one launch. Every thread of the grid first quantizes its share of A's blocks
-// into the per-call buffer (order 2), the CTA arrives on a launch-generation counter (as
-// mxlib/kernels/arrival.py's: the word generation << kArrivalBits | arrivals, raised to the launch's
-// generation by each CTA before it arrives, so what an earlier launch left is discarded), and the
-// producer warp copies A only once every CTA of the grid has arrived. B's scales and first chunks are
-// copied, and each consumer warpgroup decodes its first chunk, while A is quantized and awaited. A CTA
-// that has waited kAwaitNs (its grid not all resident at once: other work holding SMs, or a grid larger
-// than the GPU holds) quantizes its own tile's blocks itself, the same bits, and goes on: slower, never
-// wrong and never a hang. A second counter counts the CTAs past the wait; the last sets both back to 0,
-// so a replayed CUDA graph (its generation fixed at capture) finds 0 again.
-struct OneLaunch {
-  const uint16_t* a;        // A, bf16, row pitch lda
-  uint8_t* a_q;             // the per-call buffer the GEMM's bulk copies read (order 2, BM-row tiles)
-  unsigned long long* cnt;  // two counter words: arrivals, then CTAs past the wait
-  unsigned long long gen;   // this launch's generation (> 0)
-  int lda, ties_away;
-};
-constexpr int kArrivalBits = 20;                   // low bits of a counter word: its launch's arrivals
-constexpr unsigned long long kAwaitNs = 200000;    // how long a CTA waits for the grid's A before doing its own
-
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-// Blocks first, first + step, ... < count of A quantized into one.a_q: block j is (row0 + j / nb, bl0 + j % nb);
-// each thread then orders its stores before the async proxy's reads (the bulk copies of A).
-__device__ __forceinline__ void a_quantize_blocks(const OneLaunch& one, int M, int K, int kb_pad, int tile_m, int row0,
-                                                  int bl0, int nb, int count, int first, int step) {
-  for (int j = first; j < count; j += step) {
-    const int row = row0 + j / nb, bl = bl0 + j % nb;
-    uint32_t x[16], o[16];
-    a_block_load(one.a, row, bl, M, K, one.lda, x);
-    quantize_block(x, o, one.ties_away != 0);
-    a_block_store_tiled(one.a_q, o, row, bl, kb_pad, tile_m);
-  }
-  asm volatile("fence.proxy.async.global;" ::: "memory");
-}
-
-// The CTA's share of A (all NT threads call it once, from whichever role), then a barrier of the CTA's
-// threads (named barrier 1: the roles call it from different places) after which the producer's lane 0
-// arrives for the whole CTA.
-template <int NT>
-__device__ __forceinline__ void a_quantize_share(const OneLaunch& one, int M, int K, int kb_pad, int tile_m) {
-  const int cta = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-  const int ctas = gridDim.x * gridDim.y * gridDim.z;
-  a_quantize_blocks(one, M, K, kb_pad, tile_m, 0, 0, kb_pad, gridDim.y * tile_m * kb_pad, cta * NT + threadIdx.x,
-                    ctas * NT);
-  asm volatile("bar.sync 1, %0;" ::"n"(NT) : "memory");
-}
-
-// The producer warp's handoff (all 32 lanes, converged). Lane 0 raises both counters to the launch's
-// generation (the arrival below is ordered after it: same thread, same word), arrives (release: the CTA's
-// stores, ordered before it by the barrier in a_quantize_share; a reduction, nothing to wait for) and polls
-// until every CTA has arrived (acquire; a short sleep between polls keeps the line free for the arrivals)
-// or kAwaitNs have passed. If the wait timed out, the warp quantizes the CTA's own blocks (rows row0 ..
-// row0 + tile_m - 1, blocks bl0 .. bl0 + nb - 1). Then every lane orders the async proxy after what the
-// warp has seen. The CTA leaves (a_leave) once its first copies of A are issued.
-__device__ __forceinline__ void a_handoff(const OneLaunch& one, int M, int K, int kb_pad, int tile_m, int row0, int bl0,
-                                          int nb, int lane) {
-  const unsigned long long ctas = gridDim.x * gridDim.y * gridDim.z, base = one.gen << kArrivalBits;
-  int late = 0;
-  if (lane == 0) {
-    asm volatile("red.relaxed.gpu.global.max.u64 [%0], %1;" ::"l"(one.cnt), "l"(base) : "memory");
-    asm volatile("red.relaxed.gpu.global.max.u64 [%0], %1;" ::"l"(one.cnt + 1), "l"(base) : "memory");
-    asm volatile("red.release.gpu.global.add.u64 [%0], 1;" ::"l"(one.cnt) : "memory");
-    const unsigned long long start = global_ns();
-    for (;;) {
-      unsigned long long seen;
-      asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(seen) : "l"(one.cnt) : "memory");
-      if (seen == base + ctas) break;
-      if (global_ns() - start > kAwaitNs) {
-        late = 1;
-        break;
-      }
-      __nanosleep(32);
-    }
-  }
-  if (__shfl_sync(0xFFFFFFFFu, late, 0))
-    a_quantize_blocks(one, M, K, kb_pad, tile_m, row0, bl0, nb, tile_m * nb, lane, 32);
-  __syncwarp();
-  asm volatile("fence.proxy.async.global;" ::: "memory");  // A's bytes, next read by the warp's bulk copies
-}
-
-// The CTA is past the wait: lane 0 counts it on the second counter; the last CTA to leave (every CTA has
-// arrived and stopped polling) sets both counters back to 0.
-__device__ __forceinline__ void a_leave(const OneLaunch& one, int lane) {
-  if (lane == 0) {
-    const unsigned long long ctas = gridDim.x * gridDim.y * gridDim.z, base = one.gen << kArrivalBits;
-    unsigned long long old;
-    asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(one.cnt + 1) : "memory");
-    if (old == base + ctas - 1) {
-      asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(one.cnt), "l"(0ull) : "memory");
-      asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(one.cnt + 1), "l"(0ull) : "memory");
-    }
-  }
-  __syncwarp();
-}
-
-template <int BM, int NWG, int KW, bool ONE = false>
+template <int BM, int NWG, int KW>
 __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, const uint8_t* __restrict__ B,
                                                const uint8_t* __restrict__ BS, uint16_t* __restrict__ C, int M,
-                                               int N, int K, int kb_pad, int sn, int stages,
-                                               const OneLaunch& one = OneLaunch{}) {
+                                               int N, int K, int kb_pad, int sn, int stages) {
   constexpr int NC = NWG * KW * 4, NT = NC * 32 + 32, MT = BM / 8, P16 = NWG * 4, NR = P16 * 16, G32 = NR / 32;
   constexpr int CP = NR + 4, A_STAGE = BM * 256, B_STAGE = P16 * 1024;
   static_assert(BM % 16 == 0 && (KW == 1 || KW == 2), "tiling");
@@ -1238,13 +1101,6 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
 
   if (c_end == c_begin) {
     // A rank without chunks (split_k above the chunks) adds zeros to its cluster's sum.
-    if constexpr (ONE) {
-      a_quantize_share<NT>(one, M, K, kb_pad, BM);
-      if (warp == NC) {
-        a_handoff(one, M, K, kb_pad, BM, m0, 0, 0, lane);
-        a_leave(one, lane);
-      }
-    }
   } else if (warp == NC) {
     // The producer. The warp runs the loop together on warp-uniform values and one elected lane
     // announces each stage's bytes and issues its copies, so the copies' operands sit in uniform
@@ -1283,15 +1139,10 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
       for (int i = 0; i < first; ++i) fill_b(i, i);
     }
     __syncwarp();
-    if constexpr (ONE) {
-      a_quantize_share<NT>(one, M, K, kb_pad, BM);
-      a_handoff(one, M, K, kb_pad, BM, m0, 4 * c_begin, 4 * (c_end - c_begin), lane);
-    }  // then wone's launch has no grid to wait for: the wait below returns at once
     grid_dependency_wait();
     if (elect_one())
       for (int i = 0; i < first; ++i) fill_a(i, i);
     __syncwarp();
-    if constexpr (ONE) a_leave(one, lane);
     int slot = 0;         // chunk i's stage (i % S)
     uint32_t parity = 0;  // the parity of that stage's release of chunk i - S (i / S - 1, mod 2)
     for (int i = S; i < n; ++i) {
@@ -1315,7 +1166,6 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
     const int b_g = w * 1024 + t * 256 + g * 16, b_h = b_g + 128;
     const uint32_t a_base = smem_addr(a_sm);
     uint32_t frag0[8][4], frag1[8][4];
-    if constexpr (ONE) a_quantize_share<NT>(one, M, K, kb_pad, BM);
     mbar_wait(sbar, 0);
     if (c_begin + kw < c_end) {
       int slot = kw, last = -1;  // this warpgroup's current chunk's stage; its previous chunk's (-1: none)
@@ -1392,10 +1242,31 @@ extern "C" __global__ void __launch_bounds__(256) mxfp4_quant_a_sm90(const uint1
   if (i >= rows * kb_pad) return;
   const int row = i / kb_pad, bl = i % kb_pad;
   uint32_t x[16], o[16];
-  a_block_load(a, row, bl, m, k, lda, x);
+  if (row < m && bl < k / 32) {
+    const uint4* src = reinterpret_cast<const uint4*>(a + (size_t)row * lda + (size_t)bl * 32);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const uint4 v = __ldg(src + j);
+      x[4 * j] = v.x;
+      x[4 * j + 1] = v.y;
+      x[4 * j + 2] = v.z;
+      x[4 * j + 3] = v.w;
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < 16; ++j) x[j] = 0u;
+  }
   quantize_block(x, o, ties_away != 0);
   if (order == 2) {
-    a_block_store_tiled(a_q, o, row, bl, kb_pad, tile_m);
+    const int r = row % tile_m;
+    uint8_t* dst = a_q + ((size_t)(row / tile_m) * (kb_pad / 4) + bl / 4) * tile_m * 256 + r * 128 + (bl % 4) * 4;
+#pragma unroll
+    for (int s = 0; s < 8; ++s) {  // step s = 2q + h: pieces 2 (s % 4) and 2 (s % 4) + 1 of half s / 4
+      const int q = s / 2, h = s % 2, j = 2 * (s % 4);
+      uint8_t* half = dst + (s / 4) * tile_m * 128;
+      *reinterpret_cast<uint32_t*>(half + (j ^ (r % 8)) * 16) = prmt(o[4 * q + h], o[4 * q + h + 2], 0x5410);
+      *reinterpret_cast<uint32_t*>(half + ((j + 1) ^ (r % 8)) * 16) = prmt(o[4 * q + h], o[4 * q + h + 2], 0x7632);
+    }
     return;
   }
   if (order) {
@@ -1511,17 +1382,6 @@ MXFP4_MMA_SM90_WGMMA(128, 2)
     mma_gemm_wspec<BM, NWG, KW>(a_q, b, bs, c, m, n, k, kb_pad, sn, stages);                                  \
   }
 
-// mxfp4_mma_sm90_o<BM>_x<NWG>_k<KW>: wone, the wspec tiling quantizing A itself into a_q (order 2) in the
-// same launch; cnt: two counter words of the caller's queue, gen: the launch's generation.
-#define MXFP4_MMA_SM90_WONE(BM, NWG, KW, CTAS)                                                              \
-  extern "C" __global__ void __launch_bounds__(NWG * KW * 128 + 32, CTAS) mxfp4_mma_sm90_o##BM##_x##NWG##_k##KW( \
-      const uint16_t *__restrict__ a, uint8_t *a_q, const uint8_t *__restrict__ b, const uint8_t *__restrict__ bs, \
-      uint16_t *__restrict__ c, unsigned long long *cnt, unsigned long long gen, int m, int n, int k, int lda,    \
-      int kb_pad, int sn, int stages, int ties_away) {                                                         \
-    mma_gemm_wspec<BM, NWG, KW, true>(a_q, b, bs, c, m, n, k, kb_pad, sn, stages,                             \
-                                      OneLaunch{a, a_q, cnt, gen, lda, ties_away});                            \
-  }
-
 MXFP4_MMA_SM90_WSPEC(16, 1, 1, 3)
 MXFP4_MMA_SM90_WSPEC(32, 1, 1, 3)
 MXFP4_MMA_SM90_WSPEC(64, 1, 1, 3)
@@ -1534,16 +1394,3 @@ MXFP4_MMA_SM90_WSPEC(16, 1, 2, 1)
 MXFP4_MMA_SM90_WSPEC(32, 1, 2, 1)
 MXFP4_MMA_SM90_WSPEC(64, 1, 2, 1)
 MXFP4_MMA_SM90_WSPEC(128, 1, 2, 1)
-
-MXFP4_MMA_SM90_WONE(16, 1, 1, 3)
-MXFP4_MMA_SM90_WONE(32, 1, 1, 3)
-MXFP4_MMA_SM90_WONE(64, 1, 1, 3)
-MXFP4_MMA_SM90_WONE(128, 1, 1, 1)
-MXFP4_MMA_SM90_WONE(16, 2, 1, 1)
-MXFP4_MMA_SM90_WONE(32, 2, 1, 1)
-MXFP4_MMA_SM90_WONE(64, 2, 1, 1)
-MXFP4_MMA_SM90_WONE(128, 2, 1, 1)
-MXFP4_MMA_SM90_WONE(16, 1, 2, 1)
-MXFP4_MMA_SM90_WONE(32, 1, 2, 1)
-MXFP4_MMA_SM90_WONE(64, 1, 2, 1)
-MXFP4_MMA_SM90_WONE(128, 1, 2, 1)
