@@ -1,0 +1,84 @@
+"""A rule of Hopper's warpgroup MMA that no compiler enforces, checked in PTX on a machine with no GPU.
+
+PTX (`wgmma.fence`): the registers a `wgmma.mma_async` reads (its accumulators and its register A operand)
+must be written before the `wgmma.fence` that precedes it; a write between the fence and the wgmma is
+undefined. CUDA C++ cannot say so: the fence is an `asm volatile` with a memory clobber, which keeps memory
+operations in place but lets the compiler move register arithmetic past it, and it does so with constants,
+which it materializes next to their use. KERNEL_NOTES.md "v19a" met it: a register operand built from
+constants was written after the fence in PTX, ptxas then left three of its four registers unwritten on the
+first pass of an unrolled loop, and the sums came out wrong with no warning. Only a GPU run shows that, and CI
+has no GPU; this check reads the PTX instead (`register_writes_after_fence`), for the library's kernels and
+the diagnostic scripts' (tests/test_wgmma_rules.py).
+
+Scope: PTX registers are virtual and written once per definition site, so a write between a fence and a
+wgmma is visible in program order within straight-line code; the check scans each function in order and
+resets at every fence. It does not follow branches (a write on another path before a loop's back edge is not
+seen), and it checks the register A operand only (the accumulators are read-modify-write by design and kept
+in place by the library's `wgmma_fence_acc`).
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..kernels import gemm_mma_sm90 as G
+
+_ENTRY = re.compile(r"^\s*(?:\.visible\s+|\.weak\s+)?\.(?:entry|func)\s+(?:\([^)]*\)\s*)?(\w+)")
+_WGMMA = re.compile(r"^\s*(?:@!?%p\w*\s+)?wgmma\.mma_async\S*\s+\{[^}]*\}\s*,\s*\{([^}]*)\}")
+_WRITE = re.compile(r"^\s*(?:@!?%p\w*\s+)?[a-z][\w.:]*\s+(\{[^}]*\}|%\w+)")
+
+
+@dataclass(frozen=True)
+class LateWrite:
+    """Register `register`, read as the A operand of the wgmma at PTX line `wgmma_line` in `function`, was
+    written at line `write_line`, after the fence that precedes that wgmma."""
+    function: str
+    wgmma_line: int
+    register: str
+    write_line: int
+
+
+def register_writes_after_fence(ptx: str) -> list[LateWrite]:
+    """Every register of a `wgmma.mma_async`'s A operand in `ptx` written between the last `wgmma.fence` before
+    it and it, in program order, once per wgmma and register (see the module's docstring for what is not
+    followed)."""
+    found: list[LateWrite] = []
+    function, written = "", {}
+    for number, line in enumerate(ptx.splitlines(), 1):
+        text = line.split("//")[0]
+        entry = _ENTRY.match(text)
+        if entry:
+            function, written = entry.group(1), {}
+            continue
+        if re.match(r"^\s*wgmma\.fence\b", text):
+            written = {}
+            continue
+        wgmma = _WGMMA.match(text)
+        if wgmma:
+            for register in dict.fromkeys(r.strip() for r in wgmma.group(1).split(",")):
+                if register in written:
+                    found.append(LateWrite(function, number, register, written[register]))
+            continue
+        write = _WRITE.match(text)
+        if write and not text.lstrip().startswith(("st.", "red.", "atom.", "bar.", "ret", "bra")):
+            for register in re.findall(r"%\w+", write.group(1)):
+                written[register] = number
+    return found
+
+
+def mma_ptx(source: str, nvcc: str) -> str:
+    """`source` compiled to PTX with the library's nvcc flags (`gemm_mma_sm90.MMA_NVCC_FLAGS`, less the cubin
+    output and ptxas's report); `gemm_mma_sm90.MmaUnavailable` with nvcc's first error line if it fails."""
+    flags = [f for f in G.MMA_NVCC_FLAGS if f not in ("-cubin", "-Xptxas", "-v")]
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = Path(tmp) / "kernels.cu", Path(tmp) / "kernels.ptx"
+        src.write_text(source, encoding="utf-8")
+        proc = subprocess.run([nvcc, *flags, "-ptx", "-o", str(out), str(src)], capture_output=True, text=True,
+                              timeout=G.MMA_NVCC_TIMEOUT_S)
+        if proc.returncode or not out.is_file():
+            lines = [ln for ln in (proc.stderr + proc.stdout).splitlines() if "error" in ln.lower()] or ["no message"]
+            raise G.MmaUnavailable(f"nvcc ({nvcc}) failed to compile to PTX: {lines[0].strip()}")
+        return out.read_text(encoding="utf-8")
