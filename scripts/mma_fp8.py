@@ -71,32 +71,23 @@ S8_MAGNITUDES = (0, 1, 2, 3, 4, 6, 8, 12)  # twice the E2M1 magnitudes: integers
 SMEM = 32768 + 2 * 8192  # A operand (up to 128 rows x 256 bytes), two raw B stages with their scales
 
 
-def _wgmma_e4m3(n: int) -> str:
-    """wgmma_e4m3<n>: D[64 x n] (+)= A[64 x 32] (registers, E4M3) * B[32 x n] (shared memory, K-major); the
-    accumulators are kept (scale-d 1) or overwritten (0) as `keep` says."""
-    regs = ",".join(f"%{i}" for i in range(n // 2))
-    a = ",".join(f"%{n // 2 + i}" for i in range(4))
-    outs = ", ".join(f"WG_D8(d, {8 * i})" for i in range(n // 16))
-    return (f'template <>\n__device__ __forceinline__ void wgmma_e4m3<{n}>(float* d, const uint32_t (&a)[4], '
-            f'uint64_t desc, int keep) {{\n'
-            f'  asm volatile("{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{n // 2 + 5}, 0;\\n"\n'
-            f'               "wgmma.mma_async.sync.aligned.m64n{n}k32.f32.e4m3.e4m3 {{{regs}}}, {{{a}}}, %{n // 2 + 4}, '
-            f'p, 1, 1;\\n}}"\n'
-            f'               : {outs}\n'
-            f'               : WG_A(a), "l"(desc), "r"(keep));\n}}\n')
+# The two k32 wgmmas the chains use: name, accumulator type, the instruction's types, its operands after the
+# predicate (E4M3 takes the A and B scale immediates; s8 has none) and the accumulators' constraint macro.
+_K32 = {"e4m3": ("float", "f32.e4m3.e4m3", ", 1, 1", "WG_D8"), "s8": ("int", "s32.s8.s8", "", "WS_D8")}
 
 
-def _wgmma_s8(n: int) -> str:
-    """wgmma_s8<n>: D[64 x n] (+)= A[64 x 32] (registers, s8) * B[32 x n] (shared memory, K-major), int32
-    accumulators (exact); kept (scale-d 1) or overwritten (0) as `keep` says."""
+def _wgmma_k32(kind: str, n: int) -> str:
+    """wgmma_<kind><n>: D[64 x n] (+)= A[64 x 32] (registers, E4M3 or s8) * B[32 x n] (shared memory, K-major),
+    fp32 accumulators for E4M3, int32 (exact) for s8; kept (scale-d 1) or overwritten (0) as `keep` says."""
+    acc, types, scales, macro = _K32[kind]
     regs = ",".join(f"%{i}" for i in range(n // 2))
     a = ",".join(f"%{n // 2 + i}" for i in range(4))
-    outs = ", ".join(f"WS_D8(d, {8 * i})" for i in range(n // 16))
-    return (f'template <>\n__device__ __forceinline__ void wgmma_s8<{n}>(int* d, const uint32_t (&a)[4], '
+    outs = ", ".join(f"{macro}(d, {8 * i})" for i in range(n // 16))
+    return (f'template <>\n__device__ __forceinline__ void wgmma_{kind}<{n}>({acc}* d, const uint32_t (&a)[4], '
             f'uint64_t desc, int keep) {{\n'
             f'  asm volatile("{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{n // 2 + 5}, 0;\\n"\n'
-            f'               "wgmma.mma_async.sync.aligned.m64n{n}k32.s32.s8.s8 {{{regs}}}, {{{a}}}, %{n // 2 + 4}, '
-            f'p;\\n}}"\n'
+            f'               "wgmma.mma_async.sync.aligned.m64n{n}k32.{types} {{{regs}}}, {{{a}}}, %{n // 2 + 4}, '
+            f'p{scales};\\n}}"\n'
             f'               : {outs}\n'
             f'               : WG_A(a), "l"(desc), "r"(keep));\n}}\n')
 
@@ -109,7 +100,7 @@ template <int N>
 __device__ __forceinline__ void wgmma_e4m3(float* d, const uint32_t (&a)[4], uint64_t desc, int keep);
 template <int N>
 __device__ __forceinline__ void wgmma_s8(int* d, const uint32_t (&a)[4], uint64_t desc, int keep);
-''' + "".join(_wgmma_e4m3(n) + _wgmma_s8(n) for n in TILES) + r'''
+''' + "".join(_wgmma_k32("e4m3", n) + _wgmma_k32("s8", n) for n in TILES) + r'''
 // E2M1 nibbles to E4M3 bytes by bit placement (c * 2^-6): the even nibbles of x (K values 0, 2, 4, 6 of the
 // word) and the odd ones, one byte each.
 __device__ __forceinline__ uint32_t e4m3_even(uint32_t x) { return ((x << 4) & 0x80808080u) | ((x << 2) & 0x1C1C1C1Cu); }
