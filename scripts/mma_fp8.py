@@ -451,6 +451,7 @@ extern "C" __global__ void __launch_bounds__(128, 1) mma_fp8_exact_bf16(float* o
   wgmma_pin(small);
   float d[32];
   for (int i = 0; i < 32; ++i) d[i] = 0.0f;
+  wgmma_fence_acc<32>(d);  // the zeros written before the fence, not next to the first wgmma after it
   const uint64_t desc = wgmma_desc(smem_addr(smem));
   for (int pass = 0; pass < 2; ++pass) {
     wgmma_fence();

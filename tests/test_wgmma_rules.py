@@ -1,5 +1,6 @@
-"""mxlib.tools.wgmma_rules: no register a wgmma reads as its A operand is written after its wgmma.fence, in the
-library's kernels and in the diagnostic scripts that carry their own wgmma code (KERNEL_NOTES.md "v19a")."""
+"""mxlib.tools.wgmma_rules: no register a wgmma uses (its accumulators or its A operand) is written after its
+wgmma.fence, in the library's kernels and in the diagnostic scripts that carry their own wgmma code
+(KERNEL_NOTES.md "v19a")."""
 import importlib.util
 from pathlib import Path
 
@@ -10,7 +11,9 @@ from mxlib.tools import wgmma_rules as W
 
 # "late" has the shape of the PTX that NVVM made of v19a's first exactness kernel: a constant operand
 # materialized after the fence (line 4), read by the wgmma (line 5). "early" writes its operands before each
-# fence (a predicated write too); "again" writes one between two wgmmas that share a fence (line 19).
+# fence (a predicated write too); "again" writes one between two wgmmas that share a fence (line 19); "zeros"
+# sets an accumulator to zero after its fence (line 24), and its second wgmma accumulates into registers only
+# the first wrote, as PTX allows.
 _PTX = """\
 .visible .entry late(
 	wgmma.fence.sync.aligned;
@@ -33,12 +36,19 @@ _PTX = """\
 	@%p2 mov.b32 	%r5, 3;
 	wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {%r1,%r2}, {%r5,%r100,%r100,%r100}, %rd5, p;
 }
+.visible .entry zeros(
+	wgmma.fence.sync.aligned;
+	mov.f32 	%f2, 0f00000000;
+	wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 {%f1,%f2}, {%r1,%r2,%r3,%r4}, %rd1, 1, 1, 1, 0;
+	wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 {%f1,%f2}, {%r1,%r2,%r3,%r4}, %rd2, 1, 1, 1, 0;
+}
 """
 
 
 def test_a_register_written_between_the_fence_and_the_wgmma_is_found():
     found = W.register_writes_after_fence(_PTX)
-    assert found == [W.LateWrite("late", 5, "%r100", 4), W.LateWrite("again", 20, "%r5", 19)]
+    assert found == [W.LateWrite("late", 5, "%r100", 4), W.LateWrite("again", 20, "%r5", 19),
+                     W.LateWrite("zeros", 25, "%f2", 24), W.LateWrite("zeros", 26, "%f2", 24)]
 
 
 def _script_source(name: str) -> str:
