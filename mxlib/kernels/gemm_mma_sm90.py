@@ -328,14 +328,15 @@ def mma_cache_dir() -> Path:
     return Path(os.environ.get("MXLIB_CACHE_DIR") or Path.home() / ".cache" / "mxlib")
 
 
-def mma_compile(source: str, nvcc: str, out: Path) -> str:
-    """Compile `source` to the cubin `out` with MMA_NVCC_FLAGS; returns ptxas's report (registers,
-    spills). Raises MmaUnavailable with nvcc's first error line when it fails."""
+def mma_compile(source: str, nvcc: str, out: Path, flags: tuple = MMA_NVCC_FLAGS) -> str:
+    """Compile `source` to the cubin `out` with MMA_NVCC_FLAGS (or `flags`: `mxlib.tools.wgmma_rules` asks for
+    PTX); returns ptxas's report (registers, spills). Raises MmaUnavailable with nvcc's first error line when
+    it fails."""
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "mxfp4_mma_sm90.cu"
         src.write_text(source, encoding="utf-8")
         try:
-            proc = subprocess.run([nvcc, *MMA_NVCC_FLAGS, "-o", str(out), str(src)], capture_output=True,
+            proc = subprocess.run([nvcc, *flags, "-o", str(out), str(src)], capture_output=True,
                                   text=True, timeout=MMA_NVCC_TIMEOUT_S)
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise MmaUnavailable(f"nvcc ({nvcc}) could not compile the mma_sm90 kernels: {exc}") from None

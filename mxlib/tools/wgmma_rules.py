@@ -7,9 +7,9 @@ operations in place but lets the compiler move register arithmetic past it, and 
 and zeros, which it materializes next to their use. KERNEL_NOTES.md "v19a" met it: a register operand built
 from constants was written after the fence in PTX, ptxas then left three of its four registers unwritten on the
 first pass of an unrolled loop, and the sums came out wrong with no warning. Accumulators set to zero before a
-first accumulating wgmma are the other common case. Only a GPU run shows that, and CI
-has no GPU; this check reads the PTX instead (`register_writes_after_fence`), for the library's kernels and
-the diagnostic scripts' (tests/test_wgmma_rules.py).
+first accumulating wgmma are the other common case. Only a GPU run shows the result, and CI has no GPU; this
+check reads the PTX instead (`register_writes_after_fence`), for the library's kernels and the diagnostic
+scripts' (tests/test_wgmma_rules.py).
 
 Scope: PTX registers are virtual and written once per definition site, so a write between a fence and a
 wgmma is visible in program order within straight-line code; the check scans each function in order and
@@ -20,7 +20,6 @@ branches: a write on another path, before a loop's back edge, is not seen.
 from __future__ import annotations
 
 import re
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,15 +71,10 @@ def register_writes_after_fence(ptx: str) -> list[LateWrite]:
 
 
 def mma_ptx(source: str, nvcc: str) -> str:
-    """`source` compiled to PTX with the library's nvcc flags (`gemm_mma_sm90.MMA_NVCC_FLAGS`, less the cubin
-    output and ptxas's report); `gemm_mma_sm90.MmaUnavailable` with nvcc's first error line if it fails."""
-    flags = [f for f in G.MMA_NVCC_FLAGS if f not in ("-cubin", "-Xptxas", "-v")]
+    """`source` compiled to PTX by `gemm_mma_sm90.mma_compile` with the library's nvcc flags, `-ptx` for
+    `-cubin` and without ptxas's report (`gemm_mma_sm90.MmaUnavailable` if nvcc fails)."""
+    flags = tuple("-ptx" if f == "-cubin" else f for f in G.MMA_NVCC_FLAGS if f not in ("-Xptxas", "-v"))
     with tempfile.TemporaryDirectory() as tmp:
-        src, out = Path(tmp) / "kernels.cu", Path(tmp) / "kernels.ptx"
-        src.write_text(source, encoding="utf-8")
-        proc = subprocess.run([nvcc, *flags, "-ptx", "-o", str(out), str(src)], capture_output=True, text=True,
-                              timeout=G.MMA_NVCC_TIMEOUT_S)
-        if proc.returncode or not out.is_file():
-            lines = [ln for ln in (proc.stderr + proc.stdout).splitlines() if "error" in ln.lower()] or ["no message"]
-            raise G.MmaUnavailable(f"nvcc ({nvcc}) failed to compile to PTX: {lines[0].strip()}")
+        out = Path(tmp) / "kernels.ptx"
+        G.mma_compile(source, nvcc, out, flags)
         return out.read_text(encoding="utf-8")
