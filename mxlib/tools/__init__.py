@@ -5,9 +5,9 @@ and graph timers, allocator poisoning), `ceilings` (measured ceilings and the fl
 `providers` (what the bench can time), `bench` (the run and its command), `bench_csv` (its rows),
 `acceptance` (its targets), `progress`, `baselines/`. Then the contest's protocol run locally
 (`harness`), the single-file exporter (`export`), the occupancy model and sweeps (`occupancy`, `sweeps`,
-`probe`), compiled-kernel facts with no GPU (`isa`, with a stand-in aiter in `isa_aiter/`; `wgmma_rules`, a rule of
-Hopper's warpgroup MMA checked in the CUDA path's PTX), the contest's
-score and aiter's MI355X baseline (`ranking`), the workbook runner and its figures (`workbook`, `figures`),
+`probe`), compiled-kernel facts with no GPU (`isa`, with a stand-in aiter in `isa_aiter/`; `wgmma_rules`, a
+rule of Hopper's warpgroup MMA checked in the CUDA path's PTX), the contest's score and aiter's MI355X
+baseline (`ranking`), the workbook runner and its figures (`workbook`, `figures`),
 `check`, and where results go and what they carry (`repo`, `provenance`). The notebooks' readings: notebook
 01-02's studies (`rounding_study`, `quant_error_study`, `mfma`, `layout_views`), the paths' sections of
 notebooks 03-05 (`path_sections`), residency and the model's error (`residency`, notebook 06), the kernels'

@@ -28,6 +28,8 @@ from ..kernels import gemm_mma_sm90 as G
 
 _ENTRY = re.compile(r"^\s*(?:\.visible\s+|\.weak\s+)?\.(?:entry|func)\s+(?:\([^)]*\)\s*)?(\w+)")
 _WGMMA = re.compile(r"^\s*(?:@!?%p\w*\s+)?wgmma\.mma_async\S*\s+\{([^}]*)\}\s*,\s*(\{[^}]*\})?")
+# An instruction whose first operand is a register or a vector of them writes it (a store's or a reduction's
+# first operand is an address in brackets, a branch's a label: neither matches).
 _WRITE = re.compile(r"^\s*(?:@!?%p\w*\s+)?[a-z][\w.:]*\s+(\{[^}]*\}|%\w+)")
 
 
@@ -64,7 +66,7 @@ def register_writes_after_fence(ptx: str) -> list[LateWrite]:
                     found.append(LateWrite(function, number, register, written[register]))
             continue
         write = _WRITE.match(text)
-        if write and not text.lstrip().startswith(("st.", "red.", "atom.", "bar.", "ret", "bra")):
+        if write:
             for register in re.findall(r"%\w+", write.group(1)):
                 written[register] = number
     return found
