@@ -1,4 +1,4 @@
-"""Loading the shared golden vectors (../shared/golden, see its README) as torch tensors."""
+"""Loading the golden vectors (tests/golden/, a copy of the team's shared set; see its README) as torch tensors."""
 import os
 
 import numpy as np

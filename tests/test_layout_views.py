@@ -7,7 +7,8 @@ from mxlib.tools import layout_views as lv
 
 
 def _natural_padded_scales(b, n_pad):
-    """B's natural (N, K/32) scales, padded with 127 to n_pad rows, as the contest's B_scale_sh holds them."""
+    """B's natural (N, K/32) scales, padded with 127 to n_pad rows, as mxlib's `e8m0_shuffle` pads them (the
+    contest's B_scale_sh leaves the padding uninitialized)."""
     _, scales = mxlib.quantize_mxfp4(b, "rne")
     padded = torch.full((n_pad, scales.shape[1]), 127, dtype=torch.uint8)
     padded[: scales.shape[0]] = scales

@@ -42,7 +42,8 @@ def test_scaled_magnitudes_divide_by_the_block_scale():
         for blk in range(2):
             want = x[row, 32 * blk: 32 * (blk + 1)].abs() * 2.0 ** -e[row, blk].item()
             assert torch.equal(got[row, 32 * blk: 32 * (blk + 1)], want)
-    assert got.max() < 8  # the scale puts every block's largest element below 8 (on the grid: up to 6)
+    # the round-up puts every block's largest element below 7 (OCP's floor rule alone would allow up to 8)
+    assert got.max() < 7
 
 
 def test_tie_census_counts_midpoints_by_hand():

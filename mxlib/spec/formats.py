@@ -23,7 +23,8 @@ E2M1_MAGNITUDES = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 """Magnitude of each code 0..7; codes 8..15 are the same values negated."""
 
 E2M1_MIDPOINTS = (0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0)
-"""Midpoint between consecutive magnitudes: the only places where the two rounding rules differ."""
+"""Midpoint between consecutive magnitudes: the only values the two rounding rules can round apart (they do
+at 0.25, 1.25, 2.5 and 5; in bytes they also differ on -0.0, whose sign `mxlib.spec.quant` documents)."""
 
 
 def e2m1_table(device=None) -> torch.Tensor:

@@ -6,11 +6,14 @@ reference once proposed for the contest, agree on the scale):
 1. amax = max |x| in fp32.
 2. Round amax up to the next power of two when its mantissa is >= 0.75 (add 0x200000 to the fp32
    bits, clear the mantissa): a block whose amax is 1.75 * 2**p scales like one whose amax is 2**(p+1).
+   OCP MX v1.0 has no such step (its shared exponent is floor(log2(amax)) - 2): a quantizer written to the
+   OCP rule differs from the checker's on every block whose amax mantissa is >= 0.75.
 3. e = clamp(floor(log2(amax_rounded)) - 2, -127, 127); the scale byte is e + 127. The "- 2" maps the
    block's largest power of two onto 4, the largest power of two of E2M1.
 4. Each element becomes q = x * 2**-e (exact fp32) rounded onto the E2M1 grid, saturating at 6.
 
-The two rounding rules differ only on the 7 midpoints of the grid (E2M1_MIDPOINTS):
+The two rounding rules round differently only on midpoints of the grid (E2M1_MIDPOINTS), and they
+write -0.0's sign differently (Signs, below):
 
 - ``"rne"``: round half to even code (0.25->0, 0.75->1, 1.25->1, 1.75->2, 2.5->2, 3.5->4, 5->4).
   This is aiter's Triton quantizer and so the current contest checker's rule.

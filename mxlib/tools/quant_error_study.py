@@ -1,5 +1,5 @@
 """The error MXFP4 quantization makes, as notebook 01 studies it: what the amax round-up of the scale rule
-buys (against a counterfactual scale without it), and the per-element error, SNR and flushed share on
+buys (against the OCP MX v1.0 rule, which has none), and the per-element error, SNR and flushed share on
 three distributions (`amax_roundup_figure`, `error_histograms` draw them). The format's rules themselves
 are `mxlib.spec.quant`'s; this module only measures.
 """
@@ -18,14 +18,16 @@ from ..spec.quant import round_to_e2m1
 def floor_scale_roundtrip(x: torch.Tensor, rounding: str = "rne") -> torch.Tensor:
     """(M, K) float -> the float32 values MXFP4 would give with the scale rule WITHOUT the amax round-up:
     e = floor(log2(amax)) - 2 per 32-value block (clamped to [-127, 127]), elements rounded onto E2M1 by
-    `rounding` and saturated at 6. A counterfactual for comparison, not a format anyone uses: a block whose
-    amax lies in [1.75, 2) * 2**p scales past 6 and its largest element saturates. x must be finite."""
+    `rounding` and saturated at 6. That is the OCP MX v1.0 rule (shared exponent floor(log2(amax)) minus
+    E2M1's largest exponent, 2; torchao's FLOOR), from which aiter's quantizer, and so the contest's checker,
+    departs: with it a block whose amax lies in [1.75, 2) * 2**p scales past 6 and its largest element
+    saturates. x must be finite."""
     validate.tensor(x, "x")
     validate.ndim(x, "x", 2)
     validate.float_dtype(x, "x")
     validate.multiple(x.shape[1], "x.shape[1] (K)", BLOCK_SIZE)
     if not torch.isfinite(x).all():
-        raise ValueError("x must be finite: the counterfactual scale rule has no NaN/Inf convention")
+        raise ValueError("x must be finite: this study's floor rule has no NaN/Inf convention")
     m, k = x.shape
     blocks = x.to(torch.float32).reshape(m, k // BLOCK_SIZE, BLOCK_SIZE)
     amax = blocks.abs().amax(dim=-1)
