@@ -370,13 +370,71 @@ def test_out_must_be_contiguous_and_big_problems_are_refused(path):
         gemm(huge, b64, s64)
 
 
-def test_splitk_default_keeps_each_range_at_least_256_long_and_fills_about_128_programs():
-    """The documented rule of the split-K path's default: split_k aims at about 128 programs, and never
-    cuts K below 256 per range (one split where K is shorter)."""
+@pytest.mark.parametrize("split_k, want", [
+    (3, [224, 224, 192]),  # K = 640 is 20 groups of 32: ceil(20 / split_k) groups per range, in order
+    (8, [96] * 6 + [64, 0]),  # the last range is empty
+])
+def test_splitk_slices_are_what_the_kernel_sums(monkeypatch, split_k, want):
+    """With A and B all ones every product is 1, so each slice of the kernel's fp32 workspace holds the
+    number of K values its range summed: those must be `splitk_slices`."""
+    from mxlib.kernels import gemm_splitk
+    from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight
+    from mxlib.spec.quant import quantize_mxfp4
+
+    m, n, k = 4, 32, 640
+    b_q, b_scale = quantize_mxfp4(torch.ones((n, k), dtype=torch.bfloat16))
+    a = torch.ones((m, k), dtype=torch.bfloat16, device=DEVICE)
+    calls = []
+    real = gemm_splitk._splitk_kernel
+
+    class Recorder:
+        def __getitem__(self, grid):
+            def launch(*args, **kwargs):
+                calls.append(args)
+                return real[grid](*args, **kwargs)
+            return launch
+
+    monkeypatch.setattr(gemm_splitk, "_splitk_kernel", Recorder())
+    cfg = gemm_splitk.Config(block_m=16, block_n=32, block_k=64, split_k=split_k)
+    out = gemm_splitk.gemm(a, shuffle_weight(b_q).to(DEVICE), e8m0_shuffle(b_scale).to(DEVICE), config=cfg)
+    assert gemm_splitk.splitk_slices(k, split_k) == want
+    (args,) = calls
+    workspace = args[4]
+    assert workspace.shape == (split_k, m, n)
+    assert [set(workspace[s].flatten().tolist()) for s in range(split_k)] == [{float(x)} for x in want]
+    assert torch.equal(out, torch.full((m, n), float(k), dtype=torch.bfloat16, device=DEVICE))
+
+
+def test_splitk_default_leaves_no_range_empty_or_shorter_than_256():
+    """The split-K default keeps the GEMM within 128 programs and, by the kernel's own cut (`splitk_slices`),
+    every K range at least 256 long; shapes where a plain ceil(K/256)-capped split left an empty or short
+    range get fewer ranges."""
     sk = path_module("splitk")
-    for m, n, k in ((16, 2112, 7168), (8, 2112, 7168), (16, 64, 512), (4, 16, 256), (64, 7168, 2048), (1, 16, 64)):
-        cfg = sk.default_config(m, n, k)
-        tiles = -(-m // cfg.block_m) * -(-n // 128)
-        assert cfg.split_k == 1 or k // cfg.split_k >= 256, (m, n, k, cfg)
-        assert cfg.split_k == max(1, min(128 // tiles, k // 256)), (m, n, k, cfg)
-    assert sk.default_config(16, 64, 512).split_k == 2 and sk.default_config(16, 2112, 7168).split_k == 7
+    from mxlib.kernels.gemm_splitk import splitk_slices
+
+    for m in (1, 8, 16, 17, 32):
+        for n in range(16, 8193, 208):
+            for k in range(64, 8193, 64):
+                cfg = sk.default_config(m, n, k)
+                slices = splitk_slices(k, cfg.split_k)
+                assert sum(slices) == k, (m, n, k, cfg)
+                if cfg.split_k > 1:
+                    tiles = -(-m // cfg.block_m) * -(-n // cfg.block_n)
+                    assert min(slices) >= 256 and tiles * cfg.split_k <= 128, (m, n, k, cfg, slices)
+    # (16, 1024, 2880): 90 groups; 11 ranges would be 10 of 9 groups and an empty one. (16, 2112, 1472): 46 groups;
+    # 5 ranges would leave 6 groups (192 K) in the last. The seed's shape keeps the seed's 7 x 17 tiles.
+    assert [sk.default_config(*s).split_k for s in ((16, 1024, 2880), (16, 2112, 1472), (16, 2112, 7168))] == [10, 4, 7]
+    assert sk.default_config(16, 64, 512).split_k == 2 and sk.default_config(16, 64, 448).split_k == 1
+
+
+def test_h200_table_splitk_rows_leave_no_short_range():
+    """The H200 table's splitk rows (an occupancy rule, mxlib/data/configs/README.md) cut K into ranges of
+    at least 256 by the kernel's own cut, none empty."""
+    from mxlib.kernels.gemm_splitk import splitk_slices
+    from mxlib.runtime import dispatch
+
+    rows = [((m, n, k), fields) for (m, n, k), entries in dispatch.load_table("h200").items()
+            for path, fields in entries if path == "splitk"]
+    assert len(rows) == 3
+    for (m, n, k), fields in rows:
+        assert min(splitk_slices(k, fields["split_k"])) >= 256, ((m, n, k), fields)

@@ -29,6 +29,11 @@ def test_seed_launches_name_every_launch_and_the_ctas():
                   "46.5% of 256 CUs", "_gemm_afp4wfp4_reduce_kernel", "33 CTAs"):
         assert piece in text, piece
     assert "heuristic 192x128 tile, 17 CTAs" in sections.seed_launches("asm")  # 8x2112x7168: no name, aiter picks
+    # the splitk launch holds on both lines; the ck path's tuned shapes on the line asked for, by commit too
+    assert "the same on every aiter release line the seed runs on" in text.splitlines()[0]
+    ck = sections.seed_launches("ck", aiter="0.1.10.post4.dev78+gf3be04a12a")
+    assert "aiter's 0.1.11 line where the lines differ" in ck.splitlines()[0]
+    assert "tuned 32x128 tile, 48 CTAs, 18.8% of 256 CUs  (holds for aiter 0.1.11 line)" in ck
 
 
 def test_compiled_facts_have_both_targets_for_every_shape():
@@ -52,7 +57,7 @@ def test_occupancy_and_speed_figures():
     assert "16x128 x7   119   46.5%" in text
     assert len(fig.axes) == 2
     assert all("nothing run" in ax.get_title() for ax in fig.axes)  # counts, not measurements
-    assert "aiter >=0.1.10,<0.1.15" in fig.axes[0].get_title()  # the splitk launch is the same on every line
+    assert "aiter 0.1.10 and 0.1.11 lines" in fig.axes[0].get_title()  # the splitk launch is the same on both
     assert "aiter 0.1.11 line" in sections.occupancy("ck", aiter="0.1.11")[1].axes[0].get_title()
     frame = pd.read_csv(RESULTS_DIR / "h200" / "bench.csv")
     text, fig = sections.speed(frame, "splitk")
@@ -64,9 +69,18 @@ def test_release_table_counts_ck_and_tuned_rows_per_line():
     assert "4 of 13 shapes run CK; 6 of 13 have a tuned row" in text  # the 0.1.10 line
     assert "0 of 13 shapes run CK; 6 of 13 have a tuned row" in text  # 0.1.11 on
     header = text.splitlines()[0]
-    assert "aiter >=0.1.10,<0.1.11" in header and "aiter >=0.1.11,<0.1.15" in header  # only what the seed runs on
+    assert "aiter 0.1.10 line" in header and "aiter 0.1.11 line" in header
     row = next(line for line in text.splitlines() if line.strip().startswith("16x3072x1536"))
     assert "asm 192x128 (heuristic)" in row  # a tuned CK row exists, but the seed's ASM call never reads the CSV
+
+
+def test_tuned_times_label_amds_figures_per_line():
+    text = sections.tuned_times("ck")
+    assert "AMD's GEMM-only time" in text and "not a contest timing" in text and "not measured by mxlib" in text
+    assert "0.1.10 line (741f0b89f1)" in text and "0.1.11 line (f3be04a12a)" in text
+    row = next(line for line in text.splitlines() if line.strip().startswith("256x7168x2048"))
+    assert row.split() == ["256x7168x2048", "ck", "64x128", "9.75", "us", "asm", "64x128", "7.84", "us"]
+    assert len(text.splitlines()) == 3 + 4  # the four ck-path shapes with a tuned row
 
 
 def test_seed_compiled_rows():
@@ -88,6 +102,13 @@ def test_splitk_sweep_draws_one_of_the_coinciding_shapes():
     row = next(line for line in lines if line.strip().startswith("16x2112x7168"))
     best = frame[(frame.m == 16) & (frame.n == 2112)].measured_us.min()
     assert row.endswith(f"{best:5.1f}")
+    # K = 7168 is 224 groups: 20 and 24 ranges leave one empty (ceil(224 / split) groups each); no other
+    # recorded split does, and 64x7168x2048 (64 groups, splits up to 8) never does
+    assert [line.split(":")[0] for line in lines if "leave a K range empty" in line] == ["16x2112x7168"]
+    assert "16x2112x7168: split 20 and 24 leave a K range empty" in text
+    assert "block_k 256" in fig._suptitle.get_text()
+    hollow = [list(c.get_offsets()[:, 0]) for c in fig.axes[0].collections]
+    assert hollow and all(xs == [20, 24] for xs in hollow)
 
 
 def test_data_contract_checks_the_triton_quantizer_against_the_spec(monkeypatch):
@@ -109,12 +130,11 @@ def test_data_contract_checks_the_triton_quantizer_against_the_spec(monkeypatch)
         sections.data_contract(32, 256, 512)
 
 
-def test_num_ksplit_model_follows_get_splitk():
-    from mxlib.spec import aiter_rules, seed
-
+def test_num_ksplit_model_pins_what_aiter_runs():
+    """What get_splitk runs for NUM_KSPLIT 1..8 at the seed's K (7168) with its BLOCK_SIZE_K 512, written out
+    (tests/test_seed.py pins get_splitk itself)."""
     text, fig = sections.num_ksplit_model(range(1, 9))
     tiles_line, asked, runs = text.splitlines()
-    ran = [aiter_rules.triton_splitk(7168, seed.SEED_SPLITK_CONFIG["BLOCK_SIZE_K"], a).num_ksplit for a in range(1, 9)]
-    assert asked == f"asked: {list(range(1, 9))}" and runs == f"runs : {ran}"
-    assert f"config NUM_KSPLIT={seed.SEED_SPLITK_CONFIG['NUM_KSPLIT']}" in tiles_line
+    assert asked == f"asked: {list(range(1, 9))}" and runs == "runs : [1, 2, 1, 2, 2, 1, 7, 7]"
+    assert tiles_line == "17 tiles; header NUM_KSPLIT=14 -> 238 CTAs; config NUM_KSPLIT=7 -> 119 CTAs"
     assert [len(ax.lines[0].get_xdata()) for ax in fig.axes] == [8, 8]

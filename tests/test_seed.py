@@ -50,11 +50,17 @@ def test_seed_table_covers_the_contest_shapes():
     assert set(SEED_TABLE) == set(CONTEST_SHAPES)
 
 
+# aiter versions and the line of each: releases by number; kernelbot's pin f3be04a12a, numbered from the
+# v0.1.10.post3 tag by setuptools_scm, by the commit its local part names (it has the 0.1.11 line's rows).
+LINE_OF = {"0.1.10": "0.1.10", "0.1.10.post3": "0.1.10", "0.1.11": "0.1.11", "0.1.14.post1": "0.1.11",
+           "0.1.10.post4.dev78+gf3be04a12a": "0.1.11", "0.1.10.post4.dev12+g741f0b89f1": "0.1.10"}
+
+
 @pytest.mark.parametrize("mnk", sorted(SEED_TABLE))
-@pytest.mark.parametrize("aiter", ["0.1.10", "0.1.11", "0.1.14.post1"])
+@pytest.mark.parametrize("aiter", sorted(LINE_OF))
 def test_seed_plan_pinned(mnk, aiter):
     path, kernel, quant_grid, old, new = SEED_TABLE[mnk]
-    runs, how, tile, ctas = old if aiter.startswith("0.1.10") or new is None else new
+    runs, how, tile, ctas = old if LINE_OF[aiter] == "0.1.10" or new is None else new
     plan = seed.seed_plan(*mnk, aiter=aiter)
     assert (plan["path"], plan["kernel"], plan["runs"], plan["how"], plan["tile"], plan["ctas"]) == (
         path, kernel, runs, how, tile, ctas)
@@ -62,9 +68,40 @@ def test_seed_plan_pinned(mnk, aiter):
     assert plan["launches"][1]["ctas"] == ctas
     assert plan["config"] == (seed.SEED_SPLITK_CONFIG if path == "splitk" else None)
     if path != "ck" or new is None:
-        assert plan["aiter"] == ">=0.1.10,<0.1.15"  # the same answer on every release the seed runs on
+        assert plan["aiter"] == "0.1.10 and 0.1.11 lines"  # the same answer on every line the seed runs on
     else:
-        assert plan["aiter"] == (">=0.1.10,<0.1.11" if aiter.startswith("0.1.10") else ">=0.1.11,<0.1.15")
+        assert plan["aiter"] == f"{LINE_OF[aiter]} line"
+
+
+def test_aiter_line_places_dev_builds_by_commit_or_refuses_them():
+    """A release goes by its number; a main-branch build by the commit its local part names (any prefix of
+    7 or more hex digits), since setuptools_scm numbers it from the last tag; one that names no known
+    commit and is numbered below the newest line could be on either side of the change, so it is refused."""
+    assert rules.aiter_line("0.1.10.post4.dev78+gf3be04a12a").name == "0.1.11"
+    assert rules.aiter_line("0.1.10.post4.dev78+gf3be04a.d20260304").name == "0.1.11"  # dirty tree: a date too
+    assert rules.aiter_line("0.1.dev1333+g768c037adb").name == "0.1.11"  # no tag reachable: placed all the same
+    assert rules.aiter_line("0.1.10.post4.dev3+g741f0b89f1").name == "0.1.10"
+    assert rules.aiter_line("0.1.11.post2.dev5").name == "0.1.11"  # numbered past the last change of rows
+    assert rules.aiter_line("0.1.10.post3+rocm7").name == "0.1.10"  # a release with a local label
+    for bad in ("0.1.10.post4.dev78", "0.1.10.post4.dev78+gabcdef1", "0.1.11rc1", "0.1.10.post4.dev78+gf3be04"):
+        with pytest.raises(ValueError, match="aiter must be a release, a build numbered 0.1.11 or later, or name a "
+                                             "known commit"):
+            rules.aiter_line(bad)
+        with pytest.raises(ValueError, match="aiter must be a release, a build numbered"):
+            seed.seed_plan(64, 3072, 1536, aiter=bad)  # the answer depends on the line
+    assert seed.seed_plan(4, 2880, 512, aiter="0.1.10.post4.dev78")["aiter"] == "0.1.10 and 0.1.11 lines"
+    for line in rules.AITER_LINES:
+        assert all(len(c) == 40 for c in line.commits) and any(c.startswith(line.csv_commit) for c in line.commits)
+
+
+def test_tuned_rows_carry_amds_tuning_times():
+    """The CSV's `us` per row, as read at each line's csv_commit (741f0b89f1, f3be04a12a)."""
+    old, new = rules.TUNED_ROWS["0.1.10"], rules.TUNED_ROWS["0.1.11"]
+    assert [old[s].us for s in ((64, 3072, 1536), (64, 7168, 2048), (256, 3072, 1536), (256, 7168, 2048))] == [
+        7.2719, 9.0279, 8.0887, 9.7515]
+    assert [new[s].us for s in ((64, 3072, 1536), (64, 7168, 2048), (256, 3072, 1536), (256, 7168, 2048))] == [
+        6.149, 6.8112, 6.1771, 7.8351]
+    assert old[(8, 2112, 7168)] == new[(8, 2112, 7168)] == rules.TunedRow("asm", 32, 128, 12.8435)
 
 
 @pytest.mark.parametrize("aiter", ["0.1.10", "0.1.11"])
@@ -116,8 +153,9 @@ def test_seed_plan_other_shapes_and_bad_input():
     assert plan["path"] == "asm" and plan["kernel"] == "" and plan["how"] == "heuristic" and plan["ctas"] > 0
     plan = seed.seed_plan(96, 1008, 2048)  # gemm_a4w4: tuned rows replicated only for contest shapes
     assert plan["path"] == "ck" and plan["runs"] is None and plan["how"] == "unknown" and plan["ctas"] is None
-    with pytest.raises(ValueError, match="aiter must be a release from 0.1.10 up to"):
-        seed.seed_plan(*SEED_SHAPE, aiter="0.1.15")
+    for bad in ("0.1.15", "0.1.15.dev3", "0.1.9.post1"):  # a development build of 0.1.15 may lack use_aot
+        with pytest.raises(ValueError, match="aiter must be a version from 0.1.10 up to"):
+            seed.seed_plan(*SEED_SHAPE, aiter=bad)
     with pytest.raises(ValueError, match="k must be a multiple of 64"):
         seed.seed_plan(16, 2112, 7008)
     with pytest.raises(ValueError, match="n must be a multiple of 16"):
@@ -346,7 +384,7 @@ def test_gemm_a4w4_choice_per_contest_shape():
         rules.gemm_a4w4_choice(16, 2112, 4096, "0.1.11")
     with pytest.raises(ValueError, match="aiter must be 0.1.10 or newer"):
         rules.gemm_a4w4_choice(*SEED_SHAPE, "0.1.9")
-    with pytest.raises(ValueError, match="aiter must be a release version"):
+    with pytest.raises(ValueError, match="aiter must be a PEP 440 version"):
         rules.gemm_a4w4_choice(*SEED_SHAPE, "main")
 
 

@@ -1,9 +1,10 @@
-"""Path "asm": the Triton counterpart of aiter's `gemm_a4w4_asm` 32x128 kernel, the seed's path for
-M <= 32, K = 512.
+"""Path "asm": the Triton counterpart of aiter's `gemm_a4w4_asm`, the seed's path for M <= 32 at any K
+(but (16, 2112, 7168), path "splitk"), where the seed names the 32x128 kernel for three shapes and leaves
+the others to aiter's heuristic (`mxlib.spec.seed.seed_plan`).
 
-The portable tiled kernel (`gemm_tiled`) with the ASM kernel's 32x128 tile and aiter's launch order for
-it: a 2-D grid (ceil(N/BLOCK_N), ceil(M/BLOCK_M)), column (N) tiles fastest. A is quantized per call by
-the fused quant+shuffle kernel, B read in place.
+The portable tiled kernel (`gemm_tiled`) with the 32x128 kernel's tile and aiter's launch order for its
+ASM kernels: a 2-D grid (ceil(N/BLOCK_N), ceil(M/BLOCK_M)), column (N) tiles fastest. A is quantized per
+call by mxlib's fused quant+shuffle kernel, B read in place.
 """
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Path "ck": the Triton counterpart of CK's `gemm_a4w4` blockscale kernel, the seed's path for M >= 64.
+"""Path "ck": the Triton counterpart of CK's `gemm_a4w4` blockscale kernel, the seed's path for M > 32
+(the contest's shapes on it have M >= 64).
 
 The portable tiled kernel (`gemm_tiled`) with a taller, narrower default tile than the asm path (64x64
 from M = 64 on, against asm's 32x128: as many outputs per tile) and CK-style grouped tile order: a 1-D
@@ -35,8 +36,8 @@ class CkConfig:
 
 
 def ck_default_config(m: int, n: int, k: int) -> CkConfig:
-    """64-row tiles from M = 64 on (the seed sends M >= 64 here); smaller M gets the smallest
-    power-of-two row tile that holds it, so any M works without wasting a 64-row tile."""
+    """64-row tiles from M = 64 on (the seed sends M > 32 here; its contest shapes start at M = 64); smaller
+    M gets the smallest power-of-two row tile that holds it, so any M works without wasting a 64-row tile."""
     block_m = 64 if m >= 64 else max(16, 1 << (m - 1).bit_length())
     return CkConfig(block_m=block_m)
 

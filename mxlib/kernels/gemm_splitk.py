@@ -1,12 +1,12 @@
 """Path "splitk": the Triton counterpart of the seed's split-K kernel (aiter's
-`gemm_afp4wfp4_preshuffle`, the seed's path for M = 16, K = 7168).
+`gemm_afp4wfp4_preshuffle`, the seed's path for (16, 2112, 7168) only).
 
 As in the seed, A is quantized per call with natural-layout scales (M, K/32); B_shuffle and
-B_scale_sh are read in place. K's 32-element groups are cut into `split_k` contiguous ranges; with
-more than one, each (tile, range) program writes its fp32 partial tile into its own slice of a
-workspace (split_k, M, N) and a second kernel sums the slices in index order, so the result never
-depends on which program finished first. Unlike aiter's kernel it masks N's edge (no `% N` wrap),
-counts K in groups (no byte/element mix-up) and accepts any split count (empty ranges add zero).
+B_scale_sh are read in place. K's 32-element groups are cut into `split_k` contiguous ranges
+(`splitk_slices`); with more than one, each (tile, range) program writes its fp32 partial tile into its
+own slice of a workspace (split_k, M, N) and a second kernel sums the slices in index order, so the
+result never depends on which program finished first. Unlike aiter's kernel it masks N's edge (no `% N`
+wrap), counts K in groups (no byte/element mix-up) and accepts any split count (empty ranges add zero).
 """
 from __future__ import annotations
 
@@ -19,8 +19,11 @@ import triton.language as tl
 from .common import mx_check_config, mx_check_gemm_args, mx_check_int32, mx_f32_to_bf16, mx_output, mx_resolve_config, mx_scaled_tile
 from .quant_triton import mxq_programs, mxq_quantize
 
-_SPLITK_TARGET_CTAS = 128  # the seed's NUM_KSPLIT=7 for (16, 2112, 7168) is 7 x 17 tiles = 119 CTAs
-_SPLITK_MIN_GROUPS = 8  # no range shorter than 256 K when choosing split_k by default
+# GEMM programs the default split aims at, for any device: about the seed's grid on the MI355X (NUM_KSPLIT 7 x
+# 17 tiles = 119 CTAs for (16, 2112, 7168)). The H200 table's splitk rows follow another rule, 264 = two programs
+# on each of the H200's 132 SMs (mxlib/data/configs/README.md), because they are chosen for that one device.
+_SPLITK_TARGET_CTAS = 128
+_SPLITK_MIN_GROUPS = 8  # the default cuts no K range shorter than 256 (8 groups of 32)
 _SPLITK_REDUCE_BLOCK = 1024
 
 
@@ -37,12 +40,27 @@ class SplitkConfig:
         mx_check_config(self, "splitk", split_k=True)
 
 
+def _groups_per_split(groups: int, split_k: int) -> int:
+    return triton.cdiv(groups, split_k)
+
+
+def splitk_slices(k: int, split_k: int) -> list[int]:
+    """K values in each of the `split_k` ranges the kernel sums over: ceil(G / split_k) of K's G 32-value
+    groups per range, in order, so where split_k does not divide G the last ranges are shorter and some may
+    be empty (their programs add zeros)."""
+    groups = k // 32
+    per = _groups_per_split(groups, split_k)
+    return [32 * max(0, min(per, groups - s * per)) for s in range(split_k)]
+
+
 def splitk_default_config(m: int, n: int, k: int) -> SplitkConfig:
-    """16-row tiles up to M = 16 (aiter's preshuffle kernel wants BLOCK_M <= 16 there), 32 above;
-    split_k fills about _SPLITK_TARGET_CTAS programs without cutting K below 256 per range."""
+    """16-row tiles up to M = 16, 32 above (aiter's preshuffle kernel asserts BLOCK_SIZE_M <= 16 for all M < 32;
+    this kernel has no such limit); split_k the largest that keeps the GEMM within _SPLITK_TARGET_CTAS
+    programs with every K range (`splitk_slices`) at least 256 long, so none is empty; 1 where K < 512."""
     block_m = 16 if m <= 16 else 32
     tiles = triton.cdiv(m, block_m) * triton.cdiv(n, 128)
-    split = max(1, min(_SPLITK_TARGET_CTAS // tiles, (k // 32) // _SPLITK_MIN_GROUPS))
+    most = max(1, min(_SPLITK_TARGET_CTAS // tiles, (k // 32) // _SPLITK_MIN_GROUPS))
+    split = next(s for s in range(most, 0, -1) if s == 1 or min(splitk_slices(k, s)) >= 32 * _SPLITK_MIN_GROUPS)
     return SplitkConfig(block_m=block_m, split_k=split)
 
 
@@ -107,7 +125,7 @@ def splitk_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tens
         return c
     mx_check_int32(splits * m * n, f"the split-K workspace (split_k * M * N = {splits} * {m} * {n} elements)")
     ws = torch.empty((splits, m, n), dtype=torch.float32, device=a.device)
-    _splitk_kernel[launch](*args, ws, m, n, k // 2, g, b_scale_sh.shape[1], triton.cdiv(g, splits),
+    _splitk_kernel[launch](*args, ws, m, n, k // 2, g, b_scale_sh.shape[1], _groups_per_split(g, splits),
                            PARTIAL=True, **meta)
     _splitk_reduce[(triton.cdiv(m * n, _SPLITK_REDUCE_BLOCK),)](ws, c, m * n, splits,
                                                                 BLOCK=_SPLITK_REDUCE_BLOCK, num_warps=4)

@@ -1,6 +1,6 @@
 """The portable tiled MXFP4 GEMM behind paths "asm" and "ck": one program per output tile walks all of K.
 
-As in the seed, A is quantized per call by the fused quant+shuffle kernel (scales written straight in
+As in the seed, A is quantized per call by a fused quant+shuffle kernel (mxlib's: scales written straight in
 the e8m0_shuffle layout) and the GEMM reads A's scales in that layout; B_shuffle and B_scale_sh are
 read in place. Each program accumulates its (BLOCK_M x BLOCK_N) tile over all of K in fp32 and writes
 bf16; there is no split-K.

@@ -2,7 +2,8 @@
 mxlib's NaN/Inf rule, subnormals), identical on CPU (interpreter) and GPU.
 
 Two outputs for the scales: natural (M, K/32), or written straight into the e8m0_shuffle layout
-(ceil256(M), ceil8(K/32)) with padding 127, as the seed's fused quant+shuffle kernel does.
+(ceil256(M), ceil8(K/32)) at the offsets the seed's fused quant+shuffle kernel uses, with the padding set
+to 127 (the seed's buffer is `torch.empty`, its padding never written).
 
 Everything after the load is integer arithmetic on fp32 bit patterns, so no step depends on a
 device's denormal handling, and bf16 input is widened by shifting its bits (the interpreter's

@@ -7,10 +7,12 @@ to e4048607a5, 2026-08-22) and checked only by contract tests against a fake ait
 The calls themselves are `mxlib.runtime.aiter_calls` (one function per path, shared with the exported
 MI355X submission); this module decides whether and with what they run. Every path quantizes A per call
 with mxlib's Triton quantizer (`mxlib.kernels.quant_triton`: scales in the e8m0_shuffle layout for asm and
-ck, as the seed's fused quant+shuffle kernel writes them; natural layout for splitk: round-half-even,
-bit-exact with `mxlib.spec.quant`, scale bytes computed as int32 so they are right on NVIDIA too:
-KERNEL_NOTES.md, "aiter's quantizer and GEMMs, read from its source"), and reads B_shuffle and B_scale_sh
-as given, through zero-copy views:
+ck, as the seed's fused quant+shuffle kernel writes them, natural layout for splitk; round-half-even,
+bit-exact with `mxlib.spec.quant`, and with the seed's quantizer for finite inputs (a block holding an Inf
+gets scale 255 from mxlib, 254 from aiter's op; mxlib writes 127 into the scale padding the seed leaves
+unwritten); scale bytes computed as int32 so they are right on NVIDIA too: KERNEL_NOTES.md, "aiter's
+quantizer and GEMMs, read from its source"), and reads B_shuffle and B_scale_sh as given, through
+zero-copy views:
 
 - ``"asm"``: ``gemm_a4w4_asm(A_q, B_shuffle, A_scale_sh, B_scale_sh, out, kernelName, bias=None,
   alpha=1.0, beta=0.0, bpreshuffle=True, log2_k_split=...)``, A_q viewed as ``dtypes.fp4x2`` (0.1.10's
@@ -24,10 +26,12 @@ as given, through zero-copy views:
   nonzero value to one of them is refused here.
 - ``"ck"``: ``aiter.gemm_a4w4(A_q, B_shuffle, A_scale_sh, B_scale_sh, dtype=bf16, bpreshuffle=True)``.
   Despite its name this is not a CK kernel for the contest: gemm_a4w4 looks (M, N, K) up in
-  aiter/configs/a4w4_blockscale_tuned_gemm.csv and runs CK only for a row whose kernel name lacks "_ZN";
-  for every contest shape the row is an ASM kernel or missing (ASM with aiter's heuristic choice), so it
-  dispatches to ``gemm_a4w4_asm``. That holds from aiter 0.1.11 (CSV of ROCm/aiter#2092); in 0.1.10.x,
-  M in {16, 32, 64, 256} with (N, K) in {(3072, 1536), (7168, 2048)} still went to CK blockscale.
+  aiter/configs/a4w4_blockscale_tuned_gemm.csv and runs CK only for a row whose kernel name lacks "_ZN".
+  On aiter's 0.1.11 line (main from ROCm/aiter#2092, releases from 0.1.11) every contest shape's row is
+  an ASM kernel or missing (ASM with aiter's heuristic choice), so it dispatches to ``gemm_a4w4_asm``; on
+  the 0.1.10 line four of the seven contest shapes this path takes, M in {64, 256} with (N, K) in
+  {(3072, 1536), (7168, 2048)}, have CK blockscale rows. Which line a version string is on:
+  `mxlib.spec.aiter_rules.aiter_line` (a main-branch build goes by its commit, not its number).
 - ``"splitk"``: ``gemm_afp4wfp4_preshuffle(A_q, B_shuffle as (N/16, K/2*16), A_scale (M, K/32),
   B_scale_sh as (N_pad/32, K), dtype=bf16, config=SEED_SPLITK_CONFIG)``, aiter's Triton kernel, uint8 views,
   and ``use_aot=False`` wherever the function still takes it (below 0.1.15).
@@ -84,7 +88,9 @@ CHANGES = (
     AiterChange(
         "asm_tuned_csv", "0.1.11", "ROCm/aiter#2092", "768c037adb", "2026-02-25",
         "MI355X rows in a4w4_blockscale_tuned_gemm.csv: from here every contest shape sends gemm_a4w4 "
-        "(path 'ck') to the ASM kernel; before, some went to CK blockscale. No call changes.",
+        "(path 'ck') to the ASM kernel; before, some went to CK blockscale. No call changes. Builds of main "
+        "from this commit until the 0.1.11 tag are numbered below 0.1.11 (setuptools_scm counts from the last "
+        "tag reachable: f3be04a12a builds as 0.1.10.post4.dev78+gf3be04a12a).",
     ),
     AiterChange(
         "use_aot_removed", "0.1.15", "ROCm/aiter#2695", "f061fba914", "2026-05-19",
@@ -109,7 +115,8 @@ VERSIONS = {
     "asm": (OLDEST_TRUSTED, None, "gemm_a4w4_asm's Python signature, the kernel names and the "
             "log2_k_split rule are the same from 0.1.10 to main of 2026-08-22"),
     "ck": (OLDEST_TRUSTED, None, "gemm_a4w4 takes (A, B, A_scale, B_scale, bias, dtype, alpha, beta, "
-           "bpreshuffle) from 0.1.9 (before, a required out); dispatches to ASM for contest shapes from 0.1.11"),
+           "bpreshuffle) from 0.1.9 (before, a required out); dispatches every contest shape to ASM on the "
+           "0.1.11 line (mxlib.spec.aiter_rules.AITER_LINES)"),
     "splitk": (OLDEST_TRUSTED, "0.1.16", "needs the module layout of ROCm/aiter#1638; use_aot=False below "
                "0.1.15 (ROCm/aiter#2695); wrong split-K K units from 0.1.16 (ROCm/aiter#3359)"),
 }

@@ -8,8 +8,9 @@ the releases named; aiter itself needs ROCm and never runs here):
 - `asm_k_splits`: the K slices (grid z) of the split-K ASM kernels;
 - `asm_heuristic`, with `libstdcxx_iteration_order`: the ASM kernel `gemm_a4w4_asm` picks when it is
   given no kernel name (the heuristic visits an unordered_map, so libstdc++'s iteration order decides ties);
-- `TUNED_ROWS` and `gemm_a4w4_choice`: the rows of aiter's tuned CSV for the contest shapes, per aiter
-  release line, and the kernel `aiter.gemm_a4w4` runs from them.
+- `TUNED_ROWS` and `gemm_a4w4_choice`: the rows of aiter's tuned CSV for the contest shapes (with AMD's
+  tuning time of each), per aiter release line (`AITER_LINES`; `aiter_line` places a release by its number,
+  a main-branch build by its commit), and the kernel `aiter.gemm_a4w4` runs from them.
 
 Nothing here imports torch, triton or aiter.
 """
@@ -277,16 +278,26 @@ def asm_heuristic(m: int, n: int, k: int, *, log2_k_split: int | None = 0, cus: 
 
 @dataclass(frozen=True)
 class AiterLine:
-    """A range of aiter versions over which the tuned rows of the contest shapes do not change."""
+    """aiter builds over which the tuned rows of the contest shapes do not change: a release line.
 
-    name: str  # the first release of the range
-    first: str  # PEP 440 release, inclusive
-    stop: str | None  # PEP 440 release, exclusive (None: up to the newest commit read)
-    span: str  # the commits and dates the range was read over
+    A release is placed by its number: from `first` up to the next line's `first` (`stop`). A build of a
+    main-branch commit is not: aiter's setuptools_scm (default scheme) numbers it from the last tag reachable
+    from it, so kernelbot's pin f3be04a12a (git describe: v0.1.10.post3-78) builds as
+    0.1.10.post4.dev78+gf3be04a12a yet has the 0.1.11 line's rows. `aiter_line`
+    places such a build by the commit its local part names, when that is one of a line's `commits`.
+    """
+
+    name: str  # the line's first release
+    first: str  # PEP 440: the first release with these rows
+    stop: str | None  # PEP 440: the next line's first release (None: the newest line read)
+    span: str  # the releases and main-branch commits the rows were read over
+    commits: tuple[str, ...]  # main-branch commits read with these rows (full SHAs): places dev builds
+    csv_commit: str  # the commit TUNED_ROWS quotes the rows and their `us` from (the same over the span)
 
 
 # CK blockscale instance named by the tuned rows of 0.1.10 (ROCm/aiter:csrc/ck_gemm_a4w4_blockscale/
-# gemm_a4w4_blockscale_common.py, kernel 0): 256 threads, MPerBlock 64, NPerBlock 128, KPerBlock 128.
+# gemm_a4w4_blockscale_common.py, kernel 0): 256 threads, MPerBlock 64, NPerBlock 128, KPerBlock 128 packed
+# fp4x2 bytes (256 fp4 values per K step: include/gemm_a4w4_blockscale_common.cuh).
 CK_64X128 = "a4w4_blockscale_256x64x128x128_16x16_16x16_8x32x1_8x32x1_1x32x1x8_8_2x2_intrawave_v3"
 
 # Which line the contest's MI355X runner had is not in the contest's files (gpu-mode/reference-kernels:
@@ -296,28 +307,49 @@ CK_64X128 = "a4w4_blockscale_256x64x128x128_16x16_16x16_8x32x1_8x32x1_1x32x1x8_8
 # the 0.1.11 line's rows. Whether the image that ran was built from that file is not verifiable here.
 AITER_LINES = (
     AiterLine("0.1.10", "0.1.10", "0.1.11",
-              "releases 0.1.10 to 0.1.10.post3 and main to 741f0b89f1 (2026-02-14)"),
+              "releases 0.1.10 to 0.1.10.post3 and main to 741f0b89f1 (2026-02-14)",
+              ("741f0b89f11d48db82f8188f5a13811f2fd23cf7",), "741f0b89f1"),
     AiterLine("0.1.11", "0.1.11", None,
-              "from 768c037adb (ROCm/aiter#2092, 2026-02-25; release 0.1.11) to e4048607a5 (2026-08-22)"),
+              "main from 768c037adb (ROCm/aiter#2092, 2026-02-25) to e4048607a5 (2026-08-22), with releases "
+              "0.1.11 to 0.1.19.post2",
+              ("768c037adb378eca2d109a5d2d58d9b8630ccf20", "f3be04a12a0cfd6b5e2c7a94edc774f1bc24460d",
+               "e4048607a535ace3a2b51ded31b1c8c2d45c0879"), "f3be04a12a"),
 )
 
-# The rows for cu_num 256 (gfx950) of ROCm/aiter:aiter/configs/a4w4_blockscale_tuned_gemm.csv that the
-# contest shapes hit, per line: (m, n, k) -> ("asm" | "ck", tile_m, tile_n), all with splitK 0. Looked up
-# as get_GEMM_config does (M, then ceil16(M), then the next power of two of M); no contest shape is found
-# through a padded M. A contest shape absent here has no row in that line.
+
+@dataclass(frozen=True)
+class TunedRow:
+    """A row of aiter's tuned CSV for a contest shape (cu_num 256, splitK 0)."""
+
+    backend: str  # "asm" or "ck"
+    tile_m: int
+    tile_n: int
+    # The CSV's `us`: AMD's GEMM-only time for this kernel from aiter's tuning run on a 256-CU gfx950 (MI350X
+    # or MI355X; the CSV does not say which). Not a contest timing (no quantization of A, no launch overhead
+    # of a whole call) and not measured by mxlib.
+    us: float
+
+
+# The rows of ROCm/aiter:aiter/configs/a4w4_blockscale_tuned_gemm.csv (cu_num 256, gfx950) that the contest
+# shapes hit, per line, quoted at the line's csv_commit and the same (`us` included) at every release and
+# commit its span names: (m, n, k) -> TunedRow. Looked up as get_GEMM_config does (M, then ceil16(M), then
+# the next power of two of M); no contest shape is found through a padded M. A contest shape absent here
+# has no row in that line.
 TUNED_ROWS = {
     "0.1.10": {
-        (8, 2112, 7168): ("asm", 32, 128),
-        (16, 3072, 1536): ("ck", 64, 128), (64, 3072, 1536): ("ck", 64, 128),
-        (64, 7168, 2048): ("ck", 64, 128), (256, 3072, 1536): ("ck", 64, 128),
-        (256, 7168, 2048): ("ck", 64, 128),
+        (8, 2112, 7168): TunedRow("asm", 32, 128, 12.8435),
+        (16, 3072, 1536): TunedRow("ck", 64, 128, 7.0507), (64, 3072, 1536): TunedRow("ck", 64, 128, 7.2719),
+        (64, 7168, 2048): TunedRow("ck", 64, 128, 9.0279), (256, 3072, 1536): TunedRow("ck", 64, 128, 8.0887),
+        (256, 7168, 2048): TunedRow("ck", 64, 128, 9.7515),
     },
     "0.1.11": {
-        (8, 2112, 7168): ("asm", 32, 128), (16, 3072, 1536): ("asm", 32, 128),
-        (64, 3072, 1536): ("asm", 32, 128), (64, 7168, 2048): ("asm", 32, 128),
-        (256, 3072, 1536): ("asm", 32, 128), (256, 7168, 2048): ("asm", 64, 128),
+        (8, 2112, 7168): TunedRow("asm", 32, 128, 12.8435), (16, 3072, 1536): TunedRow("asm", 32, 128, 6.009),
+        (64, 3072, 1536): TunedRow("asm", 32, 128, 6.149), (64, 7168, 2048): TunedRow("asm", 32, 128, 6.8112),
+        (256, 3072, 1536): TunedRow("asm", 32, 128, 6.1771), (256, 7168, 2048): TunedRow("asm", 64, 128, 7.8351),
     },
 }
+
+
 def contest_shapes() -> frozenset:
     """The contest's (m, n, k), from mxlib.spec.shapes (imported here: it pulls in torch)."""
     from . import shapes
@@ -325,22 +357,45 @@ def contest_shapes() -> frozenset:
     return frozenset(s.mnk for s in shapes.load())
 
 
-def release_tuple(version: str, name: str = "aiter") -> tuple[int, int, int]:
-    """(major, minor, micro) of a PEP 440 release string such as "0.1.10.post3" or "0.1.14"."""
-    found = re.match(r"^(\d+)\.(\d+)\.(\d+)", version) if isinstance(version, str) else None
-    if found is None:
-        raise ValueError(f"{name} must be a release version such as '0.1.10', got {version!r}")
-    return tuple(int(g) for g in found.groups())
+def parse_version(version: str, name: str = "aiter"):
+    """`version` as a `packaging.version.Version`; ValueError naming `name` when it is not PEP 440."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return Version(version)
+    except (InvalidVersion, TypeError):
+        raise ValueError(f"{name} must be a PEP 440 version such as '0.1.10' or '0.1.10.post4.dev78+gf3be04a12a', "
+                         f"got {version!r}") from None
+
+
+_LOCAL_COMMIT = re.compile(r"^g([0-9a-f]{7,40})$")
 
 
 def aiter_line(version: str) -> AiterLine:
-    """The AITER_LINES entry holding a release version; ValueError below the first line."""
-    v = release_tuple(version)
-    for line in reversed(AITER_LINES):
-        if v >= release_tuple(line.first):
+    """The AITER_LINES entry whose tuned rows an aiter build has, from its version string.
+
+    A version whose local part names a commit (`+g<sha prefix>`, as setuptools_scm writes it) that a line
+    lists in `commits` is placed by that commit. Otherwise by its number: a release, or any build numbered
+    from the newest line's first release on. A pre-release or development build numbered below that could
+    be a main commit on either side of a change of rows, so it is refused (ValueError), not given the older
+    line; so is a version below the first line.
+    """
+    v = parse_version(version)
+    shas = [found.group(1) for found in map(_LOCAL_COMMIT.match, (v.local or "").split(".")) if found]
+    for line in AITER_LINES:
+        if any(c.startswith(sha) for sha in shas for c in line.commits):
             return line
-    raise ValueError(f"aiter must be {AITER_LINES[0].first} or newer (the tuned rows are read from there on), "
-                     f"got {version!r}")
+    if v < parse_version(AITER_LINES[0].first):
+        raise ValueError(f"aiter must be {AITER_LINES[0].first} or newer (the tuned rows are read from there on), "
+                         f"got {version!r}")
+    newest = AITER_LINES[-1]
+    if v.is_prerelease and v < parse_version(newest.first):
+        known = ", ".join(c[:10] for line in AITER_LINES for c in line.commits)
+        raise ValueError(f"aiter must be a release, a build numbered {newest.first} or later, or name a known commit "
+                         f"in its local part (+g<sha>: {known}), got the pre-release or development build {version!r}: "
+                         f"setuptools_scm numbers a main-branch build from the last tag, so its number cannot say "
+                         f"which side of a change of tuned rows it is on")
+    return next(line for line in reversed(AITER_LINES) if v >= parse_version(line.first))
 
 
 @dataclass(frozen=True)
@@ -371,11 +426,11 @@ def gemm_a4w4_choice(m: int, n: int, k: int, aiter: str) -> GemmChoice:
     if row is None:
         c = asm_heuristic(m, n, k, log2_k_split=0)
         return GemmChoice("heuristic", "asm", c.kernel.name, c.tile, c.ctas)
-    backend, tile_m, tile_n = row
-    ctas = cdiv(m, tile_m) * cdiv(n, tile_n)
-    if backend == "ck":
-        return GemmChoice("tuned", "ck", CK_64X128, (tile_m, tile_n), ctas)
-    return GemmChoice("tuned", "asm", asm_tile_kernel(tile_m, tile_n).name, (tile_m, tile_n), ctas)
+    tile = (row.tile_m, row.tile_n)
+    ctas = cdiv(m, row.tile_m) * cdiv(n, row.tile_n)
+    if row.backend == "ck":
+        return GemmChoice("tuned", "ck", CK_64X128, tile, ctas)
+    return GemmChoice("tuned", "asm", asm_tile_kernel(*tile).name, tile, ctas)
 
 
 def asm_tile_kernel(tile_m: int, tile_n: int) -> AsmKernel:

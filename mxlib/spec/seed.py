@@ -13,16 +13,17 @@ The seed (the `amd-mxfp4-mm` submission the workbook is built on) routes a shape
 - M > 32: path "ck". The same quant kernel with BLOCK_SIZE_M 8, BLOCK_SIZE_N 128, four iterations
   (grid (ceil(M/8), ceil(K/512))), then `aiter.gemm_a4w4`, whose tuned CSV decides the kernel.
 
-Where the seed defers to aiter, the replicas in `mxlib.spec.aiter_rules` resolve what runs, for an aiter
-release line: `seed_plan(..., aiter="0.1.11")`. The seed runs only on aiter 0.1.10 to 0.1.14.x: it imports
+Where the seed defers to aiter, the replicas in `mxlib.spec.aiter_rules` resolve what runs, for the aiter
+release line of a version: `seed_plan(..., aiter="0.1.11")` (a main-branch build is placed by the commit
+its version names: `aiter_rules.aiter_line`). The seed runs only on aiter 0.1.10 to 0.1.14.x: it imports
 `aiter.ops.triton.gemm.basic` (0.1.10 on) and passes `use_aot` (removed in 0.1.15). Which line the
 contest's MI355X runner had is not certain (`aiter_rules.AITER_LINES`); `seed_plan` answers for the 0.1.10
-line unless told otherwise (DEFAULT_AITER), and its ``aiter`` key says which releases the answer holds for.
+line unless told otherwise (DEFAULT_AITER), and its ``aiter`` key says which lines the answer holds for.
 """
 from __future__ import annotations
 
 from .aiter_rules import (AITER_LINES, aiter_line, asm_heuristic, asm_tile_kernel, contest_shapes, gemm_a4w4_choice,
-                          release_tuple, triton_splitk)
+                          parse_version, triton_splitk)
 from .ints import cdiv, gemm_shape
 
 SEED_SPLITK_SHAPE = (16, 2112, 7168)
@@ -36,7 +37,9 @@ SEED_SPLITK_CONFIG = {
 }
 SEED_HEADER_NUM_KSPLIT = 14  # what its header comment says; the config above runs 7
 SEED_AITER = ("0.1.10", "0.1.15")  # the releases the seed file can run on: [first, stop)
-DEFAULT_AITER = "0.1.10"  # the release line seed_plan assumes when not given one (its tuned rows: aiter_rules)
+# The release line seed_plan assumes when not given one (its tuned rows: aiter_rules): the first line the seed
+# runs on, a convention for printouts that name their line, not a claim about the contest (notebook 04, section 1).
+DEFAULT_AITER = "0.1.10"
 
 QUANT_SHUFFLE_KERNEL = "_fused_mxfp4_quant_shuffle_kernel"
 QUANT_NATURAL_KERNEL = "_mxfp4_quant_natural_kernel"
@@ -113,8 +116,18 @@ def _ctas(grid) -> int:
     return total
 
 
+def seed_lines() -> list:
+    """The aiter release lines (`aiter_rules.AITER_LINES`) that hold releases the seed runs on (SEED_AITER)."""
+    return [line for line in AITER_LINES if parse_version(line.first) < parse_version(SEED_AITER[1])]
+
+
+def lines_text(lines) -> str:
+    """How `seed_plan`'s ``aiter`` key names aiter release lines: "0.1.10 line", "0.1.10 and 0.1.11 lines"."""
+    return " and ".join(line.name for line in lines) + (" lines" if len(lines) > 1 else " line")
+
+
 def seed_plan(m: int, n: int, k: int, aiter: str = DEFAULT_AITER) -> dict:
-    """What the seed launches for (m, n, k) on an MI355X with aiter release `aiter`.
+    """What the seed launches for (m, n, k) on an MI355X with aiter version `aiter`.
 
     Keys: ``path`` ("asm" | "splitk" | "ck"); ``kernel`` (the ASM kernel name the seed passes, "" where it
     leaves the choice to aiter); ``runs`` (the GEMM kernel that then runs: ASM symbol, CK instance or
@@ -123,20 +136,22 @@ def seed_plan(m: int, n: int, k: int, aiter: str = DEFAULT_AITER) -> dict:
     the seed's Triton config, "unknown"); ``tile`` ((tile_m, tile_n) of that GEMM or None); ``config``
     (SEED_SPLITK_CONFIG for splitk, else None); ``ctas`` (CTAs of the GEMM launch; None when unknown);
     ``launches`` (every launch of one call in order: dicts with ``kernel``, ``grid``, ``ctas``, and for the
-    seed's own Triton quant kernel its constexprs and options); ``aiter`` (the releases the answer holds
-    for, as ">=A,<B").
+    seed's own Triton quant kernel its constexprs and options); ``aiter`` (the aiter release lines the
+    answer holds for, among those the seed runs on, as `lines_text` names them: a line is a set of releases
+    and main-branch commits, `aiter_rules.AITER_LINES`, not a version range).
 
-    `aiter` picks the release line where the answer depends on it (the "ck" shapes); it must be a release
-    the seed runs on (SEED_AITER).
+    `aiter` (a PEP 440 version string) picks the release line where the answer depends on it (the "ck"
+    shapes; `aiter_rules.aiter_line`, which refuses a development build it cannot place); its number, less
+    any pre-release, development or local part, must be in the range the seed runs on (SEED_AITER).
     """
     path = seed_path(m, n, k)
-    v = release_tuple(aiter)
+    v = parse_version(parse_version(aiter).base_version)
     first, stop = SEED_AITER
-    if not release_tuple(first) <= v < release_tuple(stop):
-        raise ValueError(f"aiter must be a release from {first} up to (not including) {stop}: the seed imports "
+    if not parse_version(first) <= v < parse_version(stop):
+        raise ValueError(f"aiter must be a version from {first} up to (not including) {stop}: the seed imports "
                          f"aiter.ops.triton.gemm.basic (0.1.10 on) and passes use_aot (removed in 0.1.15), "
                          f"got {aiter!r}")
-    holds = f">={first},<{stop}"
+    holds = lines_text(seed_lines())
     quant = _quant_launch(m, k, path)
     launches = [dict(quant, ctas=_ctas(quant["grid"]))]
     config, kernel = None, ""
@@ -159,21 +174,16 @@ def seed_plan(m: int, n: int, k: int, aiter: str = DEFAULT_AITER) -> dict:
             choice = asm_heuristic(m, n, k, log2_k_split=SEED_LOG2_K_SPLIT)
             runs, how, tile, ctas = choice.kernel.name, "heuristic", choice.tile, choice.ctas
         launches.append(dict(kernel=runs, grid=_asm_grid(m, n, tile), ctas=ctas))
+    elif (m, n, k) in contest_shapes():
+        choice = gemm_a4w4_choice(m, n, k, aiter)
+        holds = lines_text([line for line in seed_lines() if gemm_a4w4_choice(m, n, k, line.first) == choice])
+        runs, how, tile, ctas = choice.kernel, choice.how, choice.tile, choice.ctas
+        # CK's gridwise GEMM launches one dimension of tiles (y 1, z the K batch: 1 at splitK 0)
+        grid = (ctas,) if choice.backend == "ck" else _asm_grid(m, n, tile)
+        launches.append(dict(kernel=runs, grid=grid, ctas=ctas))
     else:
-        if (m, n, k) in contest_shapes():
-            choice = gemm_a4w4_choice(m, n, k, aiter)
-            same = [line for line in AITER_LINES
-                    if release_tuple(line.first) < release_tuple(stop)
-                    and gemm_a4w4_choice(m, n, k, line.first) == choice]
-            holds = f">={same[0].first},<{same[-1].stop or stop}"  # the lines are contiguous: see TUNED_ROWS
-            runs, how, tile, ctas = choice.kernel, choice.how, choice.tile, choice.ctas
-            # CK's gridwise GEMM launches one dimension of tiles (y 1, z the K batch: 1 at splitK 0)
-            grid = (ctas,) if choice.backend == "ck" else _asm_grid(m, n, tile)
-            launches.append(dict(kernel=runs, grid=grid, ctas=ctas))
-        else:
-            line = aiter_line(aiter)
-            holds = f">={line.first},<{line.stop or stop}"
-            runs, how, tile, ctas = None, "unknown", None, None
-            launches.append(dict(kernel="aiter.gemm_a4w4", grid=None, ctas=None))
+        holds = lines_text([aiter_line(aiter)])
+        runs, how, tile, ctas = None, "unknown", None, None
+        launches.append(dict(kernel="aiter.gemm_a4w4", grid=None, ctas=None))
     return dict(path=path, kernel=kernel, runs=runs, how=how, tile=tile, config=config, ctas=ctas,
                 launches=launches, aiter=holds)

@@ -12,7 +12,8 @@ Triton path compiled on the CPU machine, `python -m mxlib isa --path all`), data
 dispatcher's Triton launch per shape: fused_fp4 on gfx950, fused on sm_90),
 data/results/mi355x/aiter_asm_kernels.csv (aiter's ASM GEMMs' metadata), mxlib/data/configs/h200.csv (the
 H200 table), data/results/h200/bench.csv (the run whose asm, ck and splitk times the notebooks show,
-2026-12-03, of those paths' kernels as they were then) and data/results/h200/splitk_sweep.csv.
+2026-12-03, of those paths' kernels as they were then) and data/results/h200/splitk_sweep.csv (the same
+morning, the split-K kernel as it was then, at block_k 256).
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ import torch
 
 from ..spec import seed as seed_mod
 from ..spec import shapes as shapes_mod
-from ..spec.aiter_rules import AITER_LINES, gemm_a4w4_choice
+from ..spec.aiter_rules import TUNED_ROWS, aiter_line, gemm_a4w4_choice
 from . import occupancy as occ
 from .isa import DEFAULT_OUT
 from .repo import RESULTS_DIR
@@ -64,13 +65,23 @@ def _grid(g) -> str:
     return "?" if g is None else "x".join(map(str, g))
 
 
+def _lines_note(plans, aiter: str) -> str:
+    """What the header of a printout of `seed_plan`s says of aiter's release line."""
+    every = seed_mod.lines_text(seed_mod.seed_lines())
+    if all(p["aiter"] == every for p in plans):
+        return f"the same on every aiter release line the seed runs on, the {every}"
+    line = aiter_line(aiter)
+    return f"aiter's {line.name} line where the lines differ: {line.span}"
+
+
 def seed_launches(path: str, aiter: str = seed_mod.DEFAULT_AITER) -> str:
-    """Every launch of one seed call per shape of `path`: kernel, grid, CTAs, and for the GEMM how its
-    kernel was chosen ("seed": named by the seed; "tuned"/"heuristic": aiter's CSV row or ASM heuristic;
-    "config": the seed's Triton config) with its tile and the MI355X's CUs it occupies (one CTA per CU)."""
-    lines = [f"what the seed launches per call (mxlib.spec.seed.seed_plan, aiter {aiter} release line):"]
-    for s in seed_shapes(path):
-        plan = seed_mod.seed_plan(*s.mnk, aiter=aiter)
+    """Every launch of one seed call per shape of `path` with aiter version `aiter`: kernel, grid, CTAs, and
+    for the GEMM how its kernel was chosen ("seed": named by the seed; "tuned"/"heuristic": aiter's CSV row
+    or ASM heuristic; "config": the seed's Triton config) with its tile, the MI355X's CUs it occupies (one
+    CTA per CU) and the aiter release lines the answer holds for."""
+    plans = [(s, seed_mod.seed_plan(*s.mnk, aiter=aiter)) for s in seed_shapes(path)]
+    lines = [f"what the seed launches per call (mxlib.spec.seed.seed_plan; {_lines_note([p for _, p in plans], aiter)}):"]
+    for s, plan in plans:
         tile = "?" if plan["tile"] is None else f"{plan['tile'][0]}x{plan['tile'][1]}"
         util = "" if plan["ctas"] is None else f", {plan['ctas'] / occ.DEVICES['MI355X'].units:.1%} of {occ.DEVICES['MI355X'].units} CUs"
         lines.append(f"  {str(s):>14}  GEMM: {plan['how']} {tile} tile, {plan['ctas']} CTAs{util}  "
@@ -88,15 +99,13 @@ def seed_backend(plan: dict) -> str:
 
 
 def release_table() -> str:
-    """Every contest shape: the seed's path and, on each aiter release line it runs on (`AITER_LINES`), the
-    GEMM kernel that runs (`seed_plan`): CK, ASM or Triton, its tile, how it was chosen; then, per line,
-    how many shapes run CK and how many have a tuned row in aiter's CSV (`gemm_a4w4_choice`). Each line is
-    cut to the releases the seed runs on (`seed.SEED_AITER`), written as `seed_plan`'s ``aiter`` key writes them."""
-    stop = seed_mod.SEED_AITER[1]
-    runs_on = [ln for ln in AITER_LINES if seed_mod.release_tuple(ln.first) < seed_mod.release_tuple(stop)]
-    held = {ln.first: f">={ln.first},<{min(ln.stop or stop, stop, key=seed_mod.release_tuple)}" for ln in runs_on}
-    lines = [f"{'shape':>14}  {'seed path':<9} " + "".join(f"{'aiter ' + held[ln.first]:<34}" for ln in runs_on)]
-    counts = {ln.first: [0, 0] for ln in runs_on}
+    """Every contest shape: the seed's path and, on each aiter release line it runs on (`seed.seed_lines`),
+    the GEMM kernel that runs (`seed_plan`): CK, ASM or Triton, its tile, how it was chosen; then, per line,
+    which builds it holds, how many shapes run CK and how many have a tuned row in aiter's CSV
+    (`gemm_a4w4_choice`)."""
+    runs_on = seed_mod.seed_lines()
+    lines = [f"{'shape':>14}  {'seed path':<9} " + "".join(f"{'aiter ' + ln.name + ' line':<34}" for ln in runs_on)]
+    counts = {ln.name: [0, 0] for ln in runs_on}
     shapes = shapes_mod.load()
     for s in shapes:
         cells = []
@@ -104,13 +113,31 @@ def release_table() -> str:
             plan = seed_mod.seed_plan(*s.mnk, aiter=ln.first)
             tile = f"{plan['tile'][0]}x{plan['tile'][1]}"
             cells.append(f"{seed_backend(plan)} {tile} ({plan['how']})")
-            counts[ln.first][0] += seed_backend(plan) == "ck"
-            counts[ln.first][1] += gemm_a4w4_choice(*s.mnk, ln.first).how == "tuned"
+            counts[ln.name][0] += seed_backend(plan) == "ck"
+            counts[ln.name][1] += gemm_a4w4_choice(*s.mnk, ln.first).how == "tuned"
         lines.append(f"{str(s):>14}  {plan['path']:<9} " + "".join(f"{c:<34}" for c in cells))
     for ln in runs_on:
-        ck, tuned = counts[ln.first]
-        lines.append(f"aiter {held[ln.first]}, the {ln.name} line (rows read over: {ln.span}): {ck} of {len(shapes)} "
-                     f"shapes run CK; {tuned} of {len(shapes)} have a tuned row")
+        ck, tuned = counts[ln.name]
+        lines.append(f"the {ln.name} line ({ln.span}): {ck} of {len(shapes)} shapes run CK; "
+                     f"{tuned} of {len(shapes)} have a tuned row")
+    return "\n".join(lines)
+
+
+def tuned_times(path: str) -> str:
+    """For each shape of `path` with a row in aiter's tuned CSV on any line the seed runs on: the kernel of
+    that row and the CSV's `us` per line (`aiter_rules.TUNED_ROWS`), which is AMD's GEMM-only time from
+    aiter's tuning run, quoted with the commit it was read at; not a contest timing, not measured by mxlib."""
+    runs_on = seed_mod.seed_lines()
+    head = "".join(f"{f'{ln.name} line ({ln.csv_commit})':>30}" for ln in runs_on)
+    lines = ["aiter's tuned CSV, column `us`: AMD's GEMM-only time of each row's kernel from aiter's tuning run on a "
+             "256-CU gfx950",
+             "(not a contest timing: no quantization of A, no whole call; not measured by mxlib)",
+             f"{'shape':>14}{head}"]
+    for s in seed_shapes(path):
+        rows = [TUNED_ROWS[ln.name].get(s.mnk) for ln in runs_on]
+        if any(rows):
+            lines.append(f"{str(s):>14}" + "".join(
+                f"{'no row' if r is None else f'{r.backend} {r.tile_m}x{r.tile_n} {r.us:6.2f} us':>30}" for r in rows))
     return "\n".join(lines)
 
 
@@ -235,7 +262,7 @@ def occupancy(path: str, aiter: str = seed_mod.DEFAULT_AITER):
     """(text, figure): for each shape of `path`, the seed's GEMM on the MI355X (`seed_plan`: tile, CTAs,
     share of the 256 CUs) and mxlib's config of the path on the H200 (CTAs, share of 132 SMs, one CTA per
     SM as the utilization measure), one panel per device. Both are counts, nothing measured: the MI355X
-    panel is `seed_plan` arithmetic for aiter release line `aiter`, the H200 panel the config table's tiles
+    panel is `seed_plan` arithmetic for the aiter release line of version `aiter`, the H200 panel the config table's tiles
     (the figure's titles say so)."""
     from . import figures
 
@@ -251,7 +278,7 @@ def occupancy(path: str, aiter: str = seed_mod.DEFAULT_AITER):
                      _tile_text(cfg.block_m, cfg.block_n, cfg.split_k), ctas, occ.cu_utilization(ctas, "H200")))
     text = [f"{'shape':>14} | {'seed tile':>12} {'CTAs':>5} {'MI355X':>7} | {'H200 tile':>12} {'CTAs':>5} {'H200':>6}"]
     text += [f"{r[0]:>14} | {r[1]:>12} {r[2]:5d} {r[3]:7.1%} | {r[4]:>12} {r[5]:5d} {r[6]:6.1%}" for r in rows]
-    release = next(iter(holds)) if len(holds) == 1 else f"{aiter} line"
+    release = next(iter(holds)) if len(holds) == 1 else f"{aiter_line(aiter).name} line"
     fig = figures.utilization_panels([
         (f"MI355X ({occ.DEVICES['MI355X'].units} CUs): the seed's GEMM launch\n"
          f"as seed_plan counts it (aiter {release}), nothing run", figures.COLORS["MI355X"],
@@ -286,12 +313,14 @@ def speed(frame, path: str):
 def splitk_sweep(sweep):
     """(text, figure) of a recorded split-K sweep (`python -m mxlib sweep`, splitk_sweep.csv: one row per
     shape, tile and split_k, with `measured_us` the median of its calls and `predicted_us` the latency
-    model's). M = 8 and M = 16 at (2112, 7168) run the same grid, so only M = 16 is drawn; the text says how
-    far apart the two are. Per shape drawn, the text gives the unsplit times over the tiles and the fastest
-    config, so that a caption can describe what the figure shows. Rows without a time (failed their check)
-    are left out."""
+    model's), of the kernel as it was when the sweep ran (the figure's stamp gives the date). M = 8 and
+    M = 16 at (2112, 7168) run the same grid, so only M = 16 is drawn; the text says how far apart the two
+    are. Per shape drawn, the text gives the unsplit times over the tiles and the fastest config, so that a
+    caption can describe what the figure shows, and the splits whose cut of K (`gemm_splitk.splitk_slices`)
+    leaves a range empty, drawn hollow. Rows without a time (failed their check) are left out."""
     import matplotlib.pyplot as plt
 
+    from ..kernels.gemm_splitk import splitk_slices
     from . import figures
 
     sweep = sweep[sweep.measured_us.notna()]
@@ -312,6 +341,11 @@ def splitk_sweep(sweep):
         span = f"{unsplit.min():.1f} to {unsplit.max():.1f}" if len(unsplit) else "-"
         config = f"{best.tile_m}x{best.tile_n} split {best.split_k}"
         lines.append(f"{f'{m}x{n}x{k}':>14}  {span:>24}  {config:>16} {best.measured_us:5.1f}")
+    for (m, n, k), g in groups:
+        idle = [s for s in sorted(set(g.split_k)) if 0 in splitk_slices(k, s)]
+        if idle:
+            lines.append(f"{m}x{n}x{k}: split {' and '.join(map(str, idle))} leave a K range empty (ceil({k // 32} / "
+                         f"split) groups of 32 per range), so one slice of programs adds only zeros")
     fig, axes = plt.subplots(1, len(groups), figsize=(4.4 * len(groups), 3.8), sharey=True, layout="constrained",
                              squeeze=False)
     for ax, ((m, n, k), g) in zip(axes[0], groups):
@@ -319,11 +353,15 @@ def splitk_sweep(sweep):
             t = t.sort_values("split_k")
             ax.plot(t.split_k, t.measured_us, marker=".", color=plt.cm.tab10(i), label=f"{tm}x{tn}")
             ax.plot(t.split_k, t.predicted_us, "--", lw=0.8, color=plt.cm.tab10(i))
+            idle = t[[0 in splitk_slices(k, s) for s in t.split_k]]
+            ax.scatter(idle.split_k, idle.measured_us, s=28, facecolors="white", edgecolors=plt.cm.tab10(i), zorder=3)
         ax.set(title=f"{m}x{n}x{k}", xlabel="split_k (K slices per output tile)", yscale="log")
         figures.plain_log(ax)
     axes[0, 0].set_ylabel("us per call, median\n(solid: measured, dashed: model)")
     axes[0, 0].legend(fontsize=7, title="tile")
-    fig.suptitle("H200: mxlib's split-K kernel (portable stand-in), contest-style")
+    block_k = "/".join(map(str, sorted(set(sweep.block_k))))
+    fig.suptitle(f"H200: mxlib's split-K kernel as it was at the run (dated below), block_k {block_k}, contest-style; "
+                 "hollow: a K range left empty")
     figures.stamp(fig, sweep, "data/results/h200/splitk_sweep.csv")
     return "\n".join(lines), fig
 

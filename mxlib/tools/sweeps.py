@@ -6,7 +6,10 @@ tile (block_m x block_n) and split_k, the path's default config with those three
   2. checked once against the reference (`mxlib.tools.providers.check_call`: the allocator is filled with NaN first),
   3. timed contest-style (`mxlib.tools.timing.time_contest`: L2 flushed, events around one call), --iters calls
      after --warmup untimed ones.
-split_k runs only up to K / block_k, so no K range is shorter than one block_k step.
+split_k runs only up to K / block_k. The kernel gives each K range ceil(G / split_k) of K's G 32-value groups
+(`mxlib.kernels.gemm_splitk.splitk_slices`), so a split_k that does not divide G leaves the last ranges short,
+some empty: at K = 7168 (G = 224), split 20 runs 19 ranges and an empty one, split 24 an empty one and one of
+128 K. Such configs are timed as they launch, their idle programs included.
 
 Before the configs the run measures what the model takes as given: the device's copy bandwidth, bf16
 peak and a lone empty kernel (`mxlib.tools.ceilings.measure_ceilings`), two empty kernels in one timed call
