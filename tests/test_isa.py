@@ -415,7 +415,7 @@ def test_ptx_loop_mix_groups_the_recorded_loop():
     body = [ins for ins in isa.k_loop_lines(ptx) if ins not in ("{", "}")]  # inline blocks' braces are no instructions
     assert len(loop) == len(isa.k_loop_lines(ptx))
 
-    groups = isa.loop_groups(loop, isa.FUSED_FP4_SM90_GROUPS)
+    groups = isa.loop_groups(loop, isa.fused_fp4_sm90_groups())
     assert all(sum(mix.values()) > 0 for mix in groups.values())
     assert sum(sum(mix.values()) for mix in groups.values()) <= len(body)
     # inline PTX or not is a partition of the loop, and "any line, either" is the whole loop
@@ -425,7 +425,7 @@ def test_ptx_loop_mix_groups_the_recorded_loop():
     assert halves["inline"]["mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"] == \
         sum(x.startswith("mma.sync") for x in body)  # the bf16 MMA is Triton's own inline PTX
 
-    text = isa.ptx_loop_mix(ptx, {**isa.FUSED_FP4_SM90_GROUPS, "nowhere": ((1,), None)})
+    text = isa.ptx_loop_mix(ptx, {**isa.fused_fp4_sm90_groups(), "nowhere": ((1,), None)})
     lines = text.split("\n")
     assert lines[:2] == [line[3:] for line in ptx.splitlines()[:2]]
     for name, mix in groups.items():
@@ -448,26 +448,58 @@ def test_ptx_loop_mix_groups_the_recorded_loop():
                    // int(cfg["num_warps"]))
 
 
-def test_fused_fp4_sm90_groups_name_the_listings_source_lines():
-    """The groups' line numbers are facts of the recorded listing: they must be the lines its header quotes."""
+def test_recorded_listings_quote_todays_source():
+    """A listing is read against today's source (its groups, the notebook's line references): every line its
+    header quotes must still be that line of today's file. A source change that moves them fails here until
+    the listings are compiled again (`python -m mxlib isa ... --listing DIR`, the command in their header)."""
+    for listing in (GFX950_LISTING.read_text(), SM90_LISTING.read_text()):
+        quoted = {file: _header_sources(listing, file) for file in ("gemm_fused_fp4.py", "common.py")}
+        assert quoted["gemm_fused_fp4.py"] and quoted["common.py"]
+        for file, lines in quoted.items():
+            today = (ROOT / "mxlib" / "kernels" / file).read_text().splitlines()
+            for number, text in lines.items():
+                assert today[number - 1].strip() == text.strip(), f"{file}:{number}: listing {text!r}, today {today[number - 1]!r}"
+
+
+def test_fused_fp4_sm90_groups_resolve_their_places():
+    """The groups name functions and lines by their text; resolved, they are the lines the listing quotes."""
     from mxlib.tools import isa
 
-    listing = SM90_LISTING.read_text()
-    header, common = _header_sources(listing), _header_sources(listing, "common.py")
-    b_lines, a_lines, dot_lines = (isa.FUSED_FP4_SM90_GROUPS[name][0] for name in (
-        "B tile and scales (lines 184, 201)", "A loaded and quantized (144-168, 238)",
-        "dot_scaled's scaling and MMA (242)"))
-    own = {n for n in b_lines if isinstance(n, int)}
-    assert "tl.load(b_ptr" in header[184] and "tl.load(s_ptr" in header[201] and own <= set(header)
-    assert "mx_shuffled_scale_col(g0)" in header[201] and "(g // 8) * 256" in common[127] and "common.py:127" in b_lines
-    assert "tl.load(a_base" in header[238] and 238 in a_lines
-    # 144-168 is the quantizer's body, up to the packed return; the header quotes none of the lines up to the B load
-    assert min(header) >= 144 and header[168].startswith("return packed") and not any(168 < n < 184 for n in header)
-    assert set(range(144, 169)) <= set(a_lines)
-    # the common.py helpers Triton inlines into A's quantizer: every one the header quotes but line 127 is A's
-    assert {f"common.py:{n}" for n in common} - {"common.py:127"} == {x for x in a_lines if isinstance(x, str)}
-    assert "s << 23" in common[45] and "<< 16" in common[56] and "field" in common[67] and "field - 129" in common[68]
-    assert dot_lines == (242,) and "tl.dot_scaled(" in header[242]
+    header = _header_sources(SM90_LISTING.read_text())
+    common = _header_sources(SM90_LISTING.read_text(), "common.py")
+    groups = isa.fused_fp4_sm90_groups()
+    (b_name, (b_lines, b_inline)), (a_name, (a_lines, a_inline)), (ptx_name, ptx), (dot_name, (dot_lines, dot_inline)) \
+        = groups.items()
+    b_own = [n for n in b_lines if isinstance(n, int)]
+    assert len(b_own) == 2 and "tl.load(b_ptr" in header[b_own[0]] and "tl.load(s_ptr" in header[b_own[1]]
+    assert b_name == f"B tile and scales (lines {b_own[0]}, {b_own[1]})" and b_inline is None
+    scale_col = next(n for n, text in common.items() if "(g // 8) * 256" in text)
+    assert f"common.py:{scale_col}" in b_lines
+    # A's group: the quantizer function whole (every line the header quotes up to its packed return), the load
+    a_own = [n for n in a_lines if isinstance(n, int)]
+    ret = next(n for n, text in header.items() if text.startswith("return packed"))
+    assert {n for n in header if n <= ret} <= set(a_own) and not any(ret < n < b_own[0] for n in header)
+    assert any("tl.load(a_base" in header[n] for n in a_own if n in header) and a_inline is False
+    # every common.py line the header quotes is A's but the scale column's
+    assert {f"common.py:{n}" for n in common} - {f"common.py:{scale_col}"} <= set(a_lines)
+    assert not {f"common.py:{n}" for n in common} - {f"common.py:{scale_col}"} & set(b_lines)
+    assert ptx == (None, True) and ptx_name.startswith("Triton's inline PTX")
+    assert len(dot_lines) == 1 and "tl.dot_scaled(" in header[dot_lines[0]] and dot_inline is False
+    assert dot_name == f"dot_scaled's scaling and MMA (line {dot_lines[0]})"
+
+
+def test_source_places_must_name_one_line():
+    from mxlib.tools import isa
+
+    with pytest.raises(isa.IsaError, match="2 lines of mxlib/kernels/gemm_fused_fp4.py hold 'acc = tl.dot_scaled\\('"):
+        isa.source_place_lines("line", "gemm_fused_fp4.py", "acc = tl.dot_scaled(")
+    with pytest.raises(isa.IsaError, match="no function 'nowhere'"):
+        isa.source_place_lines("def", "common.py", "nowhere")
+    source = (ROOT / "mxlib" / "kernels" / "gemm_fused_fp4.py").read_text().splitlines()
+    (line,) = isa.source_place_lines("line", "gemm_fused_fp4.py", "x = tl.load(a_base")
+    assert "x = tl.load(a_base" in source[line - 1]
+    body = isa.source_place_lines("def", "gemm_fused_fp4.py", "_fp4_quantize")
+    assert source[body[0] - 1].startswith("def _fp4_quantize(") and source[body[-1]].strip() == ""
 
 
 def test_loop_groups_match_file_and_line():
@@ -480,3 +512,63 @@ def test_loop_groups_match_file_and_line():
     got = isa.loop_groups(loop, {"b": ((196, "common.py:105"), None), "own": ((196,), False)})
     assert got["b"] == collections.Counter({"add.s64": 1, "cp.async.cg.shared.global": 1, "shl.b32": 1})
     assert got["own"] == collections.Counter({"add.s64": 1})
+
+
+def test_spill_store_bytes_reads_sass_local_stores():
+    """ptxas spills to the stack frame with STL; their bytes are what `ptxas -v` calls "bytes spill stores"."""
+    from mxlib.tools import isa
+
+    sass = ("        /*00f0*/                   STL [R1+0x264], R30 ;\n"
+            "        /*0130*/                   STL.64 [R1+0x3a8], R2 ;\n"
+            "        /*0140*/                   STL.128 [R1+0x10], R4 ;\n"
+            "        /*0150*/                   LDL R3, [R1+0x264] ;\n"
+            "        /*0160*/                   STG.E [R2.64], R5 ;\n")
+    assert isa.spill_store_bytes(sass) == 4 + 8 + 16 and isa.spill_store_bytes("") == 0
+    with pytest.raises(RuntimeError, match="unknown width in SASS: STL.96"):
+        isa.spill_store_bytes("  STL.96 [R1], R2 ;\n")
+
+
+def test_sm90_spilling_kernel_is_recorded_as_spilling(tmp_path):
+    """Two configs of the recorded H200 sweep compiled now for sm_90: the split-K kernel with 32x128 tiles
+    runs out of registers and spills (ptxas puts spills in the stack frame, which cuobjdump's LOCAL does not
+    count), the 16x128 one does not. (splitk_sweep_residency.csv holds the kernel the sweep timed, an
+    earlier source: its README row says how it was compiled.)"""
+    sweep, recorded = (occ.RESULTS_DIR / "h200" / name for name in ("splitk_sweep.csv", "splitk_sweep_residency.csv"))
+    keys = ("m", "tile_m", "tile_n", "split_k")
+    picked = {("16", "16", "128", "7"), ("16", "32", "128", "7")}
+    with open(sweep, newline="") as f:
+        reader = csv.DictReader(f)
+        rows = [r for r in reader if tuple(r[k] for k in keys) in picked]
+    assert len(rows) == 2
+    with open(tmp_path / "sweep.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=reader.fieldnames, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    res = _isa("--sweep", str(tmp_path / "sweep.csv"), "--target", "sm_90", "--out", str(tmp_path / "res.csv"))
+    assert res.returncode == 0, res.stderr[-2000:]
+    now = {r["tile_m"]: r for r in _rows(tmp_path / "res.csv")}
+    assert int(now["32"]["registers"]) == 255 and int(now["32"]["spill_bytes"]) > 0, now["32"]
+    assert int(now["16"]["spill_bytes"]) == 0, now["16"]
+    # the timed kernel spilled too at 32x128, less (the recorded compile of its source)
+    spilled = {r["tile_m"]: int(r["spill_bytes"]) for r in _rows(recorded) if tuple(r[k] for k in keys) in picked}
+    assert spilled["32"] > 0 and spilled["16"] == 0, spilled
+
+
+def test_isa_occupancy_column_is_the_compilers_and_gfx950s_only():
+    """`occupancy` is the compiler's own waves per SIMD, so it is filled on gfx950 and empty on sm_90 (whose
+    residency is ctas_per_unit); it equals the VGPR arithmetic except where a waves_per_eu hint caps it."""
+    for name in ("isa_sm90.csv", "isa_sm90_all_paths.csv"):
+        rows = _rows(occ.RESULTS_DIR / "h200" / name)
+        assert rows and all(r["occupancy"] == "" and r["ctas_per_unit"] for r in rows if not r["note"]), name
+    hinted = []
+    for name in ("isa.csv", "isa_seed.csv"):
+        for r in _rows(occ.RESULTS_DIR / "mi355x" / name):
+            if not r["occupancy"]:
+                continue
+            res = occ.residency(occ.KernelResources("gfx950", int(r["num_warps"]), int(r["vgprs"]), int(r["agprs"]), 0))
+            if r["waves_per_eu"] in ("", "0"):
+                assert res.waves_per_simd == int(r["occupancy"]), r
+            elif res.waves_per_simd != int(r["occupancy"]):
+                hinted.append((r["kernel"], int(r["waves_per_eu"]), int(r["occupancy"]), res.waves_per_simd))
+    # the one UNIT_LIMITS names: the seed's split-K GEMM, hint 2, compiler 2, VGPRs allow 4
+    assert ("_gemm_afp4_wfp4_kernel_preshuffled_weight_scales", 2, 2, 4) in hinted

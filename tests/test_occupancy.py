@@ -293,3 +293,16 @@ def test_rounds_with_residency():
     assert occ.rounds(119, 1, "MI355X") == 1 and occ.rounds(513, 2, "MI355X") == 2
     with pytest.raises(ValueError, match="resident_per_unit must be a positive integer"):
         occ.rounds(10, 0, "H200")
+
+
+@settings(max_examples=200, deadline=None)
+@given(kg=st.integers(1, 512), split_k=st.integers(1, 64), bg=st.integers(1, 64))
+def test_k_steps_is_one_count_however_k_is_cut(kg, split_k, bg):
+    # mxlib's split-K kernel cuts K in scale groups, fused in block_k steps: for K and block_k multiples of 32
+    # both give ceil(K / (split_k * block_k)) steps per CTA, and k_computed is that many whole steps per slice.
+    k, block_k = 32 * kg, 32 * bg
+    steps = occ.k_steps(k, split_k, block_k)
+    assert steps == math.ceil(k / (split_k * block_k)) == math.ceil(math.ceil(k / block_k) / split_k)
+    assert occ.k_computed(k, split_k, block_k) == split_k * steps * block_k and occ.k_computed(k, split_k) == k
+    with pytest.raises(ValueError, match="block_k must be a positive integer"):
+        occ.k_steps(k, split_k, 0)

@@ -12,9 +12,9 @@ from mxlib.tools import residency as residency  # noqa: E402
 
 
 def test_gemm_launches_residency_from_compiled_resources():
-    seed, fp4, fused = residency.gemm_launches((16, 2112, 7168))
+    seed, fp4, fused, mma = residency.gemm_launches((16, 2112, 7168))
     assert (seed.device, seed.ctas, seed.resident, seed.rounds, seed.k_steps) == ("MI355X", 119, 4, 1, 2)  # 7 splits
-    assert (fp4.device, fused.device) == ("MI355X", "H200")
+    assert (fp4.device, fused.device, mma.device) == ("MI355X", "H200", "H200")
     asm = residency.gemm_launches((4, 2880, 512))[0]
     assert (asm.ctas, asm.resident, asm.block_k) == (23, 1, None)  # aiter's ASM kernels: one workgroup per CU
     ck = residency.gemm_launches((256, 3072, 1536))[0]
@@ -61,14 +61,103 @@ def test_unit_loads_and_cu_map_place_every_cta():
     assert fig.axes[5].get_title() == "H200, split_k=14: 238 CTAs, 100% of units with work, 1 round"
 
 
-def test_seed_tile_sweep_rounds_follow_residency():
-    sweep = pd.read_csv(RESULTS_DIR / "h200" / "splitk_sweep.csv")
-    lines = residency.seed_tile_sweep(sweep, _residency()).splitlines()
+def test_seed_tile_sweep_counts_rounds_at_the_compiled_residency():
+    """Each split's row: the sweep's CTAs and median, the residency file's CTAs per SM, and from those the
+    rounds, the one-CTA waves and the K steps per CTA."""
+    from mxlib.tools import occupancy as occ
+
+    sweep, res = pd.read_csv(RESULTS_DIR / "h200" / "splitk_sweep.csv"), _residency()
+    lines = residency.seed_tile_sweep(sweep, res).splitlines()
     assert lines[0].startswith("H200, (16, 2112, 7168), 16x128 tiles, block_k 256")
     rows = {int(ln.split()[0]): [float(x) for x in ln.split()] for ln in lines[2:]}
     assert rows[14][1:6] == [238, 2, 1, 2, 2]  # CTAs, per SM, rounds, one-CTA waves, K steps
     assert rows[16][1:4] == [272, 2, 2]  # past 2 x 132 CTAs a second round starts
-    assert [r[5] for r in rows.values()] == sorted((r[5] for r in rows.values()), reverse=True)  # K steps fall
+    seed_rows = sweep[(sweep.m == 16) & (sweep.tile_m == 16) & (sweep.tile_n == 128)]
+    assert sorted(rows) == sorted(seed_rows.split_k)
+    seed_res = res[(res.m == 16) & (res.tile_m == 16) & (res.tile_n == 128)]
+    for r in seed_rows.itertuples():
+        resident = int(seed_res[seed_res.split_k == r.split_k].resident.iloc[0])
+        assert rows[r.split_k][1:] == [r.ctas, resident, occ.rounds(r.ctas, resident, "H200"), occ.waves(r.ctas, "H200"),
+                                       occ.k_steps(7168, r.split_k, 256), round(r.measured_us, 1)], r.split_k
+
+
+def test_sweep_tilings_name_the_spilling_kernels():
+    """Every tiling the sweep timed on a shape, with its compiled registers, spill store bytes and CTAs per
+    SM from the residency file, then per split the measured median, rounds and K steps."""
+    from mxlib.tools import occupancy as occ
+
+    sweep, res = pd.read_csv(RESULTS_DIR / "h200" / "splitk_sweep.csv"), _residency()
+    lines = residency.sweep_tilings(sweep, res, (64, 7168, 2048)).splitlines()
+    assert lines[0].startswith("H200, (64, 7168, 2048), every tiling of the sweep: compiled for sm_90 by Triton")
+    here = res[res.m == 64]
+    facts = {ln.split()[0]: ln.split()[1:] for ln in lines[2:6]}
+    assert set(facts) == {f"{a}x{b}" for a, b in zip(here.tile_m, here.tile_n)}
+    for tile, (block_k, registers, spill, per_sm) in facts.items():
+        g = here[here.tile_m.astype(str) + "x" + here.tile_n.astype(str) == tile]
+        assert spill.split("-")[-1] == str(g.spill_bytes.max()) and registers.split("-")[-1] == str(g.registers.max())
+    assert facts["32x128"][2] != "0" and facts["16x128"][2] == "0"  # as compiled today, 32x128 spills, 16x128 does not
+    table = {int(ln.split()[0]): ln.split()[1:] for ln in lines[9:]}
+    timed = sweep[(sweep.m == 64) & (sweep.tile_m == 16) & (sweep.tile_n == 64)]
+    for r in timed.itertuples():
+        us, rounds, steps = table[r.split_k][:3]  # the first column group: 16x64
+        resident = int(here[(here.tile_n == 64) & (here.tile_m == 16) & (here.split_k == r.split_k)].resident.iloc[0])
+        assert (float(us), rounds, steps) == (round(r.measured_us, 1), f"{occ.rounds(r.ctas, resident, 'H200')}r",
+                                              f"{occ.k_steps(2048, r.split_k, 256)}st")
+
+
+def test_littles_law_counts_num_stages_minus_one_steps_in_flight():
+    """A pipelined loop (num_stages S > 1) has S - 1 K steps of loads in flight, one that is not (S = 1) one;
+    never more than the CTA makes. fused on the H200 at (16, 2112, 7168): 3 stages, 7 K steps, so 2."""
+    from mxlib.tools import occupancy as occ
+
+    fused = residency.gemm_launches((16, 2112, 7168))[2]
+    assert (fused.device, fused.stages, fused.k_steps, fused.steps_in_flight) == ("H200", 3, 7, 2)
+    step = occ.step_bytes(16, 64, fused.block_k, "bf16")
+    flight = min(fused.ctas, fused.resident * 132) * 2 * step
+    row = next(line for line in residency.littles_law_table().splitlines() if "H200   mxlib fused 16x64" in line
+               and line.split()[0] == "16x2112x7168")
+    assert row.split()[-3:] == ["7", f"{flight / 1e3:.0f}", f"{flight / 4.28e12 * 1e6:.2f}"] == ["7", "4461", "1.04"]
+    short = residency.gemm_launches((32, 4096, 512))[2]
+    assert (short.stages, short.k_steps, short.steps_in_flight) == (3, 1, 1)  # one step to make: one in flight
+    assert residency.gemm_launches((16, 2112, 7168))[0].steps_in_flight == 1  # the seed's GEMM, num_stages 1
+
+
+def test_mma_sm90_launches_from_the_h200_table():
+    """The H200 table runs mma_sm90 on every benchmark shape: its GEMM launch's CTAs and CTAs per SM come
+    from gemm_mma_sm90 at the table's config, and every launch of every benchmark shape fits one round."""
+    from mxlib.kernels import gemm_mma_sm90 as mma
+    from mxlib.runtime.dispatch import load_table
+
+    launch = residency.gemm_launches((16, 2112, 7168))[3]
+    cfg = next(mma.MmaConfig(**f) for p, f in load_table("h200")[(16, 2112, 7168)] if p == "mma_sm90")
+    assert launch.ctas == mma.mma_gemm_ctas(16, 2112, 7168, cfg) == 198 and launch.resident == 3  # wspec t16
+    assert launch.rounds == 1 and launch.what == "mxlib mma_sm90 16x64 wspec" and launch.steps_in_flight is None
+    rows = residency.residency_table().splitlines()[1:]
+    assert sum("mma_sm90" in line for line in rows) == 6
+    assert {line.split()[-5] for line in rows} == {"1"}  # rounds: one everywhere
+
+
+def test_ceilings_against_model_from_recorded_runs(tmp_path):
+    """recorded_ceilings reads every CSV carrying the ceilings (a bench's empty_us, a sweep's launch_us), each
+    distinct set once; the text gives their ranges beside DEVICES' H200 figures."""
+    from mxlib.tools import ceilings
+
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "bench.csv").write_text("copy_TBps,bf16_TFLOPs,empty_us,date\n4.0,790,2.6,2026-12-03T1\n"
+                                                "4.0,790,2.6,2026-12-03T2\n")
+    (tmp_path / "sweep.csv").write_text("copy_TBps,bf16_TFLOPs,launch_us,date\n4.2,810,2.9,2026-12-04T0\n")
+    (tmp_path / "other.csv").write_text("copy_TBps,date\n9,2026-12-05\n")  # no ceilings: left out
+    runs = ceilings.recorded_ceilings(tmp_path)
+    assert runs == [dict(file="run/bench.csv", date="2026-12-03", copy_TBps=4.0, bf16_TFLOPs=790.0, empty_us=2.6),
+                    dict(file="sweep.csv", date="2026-12-04", copy_TBps=4.2, bf16_TFLOPs=810.0, empty_us=2.9)]
+    text = residency.ceilings_against_model(runs).splitlines()
+    assert text[0].startswith("2 recorded measurements of the H200's ceilings (2 CSVs")
+    assert "2026-12-03 to 2026-12-04" in text[0]
+    assert text[1].split()[1:] == ["4.00-4.20", "TB/s;", "the", "model's", "4.28", "is", "2-7%", "above"]
+    assert "790-810 TFLOP/s; the model's 799 is exceeded by 1 of them (highest 810.0, sweep.csv)" in text[2]
+    assert text[3].endswith("2.60-2.90 us (median); the model's launch 3.46 is 0.56-0.86 us above")
+    recorded = ceilings.recorded_ceilings()  # data/results/h200: the runs the notebook counts
+    assert len(recorded) > 40 and any(r["file"] == "splitk_sweep.csv" for r in recorded)
 
 
 def test_utilization_grid_and_figure():
@@ -90,7 +179,14 @@ def test_model_vs_measured_on_the_recorded_sweep_and_without_predictions():
     timed = sweep[sweep.measured_us.notna()]
     loso = (100 * (timed.predicted_loso_us - timed.measured_us).abs() / timed.measured_us).median()
     assert f"predicted_loso_us: median |predicted - measured| / measured = {loso:.1f}% over {len(timed)} configs" in text
-    assert len(text.splitlines()) == 3 and sum(len(c.get_offsets()) for c in fig.axes[0].collections) == len(timed)
+    assert len(text.splitlines()) == 4 and sum(len(c.get_offsets()) for c in fig.axes[0].collections) == len(timed)
+    # the first line: the model with DEVICES' H200 figures (notebook 06's section 1), computed here
+    from mxlib.tools import occupancy as occ
+
+    devices = [occ.predict_row(r, "H200", occ.model_params("H200")).us for r in timed.to_dict("records")]
+    err = (100 * (pd.Series(devices, index=timed.index) - timed.measured_us).abs() / timed.measured_us).median()
+    assert text.splitlines()[0].startswith(f"occupancy.DEVICES: median |predicted - measured| / measured = {err:.1f}% ")
+    assert "(launch 2.69 us, extra kernel 2.21 us, 4.21 TB/s, 787 TFLOP/s)" in text.splitlines()[1]  # the sweep's own
     with pytest.raises(ValueError, match="no prediction column"):
         residency.model_vs_measured(sweep[["m", "n", "k", "measured_us"]])
 

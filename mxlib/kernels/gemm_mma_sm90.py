@@ -77,7 +77,7 @@ MMA_SMEM_ALIGN = 1024  # the wgmma family aligns its stages to the 128-byte swiz
 MMA_CHUNK_K = 128  # K values per chunk: one 32-value scale block for each thread of a quad
 MMA_MAX_SPLIT = 8  # the largest portable thread block cluster
 MMA_MAX_SMEM = 227 * 1024  # dynamic shared memory one sm_90 CTA may have
-MMA_SM_WARPS = 16  # warps an SM holds at the kernels' register counts (128 a thread, 2048 threads)
+MMA_SM_WARPS = 16  # warps an SM holds at the kernels' register counts: 65536 registers / 128 a thread = 512 threads
 A_DTYPES = (torch.bfloat16,)  # the dtype of A the kernel quantizes (the dispatcher checks it)
 MMA_NVCC_TIMEOUT_S = 600  # one build of the kernels takes about a minute
 MMA_NVCC_FLAGS = ("-cubin", "-gencode=arch=compute_90a,code=sm_90a", "-O3", "-std=c++17", "-Xptxas", "-v")

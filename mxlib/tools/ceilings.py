@@ -3,13 +3,17 @@
 Ceilings (`measure_ceilings`): device-to-device copy bandwidth, bf16 matmul throughput and one empty
 kernel's contest-style time, best of a few runs each, measured in the same run as the times they bound.
 
+Recorded (`recorded_ceilings`): what every recorded run measured, read from its CSV (no GPU).
+
 Floors (`floor_us`): max(bytes / copy bandwidth, 2*M*N*K / bf16 peak). Bytes are what one call must move
 at least: A in bf16 (2*M*K), B_shuffle in fp4 (N*K/2), B's scales without padding (N*K/32) and C in bf16
 (2*M*N). The bf16 peak is the right compute ceiling on sm_90, where MXFP4 dot products run as bf16 MMAs.
 """
 from __future__ import annotations
 
+import csv
 import math
+from pathlib import Path
 
 import torch
 
@@ -17,6 +21,7 @@ from ..spec import validate
 from ..spec.devices import compute_units, device_name
 from .occupancy import traffic_bytes
 from .provenance import run_metadata
+from .repo import RESULTS_DIR
 from .timing import DEFAULT_ITERS, L2Flush, require_cuda, time_contest
 
 
@@ -65,6 +70,35 @@ def ceilings_text(ceilings: dict) -> str:
     return (f"{ceilings['device']}: {ceilings['sms']} SMs, L2 {ceilings['l2_bytes'] / 2**20:.0f} MiB, "
             f"copy {ceilings['bandwidth_Bps'] / 1e12:.2f} TB/s (read+write), bf16 mm "
             f"{ceilings['bf16_flops'] / 1e12:.0f} TFLOP/s, empty kernel {ceilings['empty_us']:.2f} us")
+
+
+# `measure_ceilings`' numbers as a run's CSV carries them: column -> the names it has there (`python -m mxlib
+# bench` writes empty_us, `python -m mxlib sweep` launch_us for the same lone empty kernel).
+RECORDED_COLUMNS = {"copy_TBps": ("copy_TBps",), "bf16_TFLOPs": ("bf16_TFLOPs",), "empty_us": ("empty_us", "launch_us")}
+
+
+def recorded_ceilings(folder=RESULTS_DIR / "h200") -> list[dict]:
+    """The ceilings each recorded run under `folder` measured: one dict (file relative to `folder`, date,
+    and RECORDED_COLUMNS' keys as floats) per distinct set in every CSV, at any depth, that carries them
+    (bench runs, the split-K sweep), in file order."""
+    folder = Path(folder)
+    runs = []
+    for path in sorted(folder.glob("**/*.csv")):
+        with open(path, newline="") as f:
+            reader = csv.DictReader(f)
+            names = {key: next((c for c in cols if c in (reader.fieldnames or ())), None)
+                     for key, cols in RECORDED_COLUMNS.items()}
+            if None in names.values():
+                continue
+            seen = set()
+            for row in reader:
+                values = tuple(row[c] for c in names.values())
+                if values in seen or "" in values:
+                    continue
+                seen.add(values)
+                runs.append(dict(file=path.relative_to(folder).as_posix(), date=row.get("date", "")[:10],
+                                 **{key: float(v) for key, v in zip(names, values)}))
+    return runs
 
 
 def measure_run(flush: L2Flush | None = None, iters: int = DEFAULT_ITERS) -> tuple[dict, dict]:

@@ -20,7 +20,7 @@ makes interpreter objects instead.
   pick (`mxlib.spec.aiter_rules`); aiter's Triton GEMM compiles from PyPI's amd-aiter when installed.
 
 Per compiled kernel: registers (AMD: arch VGPRs, AGPRs, SGPRs from the AMDGCN listing; NVIDIA: registers
-from `cuobjdump -res-usage` on the cubin), LDS/shared bytes, scratch and spill bytes, the matrix
+from `cuobjdump -res-usage` on the cubin), LDS/shared bytes, scratch and spill bytes (`CSV_FIELDS`), the matrix
 instructions by name and count, the global load instructions by width, and residency from those
 resources (`mxlib.tools.occupancy.residency`): waves per SIMD and CTAs per CU on AMD, CTAs per SM on NVIDIA.
 """
@@ -51,6 +51,10 @@ DEVICE_KINDS = {"gfx950": MI355X.kind, "sm_90": H200.kind}  # the config table m
 DEFAULT_OUT = {"gfx950": RESULTS_DIR / "mi355x" / "isa.csv", "sm_90": RESULTS_DIR / "h200" / "isa_sm90.csv"}
 STUB_AITER = Path(__file__).resolve().parent / "isa_aiter"
 NOT_COMPILED = "not Triton, not compiled"
+# Columns by target where they differ. scratch_bytes: gfx950 the listing's ScratchSize, sm_90 the stack frame
+# (cuobjdump's STACK). spill_bytes: gfx950 ScratchSize again (Triton's kernels keep only spills there), sm_90 the
+# bytes of spill stores (`spill_store_bytes`). occupancy: gfx950 only, the compiler's waves per SIMD (a
+# waves_per_eu hint caps it); residency from the resources is ctas_per_unit on both targets.
 CSV_FIELDS = (
     "source", "shape", "kernel", "path", "config", "target", "grid_ctas", "num_warps", "num_stages",
     "waves_per_eu", "matrix_instr_nonkdim", "vgprs", "agprs", "sgprs", "shared_bytes", "scratch_bytes",
@@ -200,8 +204,9 @@ def compile_launch(launch: Launch, target: str):
     fn = launch.fn
     kwargs = dict(launch.kwargs)
     kwargs.setdefault("debug", fn.debug or knobs.runtime.debug)
-    kwargs.setdefault("instrumentation_mode", knobs.compilation.instrumentation_mode)
-    kwargs.setdefault("fpsan_homomorphic_casts", knobs.compilation.fpsan_homomorphic_casts)
+    for knob in ("instrumentation_mode", "fpsan_homomorphic_casts"):  # what the launcher passes (3.6: the first)
+        if hasattr(knobs.compilation, knob):
+            kwargs.setdefault(knob, getattr(knobs.compilation, knob))
     binder = create_function_from_signature(fn.signature, fn.params, backend)
     bound, specialization, options = binder(*launch.args, **kwargs)
     options, signature, constexprs, attrs = fn._pack_args(backend, kwargs, bound, specialization, options)
@@ -276,19 +281,38 @@ def _cuobjdump() -> str:
     return str(Path(compiler.get_ptxas(90).path).with_name("cuobjdump"))
 
 
+_STL_BYTES = {"": 4, ".64": 8, ".128": 16, ".U8": 1, ".S8": 1, ".U16": 2, ".S16": 2}  # a SASS local store's width
+
+
+def spill_store_bytes(sass: str) -> int:
+    """Bytes of a SASS listing's local stores (STL): ptxas spills registers to the thread's stack frame
+    with them, so this is what `ptxas -v` prints as "bytes spill stores" (Triton's kernels keep no arrays
+    in local memory; equal to ptxas's figure on today's spilling split-K kernels, 1784 and 2140 bytes)."""
+    total = 0
+    for width in re.findall(r"\bSTL((?:\.\w+)?)\s", sass):
+        if width not in _STL_BYTES:
+            raise RuntimeError(f"a local store of unknown width in SASS: STL{width}")
+        total += _STL_BYTES[width]
+    return total
+
+
 def cubin_facts(kernel) -> dict:
-    """Registers, stack and local bytes from `cuobjdump -res-usage` on the cubin; mma and load mix from PTX."""
+    """Registers and stack frame bytes (`scratch_bytes`) from `cuobjdump -res-usage` on the cubin, spill
+    store bytes from its SASS (`spill_store_bytes`), mma and load mix from PTX. The resource line's LOCAL
+    is not read: it stays 0 when ptxas spills, since spills go to the stack frame. `occupancy` is None: the
+    cubin states no residency (`kernel_row` computes it as `ctas_per_unit`)."""
     with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
         f.write(kernel.asm["cubin"])
         f.flush()
-        out = subprocess.run([_cuobjdump(), "-res-usage", f.name], capture_output=True, text=True, check=True).stdout
-    found = re.search(r"REG:(\d+) STACK:(\d+) SHARED:(\d+) LOCAL:(\d+)", out)
+        out, sass = (subprocess.run([_cuobjdump(), flag, f.name], capture_output=True, text=True, check=True).stdout
+                     for flag in ("-res-usage", "-sass"))
+    found = re.search(r"REG:(\d+) STACK:(\d+)", out)
     if found is None:
         raise RuntimeError(f"cuobjdump -res-usage printed no resource line: {out[:200]!r}")
-    regs, stack, _, local = map(int, found.groups())
+    regs, stack = map(int, found.groups())
     ptx = kernel.asm["ptx"]
-    return dict(vgprs=regs, agprs=0, sgprs=None, scratch_bytes=stack, spill_bytes=local, occupancy=None,
-                mma=_counts(r"\b((?:wgmma\.mma_async|mma\.sync)\.[\w.]+)", ptx),
+    return dict(vgprs=regs, agprs=0, sgprs=None, scratch_bytes=stack, spill_bytes=spill_store_bytes(sass),
+                occupancy=None, mma=_counts(r"\b((?:wgmma\.mma_async|mma\.sync)\.[\w.]+)", ptx),
                 global_loads=_counts(r"\b(ld\.global(?:\.[a-z0-9]+)*)", ptx))
 
 
@@ -322,9 +346,8 @@ def kernel_row(launch: Launch, target: str, shape, source: str, path: str, stamp
         row.update(spill_bytes=facts["spill_bytes"])
         resources = occupancy.KernelResources("sm_90", meta.num_warps, facts["vgprs"], 0, meta.shared)
     res = occupancy.residency(resources)
-    row.update({k: facts[k] for k in ("vgprs", "agprs", "sgprs", "scratch_bytes", "mma", "global_loads")})
-    row.update(occupancy=facts["occupancy"] if target == "gfx950" else res.ctas, ctas_per_unit=res.ctas,
-               limited_by=res.limited_by)
+    row.update({k: facts[k] for k in ("vgprs", "agprs", "sgprs", "scratch_bytes", "occupancy", "mma", "global_loads")})
+    row.update(ctas_per_unit=res.ctas, limited_by=res.limited_by)
     return row
 
 
@@ -520,23 +543,60 @@ def amdgcn_loop_excerpt(listing: str, shown: tuple[str, ...], header: int = 3) -
 
 
 # The K loop of fused_fp4 compiled for sm_90 (data/results/h200/listings/), grouped by where its instructions
-# come from: name -> (line numbers of gemm_fused_fp4.py or None for any, inside Triton's inline PTX or not or
-# None for either). The numbers are those of the source that listing was compiled from (its header quotes
-# them; today's file may have moved on), so they are facts about the listing: they live here beside the
-# function, where a test holds them against the recorded listing's header, and a listing recompiled from
-# moved lines fails that test instead of printing wrong groups. The first group takes inline PTX too, so it
-# shares with the third the loads of lines 184 and 201 that Triton emits as inline PTX (cp.async,
-# ld.global.b8). A number alone is a line of gemm_fused_fp4.py; "file.py:N" names another file's line, here
-# the helpers of kernels/common.py that Triton inlines: `mx_shuffled_scale_col` (127) into line 201's load,
-# and into A's quantizer `mx_e8m0_to_f32` (45), `mx_bits_f32` (56) and `mx_block_exponent` (67, 68).
+# come from. Each group names places in the source, not line numbers: a function of mxlib/kernels/ (every
+# line of it) or a line of gemm_fused_fp4.py found by its text. `fused_fp4_sm90_groups` resolves them against
+# today's source, and a test holds every recorded listing's header (the source lines it was compiled from) to
+# today's lines, so a listing left behind by a source change fails CI instead of being grouped by moved lines.
+# name -> (places, inside Triton's inline PTX or not, None for either). The first group takes inline PTX too,
+# so it shares with the third the loads that Triton emits as inline PTX (cp.async, ld.global.b8). The
+# common.py helpers are those Triton inlines: the scale column into B's scale load, the E8M0 decode, the
+# bit view and the block exponent into A's quantizer.
 _FP4_SOURCE = "gemm_fused_fp4.py"
-FUSED_FP4_SM90_GROUPS = {
-    "B tile and scales (lines 184, 201)": ((184, "common.py:127", 201), None),
-    "A loaded and quantized (144-168, 238)": ((*range(144, 169), 238, "common.py:45", "common.py:56", "common.py:67",
-                                               "common.py:68"), False),
+_FUSED_FP4_SM90_PLACES = {
+    "B tile and scales": ((("line", _FP4_SOURCE, "raw = tl.load(b_ptr"), ("line", _FP4_SOURCE, "tl.load(s_ptr"),
+                           ("def", "common.py", "mx_shuffled_scale_col")), None),
+    "A loaded and quantized": ((("def", _FP4_SOURCE, "_fp4_quantize"), ("line", _FP4_SOURCE, "x = tl.load(a_base"),
+                                ("def", "common.py", "mx_e8m0_to_f32"), ("def", "common.py", "mx_bits_f32"),
+                                ("def", "common.py", "mx_block_exponent")), False),
     "Triton's inline PTX: fp4 -> bf16, mma.sync": (None, True),
-    "dot_scaled's scaling and MMA (242)": ((242,), False),
+    "dot_scaled's scaling and MMA": ((("line", _FP4_SOURCE, "acc = tl.dot_scaled(a_q"),), False),
 }
+
+
+def source_place_lines(kind: str, file: str, what: str) -> list[int]:
+    """The lines of mxlib/kernels/`file` that a place names: kind "def", the function `what` (its def line to
+    its last line); kind "line", the one line whose text contains `what` (IsaError unless exactly one does)."""
+    text = (ROOT / "mxlib" / "kernels" / file).read_text().splitlines()
+    if kind == "def":
+        import ast
+
+        for node in ast.parse("\n".join(text)).body:
+            if isinstance(node, ast.FunctionDef) and node.name == what:
+                return list(range(node.lineno, node.end_lineno + 1))
+        raise IsaError(f"no function {what!r} in mxlib/kernels/{file}")
+    found = [i + 1 for i, line in enumerate(text) if what in line]
+    if len(found) != 1:
+        raise IsaError(f"{len(found)} lines of mxlib/kernels/{file} hold {what!r}; a place must name exactly one")
+    return found
+
+
+def fused_fp4_sm90_groups() -> dict:
+    """`loop_groups`' groups for fused_fp4's sm_90 K loop, resolved against today's source: name (with the
+    lines of gemm_fused_fp4.py it takes) -> (line numbers and "common.py:N" names, inline flag)."""
+    groups = {}
+    for name, (places, inline) in _FUSED_FP4_SM90_PLACES.items():
+        if places is None:
+            groups[name] = (None, inline)
+            continue
+        lines, own = [], []
+        for kind, file, what in places:
+            found = source_place_lines(kind, file, what)
+            lines += found if file == _FP4_SOURCE else [f"{file}:{n}" for n in found]
+            if file == _FP4_SOURCE:
+                own.append(f"{found[0]}-{found[-1]}" if len(found) > 1 else str(found[0]))
+        word = "line" if own == [str(lines[0])] else "lines"
+        groups[f"{name} ({word} {', '.join(own)})"] = (tuple(lines), inline)
+    return groups
 
 
 def loop_groups(loop: list[tuple[str, str, str]], groups: dict,
@@ -785,7 +845,7 @@ def summary(rows) -> str:
         mma = r.get("mma") or r.get("note") or ""
         lines.append(f"{r['shape']:<15} {str(r.get('kernel', ''))[:34]:<34} {str(r.get('vgprs', '')):>5} "
                      f"{str(r.get('agprs', '')):>4} {str(r.get('shared_bytes', '')):>8} "
-                     f"{str(r.get('scratch_bytes', '')):>7} {str(r.get('occupancy', '')):>3} "
+                     f"{str(r.get('scratch_bytes', '')):>7} {str(r.get('occupancy') or ''):>3} "
                      f"{str(r.get('ctas_per_unit', '')):>9}  {mma[:70]}")
     return "\n".join(lines)
 

@@ -1,6 +1,6 @@
 """Occupancy of a tiled, split-K GEMM on MI355X and H200, residency from compiled resources, and a latency model.
 
-The seed's argument in numbers: (16, 2112, 7168) with 32x128 tiles is 17 CTAs, 6.6% of MI355X's 256 CUs;
+The seed's argument in numbers: (16, 2112, 7168) with its 16x128 tiles is 17 CTAs, 6.6% of MI355X's 256 CUs;
 14-way split-K makes it 238 CTAs (93%); the seed's config actually uses 7 splits (119 CTAs, 46%).
 
 Utilization counts a partly idle last wave: ``waves = ceil(ctas / units)``, ``u = ctas / (waves * units)``.
@@ -12,19 +12,22 @@ Latency model (`predict`), per call, contest-style (L2 flushed, one call between
     t_memory  = bytes / (bandwidth * min(1, u / bw_saturation))
     bytes     = A (bf16) + B (fp4) + B scales + C (bf16) [+ 2 * split_k * M * N * 4 fp32 partials if split_k > 1]
 
-`launch` and `extra_kernel` are measured (a lone empty kernel; a second one in the same timed call),
-`bandwidth` and `peak` are the device's measured or cited ceilings, and two parameters are fitted to the
-H200 sweep (`fit`): `dot_efficiency` (the fraction of the bf16 peak the kernel's inner loop reaches, fp4
-decode and scaling included: sm_90 has no FP4 MMA, so every MXFP4 dot runs as a 16-bit one, KERNEL_NOTES.md,
-"Triton on sm_90 and in the interpreter") and `bw_saturation` (the fraction of units that saturates HBM).
-Their priors in `DEVICES` say where they come from. The model has no term for memory latency, L2 hits or the quantization of A beyond its launch.
+`launch`, `extra_kernel`, `bandwidth` and `peak` are taken as given. `DEVICES` holds one set of them: on the
+H200 the project's first measurement of launch, bandwidth and peak, and a prior for `extra_kernel` (as much
+as a lone kernel). `python -m mxlib sweep` measures all four again in its own run (a lone empty kernel, a
+second one in the same timed call, copy, bf16 matmul) and predicts with those (its `predicted_prior_us`).
+Two parameters are fitted to the H200 sweep (`fit`): `dot_efficiency` (the fraction of the bf16 peak the
+kernel's inner loop reaches, fp4 decode and scaling included: sm_90 has no FP4 MMA, so every MXFP4 dot runs
+as a 16-bit one, KERNEL_NOTES.md, "Triton on sm_90 and in the interpreter") and `bw_saturation` (the
+fraction of units that saturates HBM). Their priors in `DEVICES` say where they come from. The model has no
+term for memory latency, L2 hits or the quantization of A beyond its launch.
 
 Residency (`residency`): how many CTAs one CU or SM holds at once, from a compiled kernel's registers, LDS /
 shared memory and warps (`mxlib.tools.isa` reads them; `UNIT_LIMITS` cites the device limits). `predict`
 takes it as `resident`: CTAs then run in rounds of resident * units, co-resident CTAs sharing their unit.
-Against the recorded H200 sweep this did not lower the fitted model's median error (30.9% with one CTA per
-SM, 32.0% with the compiled residency: data/results/h200/occupancy_revalidation.csv, `python -m mxlib sweep
---revalidate`); it does rank 7 vs 14 splits of 16x128 tiles the way the H200 did.
+Against the recorded H200 sweep this did not lower the fitted model's median error (one CTA per SM against
+the compiled residency: data/results/h200/occupancy_revalidation.csv, `python -m mxlib sweep --revalidate`,
+notebook 06 prints both); it does rank 7 vs 14 splits of 16x128 tiles the way the H200 did.
 
 Bytes in flight (`step_bytes`, `in_flight_bytes`, `latency_covered_us`): Little's law, bytes in flight =
 bandwidth x latency, for the memory-bound small-M shapes: how much a launch keeps requested at once, and
@@ -89,7 +92,8 @@ _NAIVE = dict(m=16, n=2112, k=7168, tile_m=16, tile_n=64, measured_us=61.5, unit
 
 _H200_NOTES = 'KERNEL_NOTES.md, "The H200\'s ceilings (measured)"'
 # The H200's peak and lone-kernel time, used by DEVICES["H200"] and by the prior below.
-_H200_PEAK = Figure(799e12, "flop/s", f"measured: {_H200_NOTES}, cuBLAS bf16 matmul (no FP4 tensor cores on sm_90)")
+_H200_PEAK = Figure(799e12, "flop/s", f"measured: {_H200_NOTES}, cuBLAS bf16 matmul (no FP4 tensor cores on sm_90), "
+                    "the first measurement: later runs measured around it, some above (`ceilings.recorded_ceilings`)")
 _H200_LAUNCH = Figure(3.46, "us", f"measured: {_H200_NOTES}, one tiny kernel, contest-style")
 
 
@@ -217,7 +221,9 @@ UNIT_LIMITS = {
         source="ROCm docs, AMD GPU specifications (MI355X, gfx950: 256 CUs, LDS 160 KiB, VGPR file 512 KiB per CU = "
                "4 SIMDs x 512 VGPRs x 64 lanes x 4 B); LLVM AMDGPUUsage (gfx90a and later: one unified file of "
                "arch VGPRs and AGPRs, allocated in steps of 8, at most 8 waves per SIMD); the compiler's own "
-               "'; Occupancy:' line agrees with this arithmetic on every kernel `python -m mxlib isa` compiles"),
+               "'; Occupancy:' line agrees with this arithmetic on every kernel `python -m mxlib isa` compiles "
+               "without a waves_per_eu hint; a hint caps the compiler's figure, not this arithmetic's (the seed's "
+               "split-K GEMM, waves_per_eu=2: the compiler says 2 waves per SIMD, its VGPRs allow 4)"),
     "sm_90": UnitLimits(
         registers=65536, register_granule=256, simds=1, waves_per_simd=64, shared_bytes=228 * 1024,
         shared_reserved=1024, ctas=32,
@@ -379,15 +385,21 @@ class Prediction:
     overhead_us: float  # launch + extra kernels
 
 
+def k_steps(k: int, split_k: int, block_k: int) -> int:
+    """Steps of block_k K values one CTA's loop makes in series: its K range, ceil(K/32 / split_k) scale
+    groups (as mxlib's split-K kernel cuts K), rounded up to whole steps. For K and block_k multiples of 32
+    this is ceil(K / (split_k * block_k)), as it is for a kernel that cuts K in block_k steps (fused)."""
+    positive(split_k, "split_k")
+    positive(block_k, "block_k")
+    return cdiv(cdiv(k // 32, split_k) * 32, block_k)
+
+
 def k_computed(k: int, split_k: int = 1, block_k: int | None = None) -> int:
-    """K elements one CTA's loop covers, times split_k: K itself, or with `block_k` given, each K range
-    (ceil(K/32 / split_k) scale groups, as mxlib's split-K kernel cuts it) rounded up to whole block_k
-    steps, since a step's dot runs in full even where its groups are masked off."""
+    """K elements one CTA's loop covers, times split_k: K itself, or with `block_k` given, `k_steps` whole
+    block_k steps, since a step's dot runs in full even where its groups are masked off."""
     if block_k is None:
         return k
-    positive(block_k, "block_k")
-    groups = cdiv(k // 32, split_k)
-    return split_k * cdiv(groups * 32, block_k) * block_k
+    return split_k * k_steps(k, split_k, block_k) * block_k
 
 
 def predict(m: int, n: int, k: int, tile_m: int, tile_n: int, split_k: int = 1, *, device="H200",

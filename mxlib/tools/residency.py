@@ -5,7 +5,8 @@ latency model's utilization against split-K and how far its times are from the r
 text or a figure; nothing here measures.
 
 Where the numbers come from: the compiled records `mxlib.tools.path_sections` names (ISA_SEED_CSV,
-ISA_DISPATCH_CSV, aiter's ASM metadata), `mxlib.spec.seed.seed_plan` and `mxlib.tools.occupancy`.
+ISA_DISPATCH_CSV, aiter's ASM metadata), `mxlib.spec.seed.seed_plan`, the H200 config table with
+`mxlib.kernels.gemm_mma_sm90`'s own counts for its CUDA path, and `mxlib.tools.occupancy`.
 """
 from __future__ import annotations
 
@@ -30,8 +31,8 @@ class Launch:
     tile: tuple[int, int]  # (tile_m, tile_n)
     block_k: int | None  # K values per step of the kernel's loop
     split_k: int
-    stages: int | None  # K steps of loads in flight per CTA (Triton's num_stages)
-    a_format: str  # "fp4": A quantized by an earlier launch; "bf16": A quantized inside the GEMM
+    stages: int | None  # Triton's num_stages, the depth of the loop's software pipeline
+    a_format: str  # "fp4": A quantized by an earlier launch; "bf16": the GEMM reads A as bf16
 
     @property
     def units(self) -> int:
@@ -46,8 +47,38 @@ class Launch:
 
     @property
     def k_steps(self) -> int | None:
-        """Dependent K steps one CTA makes (its K slice over block_k)."""
-        return None if self.block_k is None else cdiv(cdiv(self.k, self.split_k), self.block_k)
+        """Dependent K steps one CTA makes (`occupancy.k_steps`)."""
+        return None if self.block_k is None else occ.k_steps(self.k, self.split_k, self.block_k)
+
+    @property
+    def steps_in_flight(self) -> int | None:
+        """K steps of loads one CTA has requested at once: num_stages - 1 for a pipelined loop (Triton's
+        pipeliner issues that many iterations' loads ahead, as gemm_fused's docstring says), one for a loop
+        it does not pipeline (num_stages 1), and never more than the CTA's K steps."""
+        if self.block_k is None or self.stages is None:
+            return None
+        return min(max(1, self.stages - 1), self.k_steps)
+
+
+def ceilings_against_model(runs) -> str:
+    """The H200 ceilings the recorded runs measured (`ceilings.recorded_ceilings`: a list of dicts) beside
+    the figures `occupancy.DEVICES` gives the model: each one's range over the runs, and how far the
+    model's figure is from it."""
+    d = occ.DEVICES["H200"]
+    dates = sorted({r["date"] for r in runs})
+    copy, peak, empty = ([r[key] for r in runs] for key in ("copy_TBps", "bf16_TFLOPs", "empty_us"))
+    bw, flops, launch = d.bandwidth.value / 1e12, d.peak_flops.value / 1e12, d.launch_us.value
+    top = max(runs, key=lambda r: r["bf16_TFLOPs"])
+    above = sum(p > flops for p in peak)
+    return "\n".join([
+        f"{len(runs)} recorded measurements of the H200's ceilings ({len({r['file'] for r in runs})} CSVs under "
+        f"data/results/h200/, {dates[0]} to {dates[-1]}):",
+        f"  copy          {min(copy):.2f}-{max(copy):.2f} TB/s; the model's {bw:.2f} is "
+        f"{100 * (bw / max(copy) - 1):.0f}-{100 * (bw / min(copy) - 1):.0f}% above",
+        f"  bf16 matmul   {min(peak):.0f}-{max(peak):.0f} TFLOP/s; the model's {flops:.0f} is exceeded by {above} of "
+        f"them (highest {top['bf16_TFLOPs']:.1f}, {top['file']})",
+        f"  empty kernel  {min(empty):.2f}-{max(empty):.2f} us (median); the model's launch {launch:.2f} is "
+        f"{launch - max(empty):.2f}-{launch - min(empty):.2f} us above"])
 
 
 def _seed_launch(shape) -> Launch:
@@ -78,12 +109,32 @@ def _dispatch_launch(shape, target: str) -> Launch:
                   (tm, tn), int(cfg["BLOCK_K"]), int(cfg["SPLIT_K"]), int(cfg["num_stages"]), "bf16")
 
 
+def _mma_launch(shape) -> Launch:
+    """mma_sm90's GEMM launch at the H200 table's config for `shape`: its CTAs (`mma_gemm_ctas`, the
+    quantizer's launch left out) and CTAs per SM (`mma_ctas_per_sm`: launch bounds and shared memory, for
+    the chunks per round that `mma_launch` sizes shared memory by). Its loads are not modelled (block_k
+    None)."""
+    from ..kernels import gemm_mma_sm90 as mma
+    from ..runtime.dispatch import load_table
+    from ..spec.devices import H200
+
+    m, n, k = shape
+    cfg = next(mma.MmaConfig(**fields) for path, fields in load_table(H200.kind)[shape] if path == "mma_sm90")
+    span = cdiv(cdiv(k, mma.MMA_CHUNK_K), cfg.split_k)
+    round_chunks = span if cfg.num_stages > 1 else max(1, min(cfg.block_k // mma.MMA_CHUNK_K, span))
+    return Launch("H200", f"mxlib mma_sm90 {cfg.block_m}x{cfg.block_n} {mma.mma_family(cfg)}", k,
+                  mma.mma_gemm_ctas(m, n, k, cfg), mma.mma_ctas_per_sm(cfg, round_chunks), (cfg.block_m, cfg.block_n),
+                  None, cfg.split_k, None, "bf16")
+
+
 def gemm_launches(shape) -> list[Launch]:
     """The GEMM launch of one call on `shape` ((m, n, k)): the seed's on the MI355X (`seed_plan`; residency
     from aiter's ASM metadata or the seed's compiled Triton kernel; CK's is not known), mxlib's fused_fp4 on
-    the MI355X (compiled, never run) and mxlib's fused on the H200, each from its compiled resources."""
+    the MI355X (compiled, never run), and on the H200 mxlib's Triton fused (compiled) and the CUDA path
+    mma_sm90 that the H200 table runs first (`_mma_launch`)."""
     shape = tuple(shape)
-    return [_seed_launch(shape), _dispatch_launch(shape, "gfx950"), _dispatch_launch(shape, "sm_90")]
+    return [_seed_launch(shape), _dispatch_launch(shape, "gfx950"), _dispatch_launch(shape, "sm_90"),
+            _mma_launch(shape)]
 
 
 def _opt(v) -> str:
@@ -92,7 +143,8 @@ def _opt(v) -> str:
 
 def residency_table(shapes=None) -> str:
     """Per shape (default: the benchmark shapes), each launch of `gemm_launches`: CTAs, CTAs per CU / SM
-    from compiled resources, rounds, and the units with work in the first round."""
+    (from compiled resources; mma_sm90's from `gemm_mma_sm90`), rounds, and the units with work in the first
+    round."""
     shapes = [s.mnk for s in shapes_mod.load("benchmark")] if shapes is None else [tuple(s) for s in shapes]
     lines = [f"{'shape':>14}  {'device':6} {'launch':34} {'CTAs':>5} {'per unit':>8} {'rounds':>6} {'units with work':>16}"]
     for s in shapes:
@@ -107,8 +159,9 @@ def littles_law_table(shapes=None) -> str:
     """Little's law (bytes in flight = bandwidth x latency) for each launch of `gemm_launches` on `shapes`
     (default: the benchmark shapes with M <= 32): the bytes the call reads and their time at the device's
     bandwidth, the bytes one K step of all resident CTAs requests at once, and the longest memory round
-    trip that keeps the device streaming (`occupancy.latency_covered_us`). '?': the kernel's K step is not
-    known (aiter's ASM and CK kernels are not compiled here)."""
+    trip that keeps the device streaming (`occupancy.latency_covered_us`), with `Launch.steps_in_flight` K
+    steps requested per CTA. '?': the kernel's K step is not known (aiter's ASM and CK kernels are not
+    compiled here; mma_sm90's CUDA loads are not modelled)."""
     if shapes is None:
         shapes = [s.mnk for s in shapes_mod.load("benchmark") if s.m <= 32]
     lines = [f"{'shape':>14}  {'device':6} {'launch':34} {'reads':>8} {'at BW':>7} {'K steps':>7} "
@@ -121,8 +174,7 @@ def littles_law_table(shapes=None) -> str:
             cells = [_opt(ln.k_steps), "?", "?"]
             if ln.block_k is not None:
                 step = occ.step_bytes(min(ln.tile[0], m), min(ln.tile[1], n), ln.block_k, ln.a_format)
-                stages = min(ln.stages, ln.k_steps)  # a CTA cannot have more steps in flight than it makes
-                flight = occ.in_flight_bytes(ln.ctas, ln.resident, ln.device, step, stages)
+                flight = occ.in_flight_bytes(ln.ctas, ln.resident, ln.device, step, ln.steps_in_flight)
                 cells[1:] = [f"{flight / 1e3:.0f}", f"{occ.latency_covered_us(flight, bw):.2f}"]
             lines.append(f"{'x'.join(map(str, s)):>14}  {ln.device:6} {ln.what:34} {read / 1e3:8.0f} "
                          f"{read / bw * 1e6:7.2f} {cells[0]:>7} {cells[1]:>9} {cells[2]:>7}")
@@ -231,9 +283,48 @@ def seed_tile_sweep(sweep, res) -> str:
              "measured median us per call (data/results/h200/splitk_sweep.csv)",
              f"{'split_k':>7} {'CTAs':>5} {'per SM':>6} {'rounds':>6} {'waves, one per SM':>17} {'K steps per CTA':>15} {'measured':>9}"]
     for r in t.itertuples():
-        steps = cdiv(k // r.split_k, r.block_k)
+        steps = occ.k_steps(k, r.split_k, r.block_k)
         lines.append(f"{r.split_k:7d} {r.ctas:5d} {r.resident:6d} {occ.rounds(r.ctas, r.resident, 'H200'):6d} "
                      f"{occ.waves(r.ctas, 'H200'):17d} {steps:15d} {r.measured_us:9.1f}")
+    return "\n".join(lines)
+
+
+def sweep_tilings(sweep, res, shape=None) -> str:
+    """Every tiling the recorded H200 split-K sweep (splitk_sweep.csv) timed on `shape` (default the seed's
+    split-K shape): its compiled registers, spill store bytes and CTAs per SM (splitk_sweep_residency.csv
+    `res`), then per split the measured median with the rounds at that residency and the K steps one CTA
+    makes, a column group per tiling."""
+    m, n, k = seed_mod.SEED_SPLITK_SHAPE if shape is None else shape
+    keys = ["m", "n", "k", "tile_m", "tile_n", "block_k", "split_k"]
+    t = sweep.merge(res[keys + ["registers", "spill_bytes", "resident", "triton"]], on=keys, suffixes=("", "_compiled"))
+    t = t[(t.m == m) & (t.n == n) & (t.k == k)]
+    tiles = sorted({(int(a), int(b)) for a, b in zip(t.tile_m, t.tile_n)})
+
+    def span(values) -> str:
+        lo, hi = int(values.min()), int(values.max())
+        return str(lo) if lo == hi else f"{lo}-{hi}"
+
+    lines = [f"H200, ({m}, {n}, {k}), every tiling of the sweep: compiled for sm_90 by Triton "
+             f"{', '.join(sorted(set(t.triton_compiled)))} (splitk_sweep_residency.csv), timed under Triton "
+             f"{', '.join(sorted(set(t.triton)))} (splitk_sweep.csv)",
+             f"{'tiling':>8} {'block_k':>7} {'registers':>9} {'spill stores (B)':>16} {'per SM':>6}"]
+    for tm, tn in tiles:
+        g = t[(t.tile_m == tm) & (t.tile_n == tn)]
+        lines.append(f"{f'{tm}x{tn}':>8} {span(g.block_k):>7} {span(g.registers):>9} {span(g.spill_bytes):>16} "
+                     f"{span(g.resident):>6}")
+    lines += ["", "measured median us per call, rounds at the compiled residency (r), K steps per CTA (st):",
+              f"{'split_k':>7} " + " ".join(f"{f'{tm}x{tn}':>15}" for tm, tn in tiles)]
+    for split in sorted(set(t.split_k)):
+        cells = []
+        for tm, tn in tiles:
+            r = t[(t.tile_m == tm) & (t.tile_n == tn) & (t.split_k == split)]
+            if r.empty:
+                cells.append(f"{'':>15}")
+                continue
+            r = r.iloc[0]
+            rounds = occ.rounds(int(r.ctas), int(r.resident), "H200")
+            cells.append(f"{r.measured_us:7.1f} {rounds:2d}r {occ.k_steps(k, int(split), int(r.block_k)):2d}st")
+        lines.append(f"{split:7d} " + " ".join(cells))
     return "\n".join(lines)
 
 
@@ -273,22 +364,41 @@ def utilization_vs_splitk(model):
     return fig
 
 
+_COLUMN_MEANS = {  # what each prediction column of splitk_sweep.csv holds (mxlib.tools.sweeps.run_model)
+    "predicted_prior_us": "the ceilings this sweep measured, dot_efficiency and bw_saturation at their priors",
+    "predicted_loso_us": "both parameters fitted to the other shapes (leave one shape out)",
+    "predicted_us": "both parameters fitted to every shape",
+}
+
+
 def model_vs_measured(sweep):
     """(text, figure) of the latency model against a recorded split-K sweep (splitk_sweep.csv, rows with a
-    measured time): the median error of each prediction column the sweep has (the priors, the
-    leave-one-shape-out fit, the fit to all shapes), and measured against predicted on log axes, a colour a
-    shape, predicted by the leave-one-shape-out fit where the sweep has it."""
+    measured time): the median error of the model with `occupancy.DEVICES`' H200 figures (notebook 06's
+    section 1: launch, extra kernel, bandwidth, peak, and the two fitted parameters' priors), computed here,
+    and of each prediction column the sweep has (`_COLUMN_MEANS`); and measured against predicted on log
+    axes, a colour a shape, predicted by the leave-one-shape-out fit where the sweep has it."""
     import matplotlib.pyplot as plt
 
     from . import figures
 
     sweep = sweep[sweep.measured_us.notna()]
-    columns = [c for c in ("predicted_prior_us", "predicted_loso_us", "predicted_us") if c in sweep]
+    columns = [c for c in _COLUMN_MEANS if c in sweep]
     if not columns:
         raise ValueError("sweep: no prediction column (predicted_prior_us, predicted_loso_us, predicted_us)")
-    errors = {c: median_abs_pct_error(sweep[c], sweep.measured_us) for c in columns}
-    text = "\n".join(f"{c}: median |predicted - measured| / measured = {e:.1f}% over {len(sweep)} configs"
-                     for c, e in errors.items())
+    model = occ.model_params("H200")
+    errors = {"occupancy.DEVICES": median_abs_pct_error([occ.predict_row(r, "H200", model).us
+                                                         for r in sweep.to_dict("records")], sweep.measured_us)}
+    errors.update({c: median_abs_pct_error(sweep[c], sweep.measured_us) for c in columns})
+    means = dict(_COLUMN_MEANS)
+    means["occupancy.DEVICES"] = (f"launch and extra kernel {model.launch_us:.2f} us, {model.bandwidth / 1e12:.2f} "
+                                  f"TB/s, {model.peak_flops / 1e12:.0f} TFLOP/s, both parameters at their priors")
+    ceilings = ["launch_us", "extra_kernel_us", "copy_TBps", "bf16_TFLOPs"]
+    if set(ceilings) <= set(sweep) and len(sweep[ceilings].drop_duplicates()) == 1:
+        launch, extra, copy, peak = sweep[ceilings].iloc[0]
+        means["predicted_prior_us"] += (f" (launch {launch:.2f} us, extra kernel {extra:.2f} us, {copy:.2f} TB/s, "
+                                        f"{peak:.0f} TFLOP/s)")
+    text = "\n".join(f"{c}: median |predicted - measured| / measured = {e:.1f}% over {len(sweep)} configs; "
+                     f"{means[c]}" for c, e in errors.items())
     col = "predicted_loso_us" if "predicted_loso_us" in sweep else "predicted_us"
     lim = [0.8 * sweep[[col, "measured_us"]].min().min(), 1.2 * sweep[[col, "measured_us"]].max().max()]
     fig, ax = plt.subplots(figsize=(6, 5), layout="constrained")
