@@ -34,6 +34,12 @@ def test_fused_versions_rows_scores_and_missing_runs():
     v2, v3 = rows["version 2: scales loaded a step ahead"], rows["version 3: A quantized once per launch"]
     assert v3[5] < 0.8 * v2[5]  # 256x3072x1536: A quantized once per launch cuts it by about a third
     assert sum(" us (" in ln for ln in lines) == 3  # a score per bench run; version 1 recorded medians only
+    changes = lines[lines.index("what changed in the dispatcher's config on the benchmark shapes, against the version before:") + 1:]
+    # the recorded finding (KERNEL_NOTES "Rung 3"): version 3 changed the M >= 64 tiles along with a_once
+    assert changes[:3] == ["   version 3  16x2112x7168: a_once 0 -> 1",
+                           "              64x7168x2048: block_n 128 -> 64, split_k 2 -> 1, num_warps 8 -> 4, a_once 0 -> 1",
+                           "              256x3072x1536: block_m 64 -> 128, block_n 128 -> 64, num_warps 8 -> 4, a_once 0 -> 1"]
+    assert changes[3].startswith("   version 4  ") and len(changes) == 5
     assert len(fig.axes[0].patches) == 4 * 6
     frames["version 1: one launch"] = None
     text, fig = history.fused_versions(frames)
@@ -84,29 +90,66 @@ def test_fused_timeline_cold_rows_and_both_states():
     assert all(len(ax.patches) == 2 * 6 for ax in fig.axes)  # loop and tail bar per benchmark shape
 
 
-def test_a_quantization_cost_table_and_bars():
+def _probe_row(key, variant, config, us):
+    return {"m": str(key[0]), "n": str(key[1]), "k": str(key[2]), "variant": variant, "config": config, "ok": "1",
+            "contest_us": str(us)}
+
+
+def test_a_quantization_cost_table_spans_and_bars():
     keys = [s.mnk for s in shapes.load("benchmark")] + [s.mnk for s in shapes.load("test")]
-    best = {key: {v: {"contest_us": str(i + j)} for j, (v, _) in enumerate(history.A_VARIANTS)} for i, key in enumerate(keys)}
+    rows = []
+    for i, key in enumerate(keys):
+        rows += [_probe_row(key, "fused", "bm=1 a_once=0", 10 + i), _probe_row(key, "a_quantized", "bm=1 a_once=0", 8 + i),
+                 _probe_row(key, "a_quantized", "bm=2 a_once=0", 5 + i), _probe_row(key, "a_once", "bm=2 a_once=1", 6 + i)]
     frame = pd.DataFrame({"device": ["NVIDIA H200"], "date": ["2026-12-03"]})
-    text, fig = history.a_quantization_cost(best, frame)
+    text, fig = history.a_quantization_cost(rows, frame)
     lines = text.splitlines()
-    assert len(lines) == 2 + len(keys)
-    assert lines[2].split() == ["4x2880x512", "0.00", "1.00", "2.00"]
+    assert lines[2].split() == ["4x2880x512", "10.00", "6.00", "5.00", "-", "8.00"]  # once not timed at bm=1
+    assert [ln.split()[0] for ln in lines[2:2 + len(keys)]] == ["x".join(map(str, key)) for key in keys]
+    # M >= 64 are shapes 4, 5, 8 and 9: (10 + i) / (8 + i) at one tiling, (10 + i) / (5 + i) best against best
+    assert lines[-3] == ("M >= 64: per program / given 1.12 to 1.17x at one tiling, 1.36 to 1.56x best against best; "
+                         "once wins back - of per program - given at one tiling")
     heights = [p.get_height() for p in fig.axes[0].patches]
-    assert heights[:len(keys)] == [float(i) for i in range(len(keys))]  # first variant, every shape in order
+    assert heights[:len(keys)] == [10.0 + i for i in range(len(keys))]  # first variant, every shape in order
+
+
+def test_a_cost_spans_of_the_recorded_run():
+    from mxlib.tools import probe
+
+    rows = probe.read_rows(RESULTS_DIR / "h200" / "rung3" / "probe.csv")
+    keys = [s.mnk for s in shapes.load("benchmark")] + [s.mnk for s in shapes.load("test")]
+    best, same = probe.best_by_variant(rows), probe.at_reference_tiling(rows)
+    spans = history.a_cost_spans({key: best[key] for key in keys}, {key: same[key] for key in keys})
+    # the numbers notebook 07 quotes in section 5 (and section 3 the 64x7168x2048 / 256x3072x1536 rows)
+    assert spans == [
+        "M >= 64: per program / given 1.24 to 1.42x at one tiling, 1.42 to 1.93x best against best; "
+        "once wins back 22% to 69% of per program - given at one tiling",
+        "M <= 32, K <= 1536: once - per program +1.63 to +1.94 us (+14% to +24%), per program - given 0.38 to 1.07 us",
+        "M <= 32, K > 1536: once - per program -0.10 to +0.42 us (-1% to +2%), per program - given 2.66 to 2.83 us"]
+    at = {key: {v: float(r["contest_us"]) for v, r in same[key].items()} for key in ((64, 7168, 2048), (256, 3072, 1536))}
+    assert at == {(64, 7168, 2048): {"fused": 27.504, "a_quantized": 19.776, "a_once": 22.16},
+                  (256, 3072, 1536): {"fused": 32.896, "a_quantized": 24.608, "a_once": 28.656}}
+    text, _ = history.a_quantization_cost(rows, pd.read_csv(RESULTS_DIR / "h200" / "rung3" / "probe.csv"))
+    assert text.splitlines()[-3:] == spans
 
 
 def test_mma_floor_rows_bars_and_bound():
     ablate = pd.read_csv(RESULTS_DIR / "h200" / "mma_v16" / "ablate.csv")
-    bench = pd.read_csv(RESULTS_DIR / "h200" / "final" / "bench.csv")
-    text, fig = history.mma_floor(ablate, bench)
-    rows = {ln.split()[0]: [float(x) for x in ln.split()[1:]] for ln in text.splitlines()[1:]}
+    bench = pd.read_csv(RESULTS_DIR / "h200" / "run_21d80f8" / "bench1.csv")  # notebook 07's bound
+    text, fig = history.mma_floor(ablate, bench, "run_21d80f8/bench1.csv")
+    first, second = text.split("\n\n")
+    rows = {ln.split()[0]: [float(x) for x in ln.split()[1:]] for ln in first.splitlines()[1:]}
     assert list(rows) == ["16x2112x7168", "64x7168x2048", "256x3072x1536"]
     r = ablate[(ablate.m == 256) & (ablate.variant == "resident_skeleton")]
     assert rows["256x3072x1536"][2] == pytest.approx(r.mean_us.mean(), abs=0.005)  # the mean over the rounds
     touch = bench[(bench.timing == "contest") & (bench.m == 256) & bench.provider.str.startswith("touch")]
     assert rows["256x3072x1536"][3] == pytest.approx(1.5 * touch.mean_us.min(), abs=0.005)
     assert rows["256x3072x1536"][2] > rows["256x3072x1536"][3]  # the recorded finding: the fixed part alone is over
+    # what notebook 07 quotes: full minus the bound, the loop (full minus the fixed part), and the share
+    assert second.splitlines()[1:] == ["  16x2112x7168          1.00   3.37    30%",
+                                       "  64x7168x2048          1.61   4.18    39%",
+                                       " 256x3072x1536          4.82   4.23   114%"]
+    assert rows["256x3072x1536"][3] == pytest.approx(9.68, abs=0.005) and rows["16x2112x7168"][1:4:2] == [11.80, 11.78]
     assert len(fig.axes[0].patches) == len(history.FLOOR_VARIANTS) * 3 and len(fig.axes[0].collections) == 2 * 3
 
 
@@ -209,24 +252,56 @@ def test_floors_reads_targets_and_the_best_read_only_launch():
     assert f"the best, {best} " in text
     mine, fastest = (c[c.provider == p].set_index(["m", "n", "k"]).mean_us for p in ("mxlib", best))
     ratios = list(mine / fastest)
-    assert lines[-1] == f"mxlib / best read-only launch: {min(ratios):.1f} to {max(ratios):.1f}x per shape"
+    assert lines[-2] == f"mxlib / best read-only launch: {min(ratios):.1f} to {max(ratios):.1f}x per shape"
     dashed = [c for c in fig.axes[0].collections if c.get_linestyle()[0][1] is not None]
     assert len(dashed) == 6  # one target line a shape
 
 
+def test_floors_says_where_the_read_only_launch_is_under_the_target():
+    frame = pd.read_csv(RESULTS_DIR / "h200" / "run_21d80f8" / "bench1.csv")  # notebook 07's run
+    text, fig = history.floors(frame)
+    assert text.splitlines()[-1] == ("best read-only launch above the target on 5 of 6 shapes; under it at 256x3072x1536 "
+                                     "(6.45 us against 7.55, mxlib 13.89)")
+    assert fig.axes[0].get_title() == "H200, benchmark shapes: the best read-only launch is above the target on 5 of 6 shapes"
+    slow = (frame.m == 256) & frame.provider.str.startswith("touch")  # every read-only launch over at 256x3072x1536
+    text, fig = history.floors(frame.assign(mean_us=frame.mean_us.where(~slow, 99.0)))
+    assert text.splitlines()[-1] == "best read-only launch above the target on 6 of 6 shapes"
+    assert fig.axes[0].get_title().endswith("above the target on 6 of 6 shapes")
+
+
 def test_forced_paths_ratio_is_fused_fp4_over_fused():
-    frame = _final()
+    frame = pd.read_csv(RESULTS_DIR / "h200" / "run_21d80f8" / "bench1.csv")  # notebook 07's run
     text, fig = history.forced_paths(frame)
     c = frame[(frame.timing == "contest") & (frame.m == 64)]
     ratio = c[c.provider == "mxlib:fused_fp4"].mean_us.item() / c[c.provider == "mxlib:fused"].mean_us.item()
-    assert f"64x7168x2048 {ratio:.2f}" in text.splitlines()[-1]
+    ratio_line, cublas_line = text.splitlines()[-3], text.splitlines()[-1]
+    assert f"64x7168x2048 {ratio:.2f} (configs differ in block_n, split_k, num_warps, a_once)" in ratio_line
+    # what notebook 07 quotes: the two M >= 64 ratios; equal configs at K = 512, a_once alone at 16x2112x7168
+    assert ratio_line.endswith(": 4x2880x512 0.98, 16x2112x7168 1.01 (configs differ in a_once), 32x4096x512 1.05, "
+                               "32x2880x512 1.07, 64x7168x2048 1.57 (configs differ in block_n, split_k, num_warps, a_once), "
+                               "256x3072x1536 2.02 (configs differ in block_m, block_n, num_warps, a_once)")
+    assert cublas_line == ("cublas_bf16 faster than mxlib, mxlib / cublas_bf16: means 32x2880x512 1.013, 256x3072x1536 1.371; "
+                           "medians 32x4096x512 1.028, 32x2880x512 1.038, 256x3072x1536 1.392")
     assert {t.get_text() for t in fig.axes[0].get_legend().get_texts()} >= {"mxlib:fused", "mxlib:fused_fp4", "mxlib:mma_sm90"}
 
 
 def test_gfx950_fused_fp4_lists_every_benchmark_shape_and_refuses_a_missing_one():
     isa = pd.read_csv(RESULTS_DIR / "mi355x" / "isa.csv")
-    lines = history.gfx950_fused_fp4(isa).splitlines()
+    head, *lines = history.gfx950_fused_fp4(isa).splitlines()
+    assert head == f"fused_fp4 compiled for gfx950 by Triton {isa.triton.iloc[0]} on a CPU (the record's triton column):"
     assert [ln.split()[0] for ln in lines] == ["x".join(map(str, s.mnk)) for s in shapes.load("benchmark")]
     assert all("v_mfma_scale_f32" in ln for ln in lines)
     with pytest.raises(ValueError, match="no row for the benchmark shape 4x2880x512"):
         history.gfx950_fused_fp4(isa[isa["shape"] != "4x2880x512"])
+
+
+def test_configs_changes_and_faster_than():
+    frame = pd.DataFrame({"timing": ["contest"] * 4, "kind": ["benchmark"] * 4, "m": [4] * 4, "n": [64] * 4, "k": [512] * 4,
+                          "provider": ["a", "b", "mxlib", "cublas_bf16"], "mean_us": [1.0, 1.0, 5.0, 4.0],
+                          "median_us": [1.0, 1.0, 4.0, 4.5],
+                          "config": ["block_m=16 split_k=2", "block_m=16 split_k=4 a_once=1 b_cg=1", "", ""]})
+    a, b = history.configs(frame, "a")[(4, 64, 512)], history.configs(frame, "b")[(4, 64, 512)]
+    assert a == {"a_once": 0, "block_m": 16, "split_k": 2}  # no a_once field: A quantized in every program
+    assert history.config_changes(a, b) == ["split_k 2 -> 4", "a_once 0 -> 1"]  # b_cg is not in CONFIG_FIELDS
+    assert history.faster_than(frame, "mxlib", "cublas_bf16") == {(4, 64, 512): 1.25}
+    assert history.faster_than(frame, "mxlib", "cublas_bf16", "median_us") == {}

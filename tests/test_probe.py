@@ -46,3 +46,15 @@ def test_best_by_variant_skips_failed_and_untimed_rows():
     best = probe.best_by_variant(rows)
     assert set(best[(4, 64, 128)]) == {"fused", "touch"}
     assert best[(4, 64, 128)]["fused"]["contest_us"] == "8.0"
+
+
+def test_at_reference_tiling_keeps_the_reference_rows_tiling():
+    rows = [{"m": "4", "n": "64", "k": "128", "variant": "fused", "ok": "1", "contest_us": "9.0", "config": "bm=16 bn=64 a_once=0"},
+            {"m": "4", "n": "64", "k": "128", "variant": "a_once", "ok": "1", "contest_us": "7.0", "config": "bm=16 bn=128 a_once=1"},
+            {"m": "4", "n": "64", "k": "128", "variant": "a_once", "ok": "1", "contest_us": "8.0", "config": "bm=16 bn=64 a_once=1"},
+            {"m": "4", "n": "64", "k": "128", "variant": "a_quantized", "ok": "1", "contest_us": "6.0", "config": "bm=16 bn=128 a_once=0"},
+            {"m": "8", "n": "64", "k": "128", "variant": "a_once", "ok": "1", "contest_us": "5.0", "config": "bm=16 bn=64 a_once=1"}]
+    same = probe.at_reference_tiling(rows)
+    assert set(same) == {(4, 64, 128)}  # (8, 64, 128) has no reference row
+    assert {v: r["contest_us"] for v, r in same[(4, 64, 128)].items()} == {"fused": "9.0", "a_once": "8.0"}  # not 7.0: another tiling
+    assert probe.best_by_variant(rows)[(4, 64, 128)]["a_once"]["contest_us"] == "7.0"

@@ -108,7 +108,9 @@ def fused_default_config(m: int, n: int, k: int) -> FusedConfig:
     aiming at two programs per unit and A quantized per program; from M = 64, M tiles of up to 128 rows,
     64-row N tiles, 4 warps, split_k aiming at one program per unit, and A quantized once per launch
     when the grid is at most two programs per unit (its programs wait on each other, so all of them
-    must be resident). BLOCK_K = 128 (256 spills). split_k stays within MAX_UNROLLED_SPLIT_K."""
+    must be resident). BLOCK_K = 128 (256 spills). split_k stays within MAX_UNROLLED_SPLIT_K. The M >= 64
+    winners changed their tiles and a_once in one step, so what each gives alone is not measured at
+    those tiles (the same section of KERNEL_NOTES.md)."""
     units = compute_units()
     small = m <= 32
     block_m = max(16, triton.next_power_of_2(m)) if small else min(128, triton.next_power_of_2(m))

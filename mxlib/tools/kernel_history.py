@@ -22,7 +22,8 @@ def floors(frame):
     """(text, figure) of the floors under any single launch in one bench.csv frame (contest timing, benchmark
     shapes): per shape the floor, the empty kernel and the first target, `acceptance.TARGET_EMPTY_PLUS_FLOOR`
     x (empty + floor); then the read-only launch (`touch`) at its best grid beside mxlib and cuBLAS bf16, and
-    mxlib over that launch per shape. The figure: the three as bars, the first target dashed over each shape."""
+    mxlib over that launch per shape, and on how many shapes that launch is above the target (the figure's title
+    says the same). The figure: the three as bars, the first target dashed over each shape."""
     import matplotlib.pyplot as plt
 
     from . import figures, ranking
@@ -40,30 +41,75 @@ def floors(frame):
               ranking.table(contest, providers)]
     mine, touch = ranking.per_shape(contest, "mxlib"), ranking.per_shape(contest, best_touch)
     over = [mine[key] / touch[key] for key in base.index]
-    lines += ["", f"mxlib / best read-only launch: {min(over):.1f} to {max(over):.1f}x per shape"]
+    target = {key: ratio * (em + fl) for key, (fl, em) in base.iterrows()}
+    under = [key for key in base.index if touch[key] <= target[key]]
+    verdict = f"above the target on {len(base) - len(under)} of {len(base)} shapes"
+    lines += ["", f"mxlib / best read-only launch: {min(over):.1f} to {max(over):.1f}x per shape",
+              f"best read-only launch {verdict}" + "".join(
+                  f"; under it at {'x'.join(map(str, key))} ({touch[key]:.2f} us against {target[key]:.2f}, mxlib "
+                  f"{mine[key]:.2f})" for key in under)]
     fig, ax = plt.subplots(figsize=(8, 4), layout="constrained")
     figures.speed_bars(ax, contest, providers)
     for j, (fl, em) in enumerate(base.itertuples(index=False)):
         ax.hlines(ratio * (em + fl), j - 0.45, j + 0.45, color="#D55E00", lw=1, ls="--",
                   label=f"first target: {ratio} x (empty + floor)" if j == 0 else None)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    ax.set_title("H200, benchmark shapes: the read-only launch is already above the target")
+    ax.set_title(f"H200, benchmark shapes: the best read-only launch is {verdict}")
     return "\n".join(lines), fig
+
+
+CONFIG_FIELDS = ("block_m", "block_n", "block_k", "split_k", "num_warps", "num_stages", "a_once")  # what configs compare on
+
+
+def configs(frame, provider: str) -> dict:
+    """(m, n, k) -> {field: int} of one provider's config on the benchmark shapes of a bench.csv frame (contest
+    rows); `a_once` is 0 where the config has no such field (A quantized in every program: fused_fp4's configs,
+    and the fused path's before version 3)."""
+    from ..runtime.dispatch import parse_config
+
+    rows = frame[(frame.timing == "contest") & (frame.kind == "benchmark") & (frame.provider == provider)]
+    return {(r.m, r.n, r.k): {"a_once": 0, **parse_config(r.config, f"{provider} config of {r.m}x{r.n}x{r.k}")}
+            for r in rows.itertuples()}
+
+
+def config_changes(before: dict, after: dict) -> list[str]:
+    """The `CONFIG_FIELDS` in which two configs ({field: int}) differ, as "field before -> after"."""
+    return [f"{f} {before.get(f)} -> {after.get(f)}" for f in CONFIG_FIELDS if before.get(f) != after.get(f)]
+
+
+def faster_than(frame, provider: str, other: str, stat: str = "mean_us") -> dict:
+    """(m, n, k) -> provider's `stat` over other's, on the benchmark shapes where `other` is the faster
+    (contest timing)."""
+    from . import ranking
+
+    mine, theirs = ranking.per_shape(frame, provider, stat=stat), ranking.per_shape(frame, other, stat=stat)
+    return {key: mine[key] / theirs[key] for key in mine if key in theirs and theirs[key] < mine[key]}
 
 
 def forced_paths(frame):
     """(text, figure) of every mxlib path forced on the benchmark shapes in one bench.csv frame, beside the
-    dispatcher and cuBLAS bf16: the contest table, then fused_fp4 over fused per shape (the cost of emulating
-    the FP4 MMA on sm_90 and of quantizing A in every program). The figure: the five as bars."""
+    dispatcher and cuBLAS bf16: the contest table; fused_fp4 over fused per shape (the cost of emulating the
+    FP4 MMA on sm_90 and of quantizing A in every program, and where the two configs differ, of that too:
+    the differing `CONFIG_FIELDS` are named); then where cuBLAS bf16 is faster than the dispatcher, by the
+    means and by the medians. The figure: the five as bars."""
     import matplotlib.pyplot as plt
 
     from . import figures, ranking
 
     paths = ["mxlib:fused", "mxlib:fused_fp4", "mxlib:mma_sm90", "mxlib", "cublas_bf16"]
     fused, fp4 = ranking.per_shape(frame, "mxlib:fused"), ranking.per_shape(frame, "mxlib:fused_fp4")
-    text = (ranking.table(frame, paths) + "\n\nfused_fp4 / fused per shape (the cost of emulating the FP4 MMA, "
-            "and of A quantized per program): "
-            + ", ".join(f"{'x'.join(map(str, key))} {fp4[key] / fused[key]:.2f}" for key in fused if key in fp4))
+    fused_cfg, fp4_cfg = configs(frame, "mxlib:fused"), configs(frame, "mxlib:fused_fp4")
+    ratios = []
+    for key in (key for key in fused if key in fp4):
+        differ = [f for f in CONFIG_FIELDS if fused_cfg[key].get(f) != fp4_cfg[key].get(f)]
+        ratios.append(f"{'x'.join(map(str, key))} {fp4[key] / fused[key]:.2f}"
+                      + (f" (configs differ in {', '.join(differ)})" if differ else ""))
+    ahead = {stat: faster_than(frame, "mxlib", "cublas_bf16", stat) for stat in ("mean_us", "median_us")}
+    text = (ranking.table(frame, paths) + "\n\nfused_fp4 / fused per shape (the emulated FP4 MMA and A quantized in "
+            "every program, plus the config fields named where the two differ): " + ", ".join(ratios)
+            + "\n\ncublas_bf16 faster than mxlib, mxlib / cublas_bf16: " + "; ".join(
+                f"{stat[:-3]}s " + (", ".join(f"{'x'.join(map(str, key))} {r:.3f}" for key, r in got.items()) or "none")
+                for stat, got in ahead.items()))
     fig, ax = plt.subplots(figsize=(8.5, 4), layout="constrained")
     figures.speed_bars(ax, frame, paths)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
@@ -73,9 +119,10 @@ def forced_paths(frame):
 
 def gfx950_fused_fp4(isa) -> str:
     """fused_fp4's launch of each benchmark shape as compiled for gfx950, from a `python -m mxlib isa
-    --target gfx950` frame (data/results/mi355x/isa.csv): CTAs, VGPRs, CTAs a CU, scratch, and the matrix
-    instructions the compiler emitted. Compiled on a CPU; nothing ran."""
-    lines = []
+    --target gfx950` frame (data/results/mi355x/isa.csv): a line naming the Triton that compiled these rows (the
+    record's `triton` column), then per shape CTAs, VGPRs, CTAs a CU, scratch, and the matrix instructions the
+    compiler emitted. Compiled on a CPU; nothing ran."""
+    lines, tritons = [], set()
     for key in [s.mnk for s in shapes_mod.load("benchmark")]:
         label = "x".join(map(str, key))
         rows = isa[isa["shape"] == label]
@@ -85,7 +132,9 @@ def gfx950_fused_fp4(isa) -> str:
         lines.append(f"{label:>14}  {int(r['grid_ctas']):4d} CTAs, {int(r['vgprs'])} VGPRs, "
                      f"{int(r['ctas_per_unit'])} CTAs/CU, scratch {int(r['scratch_bytes'])} B, "
                      + "; ".join(r["mma"].split(";")))
-    return "\n".join(lines)
+        tritons.add(str(r["triton"]))
+    return (f"fused_fp4 compiled for gfx950 by Triton {', '.join(sorted(tritons))} on a CPU (the record's triton "
+            "column):\n" + "\n".join(lines))
 
 
 def bench_medians(frame) -> dict:
@@ -139,7 +188,9 @@ def fused_versions(frames: dict):
     """(text, figure) of the fused kernel's four versions (`FUSED_VERSIONS`; `frames` maps each name to its
     recorded frame, None where not recorded, which is left out): per benchmark shape the median us per call
     and their geometric mean, then each bench run's score the contest's way (geometric mean of the means,
-    of the medians beside); the figure compares the medians, since version 1's run has no means."""
+    of the medians beside), and what changed in the dispatcher's config from one bench version to the next
+    (`config_changes`: version 3 changed tilings as well as a_once); the figure compares the medians, since
+    version 1's run has no means."""
     from . import figures, ranking
 
     kinds = {name: kind for name, _, kind in FUSED_VERSIONS}
@@ -152,6 +203,13 @@ def fused_versions(frames: dict):
         if kinds[name] == "bench":
             (_, mean, median), = ranking.scores(frames[name], ["mxlib"])
             lines.append(f"   {name:38s} {mean:6.2f} us ({median:.2f})")
+    bench = [name for name in ladder if kinds[name] == "bench"]
+    lines += ["", "what changed in the dispatcher's config on the benchmark shapes, against the version before:"]
+    for old, new in zip(bench, bench[1:]):
+        before, after = configs(frames[old], "mxlib"), configs(frames[new], "mxlib")
+        changed = [f"{'x'.join(map(str, key))}: " + ", ".join(c)
+                   for key in after if (c := config_changes(before[key], after[key]))]
+        lines += [f"   {new.split(':')[0] if i == 0 else '':10s} {c}" for i, c in enumerate(changed or ["none"])]
     latest = next(frames[name] for name in reversed(list(ladder)) if kinds[name] == "bench")
     paths = dict((name, path) for name, path, _ in FUSED_VERSIONS)
     figures.stamp(fig, latest, "data/results/h200/: " + ", ".join(paths[name] for name in ladder))
@@ -460,12 +518,14 @@ FLOOR_VARIANTS = (  # scripts/mma_ablate.py's variants that bound the CUDA path 
 )
 
 
-def mma_floor(ablate, bench):
+def mma_floor(ablate, bench, bench_csv: str):
     """(text, figure) of what the baseline goal's per-shape bound asks of the CUDA path: per shape of `ablate` (a CSV
     of scripts/mma_ablate.py, the table's config of each long benchmark shape) the contest mean of each
     `FLOOR_VARIANTS` variant (the mean over the rounds recorded), beside the bound TARGET_TOUCH_RATIO x touch at
-    its best grid and cuBLAS bf16, both from `bench` (one bench.csv run, contest means). A variant above the
-    bound says that no loop, however fast, brings the shipped structure under it."""
+    its best grid and cuBLAS bf16, both from `bench` (one bench.csv run, contest means; `bench_csv` its path under
+    data/results/h200/, for the stamp). A variant above the bound says that no loop, however fast, brings the
+    shipped structure under it. Then per shape what the bound asks of the loop (full minus the fixed part,
+    resident_skeleton): full minus the bound, in us and as a share of the loop."""
     import matplotlib.pyplot as plt
     import numpy as np
 
@@ -481,6 +541,12 @@ def mma_floor(ablate, bench):
     for key in keys:
         lines.append(f"{'x'.join(map(str, key)):>14}" + "".join(f"{means[(*key, v)]:{width}.2f}" for v, _ in FLOOR_VARIANTS)
                      + f"{TARGET_TOUCH_RATIO * best[key]:16.2f}{cublas[key]:13.2f}")
+    lines += ["", f"{'shape':>14}{'full - bound':>14}{'loop':>7}{'share':>7}   loop: full - resident_skeleton; "
+              "share: of the loop"]
+    for key in keys:
+        full = means[(*key, "full")]
+        cut, loop = full - TARGET_TOUCH_RATIO * best[key], full - means[(*key, "resident_skeleton")]
+        lines.append(f"{'x'.join(map(str, key)):>14}{cut:14.2f}{loop:7.2f}{cut / loop:7.0%}")
     fig, ax = plt.subplots(figsize=(7, 4.6), layout="constrained")
     bar = 0.8 / len(FLOOR_VARIANTS)
     colors = ("#0072B2", "#56B4E9", "#999999")
@@ -496,7 +562,7 @@ def mma_floor(ablate, bench):
     ax.set(ylabel="contest time per call (us, mean)")
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2)
     ax.set_title(f"H200: the CUDA path with parts cut out, against {TARGET_TOUCH_RATIO} x touch")
-    figures.stamp(fig, ablate, "data/results/h200/mma_v16/ablate.csv, final/bench.csv")
+    figures.stamp(fig, ablate, f"data/results/h200/mma_v16/ablate.csv, {bench_csv}")
     return "\n".join(lines), fig
 
 
@@ -544,21 +610,64 @@ A_VARIANTS = (("fused", "A quantized by every program"), ("a_once", "A quantized
               ("a_quantized", "A handed over quantized (not a GEMM call)"))
 
 
-def a_quantization_cost(best: dict, stamp_frame):
-    """(text, figure): per benchmark and test shape, the best checked config's median us per call of each
-    variant of `A_VARIANTS` (`best` is `probe.best_by_variant` of the version-3 diagnostic run's probe.csv,
-    `stamp_frame` that CSV as a frame): A quantized by every program, once per launch, or handed over
-    already quantized (not a GEMM call: what quantizing A costs)."""
+def _span(values, fmt: str, unit: str = "") -> str:
+    """'low to high' of `values` in `fmt`, then `unit`; the one value where both ends round alike; "-" for none."""
+    if not values:
+        return "-"
+    low, high = format(min(values), fmt), format(max(values), fmt)
+    return (low if low == high else f"{low} to {high}") + unit
+
+
+def a_cost_spans(best: dict, same: dict) -> list[str]:
+    """What the variants of `A_VARIANTS` show, as spans over shape groups (`best`: `probe.best_by_variant`,
+    `same`: `probe.at_reference_tiling` of one probe run; median us). At M >= 64: A quantized by every program over
+    A handed over, at the per-program row's tiling and best against best (the best of each may sit at another
+    tiling), and the share of that difference that A quantized once wins back at one tiling (over the shapes
+    where a variant was timed at that tiling). At M <= 32, apart for K <= 1536 and the long K: the best `a_once`
+    minus per program, and per program minus given (the most quantizing once could save)."""
+    t = {key: {v: float(row["contest_us"]) for v, row in variants.items()} for key, variants in best.items()}
+    s = {key: {v: float(row["contest_us"]) for v, row in variants.items()} for key, variants in same.items()}
+    big = [key for key in best if key[0] >= 64]
+    given = [key for key in big if "a_quantized" in s[key]]
+    once = [key for key in given if "a_once" in s[key]]
+    lines = [f"M >= 64: per program / given {_span([s[key]['fused'] / s[key]['a_quantized'] for key in given], '.2f')}x "
+             f"at one tiling, {_span([t[key]['fused'] / t[key]['a_quantized'] for key in big], '.2f')}x best against "
+             "best; once wins back " + _span([(s[key]['fused'] - s[key]['a_once']) / (s[key]['fused'] - s[key]['a_quantized'])
+                                              for key in once], '.0%') + " of per program - given at one tiling"]
+    for label, keys in (("K <= 1536", [key for key in best if key[0] <= 32 and key[2] <= 1536]),
+                        ("K > 1536", [key for key in best if key[0] <= 32 and key[2] > 1536])):
+        lines.append(f"M <= 32, {label}: once - per program "
+                     f"{_span([t[key]['a_once'] - t[key]['fused'] for key in keys], '+.2f', ' us')} "
+                     f"({_span([t[key]['a_once'] / t[key]['fused'] - 1 for key in keys], '+.0%')}), per program - given "
+                     f"{_span([t[key]['fused'] - t[key]['a_quantized'] for key in keys], '.2f', ' us')}")
+    return lines
+
+
+def a_quantization_cost(rows: list[dict], stamp_frame):
+    """(text, figure) of what quantizing A inside the GEMM costs, from the version-3 diagnostic run's probe.csv
+    (`rows` as `probe.read_rows` gives them, `stamp_frame` the same CSV as a frame): per benchmark and test shape
+    the median us per call of each `A_VARIANTS` variant, A quantized by every program (one row, the table's config
+    of version 2), once per launch, or handed over already quantized (not a GEMM call); first the best checked
+    config of each (`probe.best_by_variant`), then once and given at the per-program row's tiling
+    (`probe.at_reference_tiling`; "-" where not timed there); then `a_cost_spans` over the benchmark and test
+    shapes. The figure: the best of each as bars."""
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from . import figures
+    from . import figures, probe
 
     keys = [s.mnk for s in shapes_mod.load("benchmark")] + [s.mnk for s in shapes_mod.load("test")]
-    lines = [f"{'shape':>14}{'per program':>14}{'once':>14}{'given':>14}   median us per call, best checked config each;",
-             f"{'':14}  (A quantized by every program / once per launch / handed over quantized)"]
+    best, same = probe.best_by_variant(rows), probe.at_reference_tiling(rows)
+    tiling = "per program's tiling"
+    lines = [f"{'':14}{'best checked config each':>34}{tiling:>22}",
+             f"{'shape':>14}{'per program':>14}{'once':>10}{'given':>10}{'once':>11}{'given':>11}   median us per call"]
     for key in keys:
-        lines.append(f"{'x'.join(map(str, key)):>14}" + "".join(f"{float(best[key][v]['contest_us']):14.2f}" for v, _ in A_VARIANTS))
+        at = [same[key].get(v) for v in ("a_once", "a_quantized")]
+        lines.append(f"{'x'.join(map(str, key)):>14}{float(best[key]['fused']['contest_us']):14.2f}"
+                     + "".join(f"{float(best[key][v]['contest_us']):10.2f}" for v in ("a_once", "a_quantized"))
+                     + "".join(f"{float(r['contest_us']):11.2f}" if r else f"{'-':>11}" for r in at))
+    lines += ["(per program: A quantized by every program; once: once per launch; given: handed over quantized)", ""]
+    lines += a_cost_spans({key: best[key] for key in keys}, {key: same[key] for key in keys})
     fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
     width = 0.8 / len(A_VARIANTS)
     for i, (v, label) in enumerate(A_VARIANTS):
@@ -567,6 +676,6 @@ def a_quantization_cost(best: dict, stamp_frame):
     ax.set_xticks(range(len(keys)), ["x".join(map(str, key)) for key in keys], rotation=30, ha="right")
     ax.set(ylabel="contest time per call (us, median)")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    ax.set_title("H200: quantizing A once per launch recovers most of its cost at M >= 64")
+    ax.set_title("H200: A quantized by every program, once per launch, or handed over (best checked config each)")
     figures.stamp(fig, stamp_frame, "data/results/h200/rung3/probe.csv")
     return "\n".join(lines), fig

@@ -1,4 +1,5 @@
-"""Reading what `scripts/probe_fused.py` measured: per-program timelines and the best row per variant.
+"""Reading what `scripts/probe_fused.py` measured: per-program timelines, and the best row per variant
+over all tilings or at one tiling.
 
 The probe writes two CSVs per run (`data/results/h200/probe/` and `.../rung3/` hold the recorded runs):
 
@@ -85,3 +86,21 @@ def best_by_variant(rows: list[dict]) -> dict:
         if cur is None or float(row["contest_us"]) < float(cur["contest_us"]):
             best[key][row["variant"]] = row
     return best
+
+
+def _tiling(config: str) -> frozenset:
+    """A probe config's items but `a_once`: the launch's tiling, which `a_once` does not change."""
+    return frozenset(item for item in config.split() if not item.startswith("a_once="))
+
+
+def at_reference_tiling(rows: list[dict], reference: str = "fused") -> dict:
+    """{(m, n, k): {variant: row}} like `best_by_variant`, but per shape only the rows at the tiling of
+    the `reference` variant's best row (a_once aside), so that the variants compare at one tiling; the
+    best of each may come from different tilings. A variant not timed at that tiling is absent."""
+    out = {}
+    for key, variants in best_by_variant(rows).items():
+        if reference in variants:
+            tiling = _tiling(variants[reference]["config"])
+            same = [r for r in rows if (int(r["m"]), int(r["n"]), int(r["k"])) == key and _tiling(r["config"]) == tiling]
+            out[key] = best_by_variant(same)[key]
+    return out
