@@ -18,7 +18,7 @@ step() {  # step NAME LOG COMMAND...: run, tee stdout+stderr to LOG, remember a 
 # 1. All providers on all 13 shapes, contest-style and graph replay; summary, baseline goal and speed targets last.
 step bench "$OUT/bench.txt" "$PY" -m mxlib bench --out "$OUT/bench.csv"
 # 2. The single-file submission, imported alone once by the exporter.
-step export "$OUT/export.txt" "$PY" -m mxlib export "$OUT/submission.py"
+step export "$OUT/export.txt" "$PY" -m mxlib export --target nvidia "$OUT/submission.py"
 # 3. The exported file through the contest's protocol: test shapes; benchmark shapes timed; leaderboard
 #    (fresh seeds every call, B included, every output rechecked).
 for mode in test benchmark leaderboard; do

@@ -18,7 +18,7 @@ PROVS="mxlib,mxlib:mma_sm90,mxlib:fused,cublas_bf16,touch,touch:132x2048,touch:2
 timeout ${BENCH_TIMEOUT:-150} python3 -m mxlib bench --providers "$PROVS" --out "$OUT/bench.csv" ${BENCH_ARGS:-} 2>&1 | grep -v '^\[' > "$OUT/bench.txt"
 tail -62 "$OUT/bench.txt"
 timeout 45 python3 -m pytest -q -m gpu tests/test_gemm_mma_sm90.py 2>&1 | tail -4 | tee -a "$OUT/probe.log"
-{ timeout 30 python3 -m mxlib export /tmp/submission.py
+{ timeout 30 python3 -m mxlib export --target nvidia /tmp/submission.py
   for mode in test benchmark leaderboard; do timeout 40 python3 -m mxlib harness /tmp/submission.py "$mode"; done; } > "$OUT/harness.txt" 2>&1
 grep -E "passed|score|failed|error" "$OUT/harness.txt"
 timeout 60 compute-sanitizer --tool memcheck --print-limit 20 python3 scripts/mma_smoke.py > "$OUT/sanitizer.txt" 2>&1

@@ -150,3 +150,23 @@ def test_run_bench_rows_on_gpu():
         assert set(r) <= set(bench_csv.CSV_FIELDS) and r["median_us"] != "", r
         assert r["ok"] == (1 if reg[r["provider"]].checked else ""), r
     assert bench.summary(rows)
+
+
+def test_summary_from_a_recorded_csv_reproduces_its_checks(capsys):
+    """`bench --from CSV` re-derives a recorded run's summary without a GPU: its geomeans and every
+    check line as the run printed them (cells may differ by 0.01 where the CSV's 4 decimals round)."""
+    from pathlib import Path
+
+    from mxlib.__main__ import main
+
+    run = Path(__file__).resolve().parent.parent / "data" / "results" / "h200" / "run_21d80f8"
+    assert main(["bench", "--from", str(run / "bench1.csv")]) == 0
+    got = capsys.readouterr().out.splitlines()
+    recorded = (run / "bench1.txt").read_text().splitlines()[1:]  # its first line: the run's ceilings
+    assert len(got) == len(recorded)
+
+    def kept(lines):
+        return [line for line in lines if line.startswith(("geomean", "  [", "  of the means"))]
+    assert len(kept(got)) >= 8 and kept(got) == kept(recorded)
+    assert main(["bench", "--from", str(run / "missing.csv")]) == 2
+    assert "--from" in capsys.readouterr().err

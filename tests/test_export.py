@@ -317,6 +317,21 @@ def test_exported_amd_file_constants_switch_paths(exported, amd_file):
             amd_file(text.replace(old, new, 1))
 
 
+def test_exported_amd_file_checks_its_operands_before_any_path(amd_file):
+    """aiter's calls check nothing: a wrong operand must fail with its name before one is made, and an empty
+    A must give an empty C, as on every path of the library."""
+    module = amd_file(version="0.1.14")
+    a, b, b_q, b_shuffle, b_scale_sh = generate_input(4, 2880, 512, 7)
+    before = len(contract.calls())
+    empty = module.custom_kernel((a[:0], b, b_q, b_shuffle, b_scale_sh))
+    assert empty.shape == (0, 2880) and empty.dtype == torch.bfloat16
+    with pytest.raises(ValueError, match=re.escape("b_shuffle must have shape (N, K/2) = (2880, 256), got (2880, 128)")):
+        module.custom_kernel((a, b, b_q, b_shuffle[:, :128], b_scale_sh))
+    with pytest.raises(ValueError, match=r"a\.shape\[1\] \(K\) must be a positive multiple of 64, got 500"):
+        module.custom_kernel((a[:, :500], b, b_q, b_shuffle, b_scale_sh))
+    assert len(contract.calls()) == before  # no aiter call was made
+
+
 def test_cli_exports_the_amd_file(tmp_path, capsys):
     out = tmp_path / "sub" / "amd.py"
     assert main(["export", "--target", "amd", str(out), "--no-import-check"]) == 0
@@ -338,12 +353,16 @@ def _launched_kernels(text: str) -> set:
             and isinstance(n.func.value, ast.Name) and n.func.value.id in jitted}
 
 
-def test_exported_amd_file_compiles_for_gfx950(exported, tmp_path):
-    # The seed's asm and split-K shapes (the quantizer's two layouts) and one shape switched to fused_fp4.
+def _amd_file_isa_rows(exported, tmp_path, pythonpath: str | None = None) -> list:
+    """The AMD file, with one shape switched to fused_fp4, through `python -m mxlib isa --target gfx950` on
+    the seed's asm and split-K shapes (the quantizer's two layouts) and that shape; checked, and its rows
+    returned. `pythonpath` puts another Triton ahead of the installed one."""
     text = exported["amd"][1].replace("\nPATH_OVERRIDES = {}", '\nPATH_OVERRIDES = {(32, 4096, 512): "fused_fp4"}')
     sub, out = tmp_path / "amd.py", tmp_path / "isa.csv"
     sub.write_text(text)
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    if pythonpath:
+        env["PYTHONPATH"] = os.pathsep.join([pythonpath, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     res = subprocess.run([sys.executable, "-m", "mxlib", "isa", str(sub), "--target", "gfx950", "--shapes",
                           "4x2880x512,16x2112x7168,32x4096x512", "--out", str(out)], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=600)
@@ -362,6 +381,29 @@ def test_exported_amd_file_compiles_for_gfx950(exported, tmp_path):
     assert kernels["16x2112x7168"][0] == "_mxq_kernel" and kernels["32x4096x512"] == ["_fp4_gemm_kernel"]
     asm = next(r for r in rows if r["kernel"] == "gemm_a4w4_asm")
     assert asm["config"] == seed.seed_plan(4, 2880, 512)["kernel"]
+    return compiled
+
+
+def test_exported_amd_file_compiles_for_gfx950(exported, tmp_path):
+    _amd_file_isa_rows(exported, tmp_path)
+
+
+def test_exported_amd_file_compiles_with_the_runners_triton(exported, tmp_path):
+    """The same with the Triton release the contest's MI355X runner has (`devices.MI355X_RUNNER_TRITON`),
+    from the folder MXLIB_RUNNER_TRITON names (`pip install --target DIR --no-deps triton==3.6.0`; .ci/run
+    makes one): a kernel that only a newer Triton compiles would fail on the contest's machine."""
+    from mxlib.spec import devices
+
+    folder = os.environ.get("MXLIB_RUNNER_TRITON")
+    if not folder:
+        pytest.skip("MXLIB_RUNNER_TRITON names no folder holding the runner's Triton (.ci/run makes one)")
+    probe = subprocess.run([sys.executable, "-c", "import triton; print(triton.__version__)"],
+                           env={**os.environ, "PYTHONPATH": folder}, capture_output=True, text=True, timeout=120)
+    assert probe.stdout.strip() == devices.MI355X_RUNNER_TRITON, \
+        f"MXLIB_RUNNER_TRITON={folder!r} holds Triton {probe.stdout.strip() or probe.stderr[-300:]!r}, " \
+        f"not the runner's {devices.MI355X_RUNNER_TRITON}"
+    rows = _amd_file_isa_rows(exported, tmp_path, pythonpath=folder)
+    assert {r["triton"] for r in rows} == {devices.MI355X_RUNNER_TRITON}
 
 
 # ---------------------------------------------------------------------------------------------

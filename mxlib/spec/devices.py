@@ -41,6 +41,15 @@ H200 = DeviceFacts("H200", "h200", 132, "SM", 1,
                    "NVIDIA H200 SXM (sm_90): 132 SMs, as torch.cuda.get_device_properties reports on the H200 "
                    "that measured data/results/h200")
 KNOWN = (MI355X, H200)
+
+# The contest's MI355X runner image (gpu-mode/kernelbot:docker/amd-docker.Dockerfile@8127da26, 2026-03-05,
+# unchanged through the contest) installs torch 2.10.0+rocm7.1 and no Triton of its own; aiter's
+# requirements name none either, so its Triton is the one that torch pins: the 3.6.0 release (torch
+# 2.10.0's wheels require triton==3.6.0; the ROCm wheel's pytorch-triton-rocm is that release built by
+# PyTorch). mxlib's own gfx950 compiles use its test environment's Triton; tests/test_export.py compiles
+# the AMD file with this release too where it is installed (MXLIB_RUNNER_TRITON).
+MI355X_RUNNER_TORCH = "2.10.0+rocm7.1"
+MI355X_RUNNER_TRITON = "3.6.0"
 CPU_KIND = "cpu"
 
 

@@ -21,7 +21,7 @@ from ..spec import validate
 from ..spec.reference import generate_input
 from .acceptance import acceptance, baseline_goal, touch_best_rows
 from .arguments import at_least, non_negative_float, output_file
-from .bench_csv import index_rows, make_row, number, write_csv
+from .bench_csv import index_rows, make_row, number, read_csv, write_csv
 from .ceilings import ceilings_text, floor_us, measure_ceilings
 from .progress import Progress
 from .provenance import run_metadata
@@ -186,9 +186,17 @@ def add_arguments(p) -> None:
     p.add_argument("--head-start-us", type=non_negative_float, default=DEFAULT_HEAD_START_US,
                    help="GPU sleep after each flush, hiding host overhead as eval.py's huge flush does")
     p.add_argument("--out", type=output_file, help="CSV path (default data/results/<device>/bench.csv)")
+    p.add_argument("--from", dest="from_csv", type=Path, metavar="CSV",
+                   help="time nothing: print the summary and checks of a recorded bench CSV (no GPU needed)")
 
 
 def run(args) -> int:
+    if args.from_csv is not None:
+        if not args.from_csv.is_file():
+            print(f"python -m mxlib bench: --from {str(args.from_csv)!r} must be an existing bench CSV", file=sys.stderr)
+            return 2
+        print(summary(read_csv(args.from_csv)))
+        return 0
     registry = providers()
     if args.list_providers:
         for p in registry.values():

@@ -428,6 +428,7 @@ def _dispatcher(col: Collector, gemms: dict, available: dict, sections: list[str
     """The dispatcher's text: the gemm and availability tables, the target's `sections` (its baked rows)
     and `rows_fn` (`_mx_rows(shape)`, the rows to try for a shape), and `custom_kernel`."""
     first_usable = col.add("mxlib.runtime.dispatch", "first_usable")
+    check = col.add("mxlib.spec.reference", "check_gemm_operands")
     return "\n".join([
         "# ---- dispatcher (written by mxlib.tools.export) " + "-" * 40,
         "",
@@ -443,7 +444,9 @@ def _dispatcher(col: Collector, gemms: dict, available: dict, sections: list[str
         "def custom_kernel(data):",
         '    """bf16 (M, N) for the contest tuple (A, B, B_q, B_shuffle, B_scale_sh); A quantized round-half-even."""',
         "    a, _, _, b_shuffle, b_scale_sh = data",
-        "    shape = (a.shape[0], b_shuffle.shape[0], a.shape[1])",
+        f"    shape = {check}(a, b_shuffle, b_scale_sh)  # before any path: aiter's calls check nothing",
+        "    if shape[0] == 0:",
+        "        return torch.empty((0, shape[1]), dtype=torch.bfloat16, device=a.device)",
         "",
         "    def can_run(path):",
         '        return _MX_AVAILABLE[path](a.device) if path in _MX_AVAILABLE else (True, "")',
@@ -560,6 +563,7 @@ def _amd(col: Collector, kind: str) -> tuple[str, str, str]:
 
 def _amd_doc() -> str:
     from ..runtime.aiter_backend import NEWEST_CHECKED, VERSIONS
+    from ..spec.devices import MI355X_RUNNER_TORCH, MI355X_RUNNER_TRITON
     from ..spec.seed import SEED_AITER
 
     checked = "; ".join(f"{p} >= {low}" + (f" and < {stop}" if stop else "") + f" ({why})"
@@ -568,14 +572,15 @@ def _amd_doc() -> str:
         "NEVER RUN ON AN MI355X: mxlib has no AMD GPU. What was checked, on a CPU: the contest's source rules;",
         "its aiter calls (names, arguments, dtypes, views, results) against a fake aiter; every Triton kernel it",
         "launches, compiled for gfx950 without a GPU (fused_fp4's to the native v_mfma_scale_f32_*_f8f6f4, no",
-        "scratch); and, with aiter absent, its Triton path on the golden cases in Triton's interpreter.",
+        f"scratch), by Triton {MI355X_RUNNER_TRITON} (what the contest runner's torch {MI355X_RUNNER_TORCH} pins) and by",
+        "a newer Triton; and, with aiter absent, its Triton path on the golden cases in Triton's interpreter.",
         "",
-        "By default every shape makes the seed submission's aiter call (the seed is the one file known to have run",
-        "on an MI355X; mxlib.spec.seed.seed_plan states what it calls): gemm_a4w4_asm for M <= 32 (the 32x128",
+        "By default every shape makes the seed submission's aiter call (the seed's calls are the ones known to",
+        "have run on an MI355X; mxlib.spec.seed.seed_plan states what it calls): gemm_a4w4_asm for M <= 32 (the 32x128",
         "kernel where the seed names one, else aiter's heuristic choice), aiter.gemm_a4w4 for M > 32, and aiter's",
         "Triton gemm_afp4wfp4_preshuffle with the seed's split-K config for (16, 2112, 7168). A is quantized first",
-        "by mxlib's Triton quantizer (one launch, round-half-even, bit-exact with aiter's) where the seed had two",
-        "quant kernels of its own. Where aiter does not import, and for every shape that DEFAULT_PATH or",
+        "by mxlib's Triton quantizer (one launch, round-half-even, bit-exact with aiter's on finite inputs, never",
+        "run on an AMD GPU) where the seed had two quant kernels of its own. Where aiter does not import, and for every shape that DEFAULT_PATH or",
         "PATH_OVERRIDES (below) sends there, \"fused_fp4\" runs: mxlib's single-launch Triton GEMM with A quantized",
         "in the kernel, its configs from mxlib/data/configs/mi355x.csv (whose comments say where each row came",
         "from; NOT measured on an MI355X).",
@@ -618,8 +623,9 @@ def _amd_top(kind: str, plans: dict, table: dict) -> str:
             "Where the tuned rows' lines differ, the second kernel is the newer line's. A line is set by aiter's "
             "commit, not its version string: " + "; ".join(f"the {line.name} line's rows hold {line.span}"
                                                            for line in others)
-            + ". A build of main after that first commit and before the release tag reports a 0.1.10.postN "
-            "version yet has the newer rows: kernelbot's MI355X image pins f3be04a12a (2026-03-04, "
+            + ". A build of main after that first commit and before the release tag is numbered below 0.1.11 "
+            "yet has the newer rows (mxlib.spec.seed places such a build by the commit in its version's local "
+            "part): kernelbot's MI355X image pins f3be04a12a (2026-03-04, "
             "gpu-mode/kernelbot:docker/amd-docker.Dockerfile), such a build.", 104, break_on_hyphens=False))]
     return "\n".join(lines)
 
@@ -696,9 +702,9 @@ def export(out: Path, target: str = "nvidia", *, check_import: bool = True) -> s
 
 def add_arguments(p) -> None:
     p.add_argument("out", type=output_file, help="the submission file to write")
-    p.add_argument("--target", default="nvidia", choices=TARGETS,
-                   help="nvidia: the H200 table's paths (default); amd: the contest's MI355X, the seed's aiter calls "
-                        "and fused_fp4")
+    p.add_argument("--target", required=True, choices=TARGETS,
+                   help="amd: the contest's MI355X, the seed's aiter calls and fused_fp4; nvidia: the H200 table's "
+                        "paths (no default: the two files are for different machines)")
     p.add_argument("--no-import-check", action="store_true",
                    help="skip importing the written file in a subprocess without mxlib")
 

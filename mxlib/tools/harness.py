@@ -68,10 +68,11 @@ from .stats import geomean, median
 from .timing import DEFAULT_HEAD_START_US, SEED_STEP
 
 MODES = ("test", "benchmark", "leaderboard")
-# (max_repeats, max_time_ns) as eval.py passes them
+# (max_repeats, max_time_ns) as eval.py (problems/amd_202602/eval.py@f83cb92) passes them; its warm-up run
+# on the first case differs by mode (1e8 ns written 10e7 in benchmark mode, 1e7 in leaderboard mode)
 BENCHMARK_LIMITS = (1000, 50e9)
 LEADERBOARD_LIMITS = (100, 30e9)
-WARMUP_LIMITS = (100, 1e7)
+WARMUP_LIMITS = {"benchmark": (100, 1e8), "leaderboard": (100, 1e7)}
 WALL_LIMIT_NS = 120e9
 REL_ERR_STOP = 0.001
 
@@ -442,8 +443,8 @@ def run_timed(kernel, case_list: list[Case], mode: str, head_start_us: float, wa
     flush = L2Flush(head_start_us)
     recheck = mode == "leaderboard"
     watch("case", case_list[0])
-    run_one_benchmark(kernel, case_list[0], flush, recheck=False, max_repeats=WARMUP_LIMITS[0],
-                      max_time_ns=WARMUP_LIMITS[1], watch=watch)
+    run_one_benchmark(kernel, case_list[0], flush, recheck=False, max_repeats=WARMUP_LIMITS[mode][0],
+                      max_time_ns=WARMUP_LIMITS[mode][1], watch=watch)
     max_repeats, max_time_ns = LEADERBOARD_LIMITS if recheck else BENCHMARK_LIMITS
     results = []
     for c in case_list:
@@ -515,7 +516,7 @@ def interpreter_test(files: dict) -> tuple[str, bool]:
     return "\n".join(lines), ok
 
 
-def all_modes(file, out_dir: Path, device: str, head_start_us: float = 1000.0) -> tuple[str, bool]:
+def all_modes(file, out_dir: Path, device: str, head_start_us: float = DEFAULT_HEAD_START_US) -> tuple[str, bool]:
     """The submission `file` through the contest's three modes on the GPU: test mode on the test cases,
     then benchmark and leaderboard on the benchmark cases, each mode's results written to
     `out_dir`/harness_<mode>.csv (`device` names the GPU there): (the reports, whether every case passed)."""
