@@ -572,3 +572,27 @@ def test_isa_occupancy_column_is_the_compilers_and_gfx950s_only():
                 hinted.append((r["kernel"], int(r["waves_per_eu"]), int(r["occupancy"]), res.waves_per_simd))
     # the one UNIT_LIMITS names: the seed's split-K GEMM, hint 2, compiler 2, VGPRs allow 4
     assert ("_gemm_afp4_wfp4_kernel_preshuffled_weight_scales", 2, 2, 4) in hinted
+
+
+@pytest.mark.parametrize("target, recorded", [("gfx950", "mi355x/isa_all_paths.csv"),
+                                              ("sm_90", "h200/isa_sm90_all_paths.csv")])
+def test_recorded_compiled_facts_are_todays(tmp_path, target, recorded):
+    """The notebooks print registers, LDS, spills and matrix instructions from these records: compiled again
+    now, by the Triton release that made them, every path on every contest shape must give the same facts. A
+    kernel or config change fails here until the record is compiled again (its README row's command)."""
+    import triton
+
+    rows = _rows(occ.RESULTS_DIR / recorded)
+    made_by = {r["triton"] for r in rows}
+    if made_by != {triton.__version__}:
+        pytest.skip(f"{recorded} was compiled by Triton {sorted(made_by)}, this is {triton.__version__}")
+    out = tmp_path / "now.csv"
+    res = _isa("--target", target, "--path", "all", "--out", str(out), timeout=900)
+    assert res.returncode == 0, res.stderr[-2000:]
+    key = ("shape", "path", "kernel")
+    then = {tuple(r[k] for k in key): r for r in rows}
+    now = {tuple(r[k] for k in key): r for r in _rows(out)}
+    assert set(now) == set(then)
+    facts = [c for c in rows[0] if c not in ("source", "date")]
+    stale = [(k, c, then[k][c], now[k][c]) for k in then for c in facts if then[k][c] != now[k][c]]
+    assert not stale, f"{recorded} is stale (shape/path/kernel, column, recorded, now): {stale[:5]}"
