@@ -42,6 +42,12 @@ def test_kernels_compile_for_sm90a_without_local_memory(tmp_path):
     assert sorted(entries) == sorted([G.mma_kernel_name(c) for c in G.mma_tilings()] + [G.MMA_QUANT_KERNEL])
     frames = re.findall(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", report)
     assert len(frames) == len(entries) and all(f == ("0", "0", "0") for f in frames), report
+    # the register columns the residency counts read (MMA_WSPEC, MMA_WGMMA_REGS) are ptxas's, rounded up to 8
+    used = dict(re.findall(r"Compiling entry function '(\w+)' for 'sm_90a'.*?Used (\d+) registers", report, re.S))
+    for bm, g, kw, regs in G.MMA_WSPEC:
+        assert regs == -(-int(used[f"mxfp4_mma_sm90_t{bm}_x{g}_k{kw}"]) // 8) * 8, (bm, g, kw, regs)
+    for bm, regs in G.MMA_WGMMA_REGS.items():
+        assert regs == -(-max(int(used[f"mxfp4_mma_sm90_g{bm}_x{g}"]) for g in (1, 2)) // 8) * 8, (bm, regs)
 
 
 def test_source_never_names_the_word_the_contest_refuses():
@@ -124,6 +130,68 @@ def test_default_configs_fit_and_cover_every_contest_shape():
             rounds = min(cfg.block_k // 128, span)
             assert G.mma_ctas_per_sm(cfg, rounds) * cfg.num_warps >= G.MMA_SM_WARPS, (s.mnk, cfg)
         assert cfg.block_m >= min(s.m, 64) and G.grid(*s.mnk, cfg) >= 1
+
+
+def test_default_config_holds_any_k_at_any_m():
+    """Where the scales of a long K range fit no ring (K of about a million), M > 32 falls back to family
+    direct at block_m 64, whose shared memory does not grow with K; every config launches within shared memory."""
+    for m in (1, 8, 17, 32, 33, 64, 65, 256, 4096):
+        for k in (64, 512, 7168, 2**16, 2**20, 2**24):
+            cfg = G.default_config(m, 16, k)
+            span = -(-(-(-k // 128)) // cfg.split_k)
+            rounds = span if cfg.num_stages > 1 else max(1, min(cfg.block_k // 128, span))
+            assert G.mma_smem_bytes(cfg, rounds) <= G.MMA_MAX_SMEM and cfg.block_m >= min(m, 64), (m, k, cfg)
+    assert G.mma_family(G.default_config(64, 16, 2**20)) == "direct" and G.default_config(64, 16, 2**20).block_m == 64
+
+
+def test_grid_refuses_more_m_tiles_than_cuda_allows():
+    cfg = G.Config(block_m=128, block_n=64, block_k=128, num_warps=4, warps_k=0, num_stages=4, wgmma=2)
+    assert G.mma_grid_dims(128 * G.MMA_MAX_GRID_Y, 2112, cfg) == [33, G.MMA_MAX_GRID_Y, 1]
+    with pytest.raises(ValueError, match=r"at most 65535: M = 8388481 at block_m 128 needs 65536; use a larger"):
+        G.mma_grid_dims(128 * G.MMA_MAX_GRID_Y + 1, 2112, cfg)
+
+
+def test_a_misaligned_a_is_copied_to_an_aligned_one():
+    """A contiguous A that starts off a 16-byte boundary (a slice at an odd offset) must be copied:
+    `contiguous()` returns it as it is, and the kernels read 16-byte vectors."""
+    flat = torch.arange(1 + 4 * 64, dtype=torch.float32).to(torch.bfloat16)
+    for a in (flat[1:].view(4, 64), torch.zeros(8, 72, dtype=torch.bfloat16)[0:1, 3:67]):
+        assert a.is_contiguous() and a.data_ptr() % 16
+        got = G.mma_aligned_a(a)
+        assert got.data_ptr() % 16 == 0 and got.stride() == (64, 1) and torch.equal(got, a)
+    aligned = torch.zeros(4, 64, dtype=torch.bfloat16)
+    assert G.mma_aligned_a(aligned) is aligned
+    assert G.mma_aligned_a(aligned.t().contiguous().t()).is_contiguous()  # K not unit-stride: copied
+
+
+def test_builders_in_threads_of_one_process_each_keep_their_own_file(monkeypatch, tmp_path):
+    """Two threads building at once (one per GPU on first use) must both get the cubin: each writes a temp
+    file of its own, and the last rename wins."""
+    import threading
+
+    nvcc = tmp_path / "nvcc"
+    nvcc.write_text("#!/bin/sh\nwhile [ $# -gt 1 ]; do if [ \"$1\" = -o ]; then out=$2; fi; shift; done\n"
+                    "sleep 0.3\nprintf cubin > \"$out\"\n")  # slow enough for the two builds to overlap
+    nvcc.chmod(0o755)
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("MXLIB_CACHE_DIR", str(cache))
+    monkeypatch.setattr(G, "mma_find_nvcc", lambda: str(nvcc))
+    got = {}
+
+    def build(i):
+        try:
+            got[i] = G.mma_cubin()
+        except Exception as exc:  # recorded, and the assertion below says which
+            got[i] = exc
+
+    threads = [threading.Thread(target=build, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == {0: b"cubin", 1: b"cubin"}, got
+    names = [p.name for p in cache.iterdir()]
+    assert len(names) == 1 and names[0].startswith("mxfp4_mma_sm90-") and names[0].endswith(".cubin")  # no temp left
 
 
 def test_no_compiler_is_one_clear_line(monkeypatch, tmp_path):
@@ -232,6 +300,33 @@ def test_every_tiling_split_and_round():
             data = generate_input(cfg.block_m + 3, 2 * cfg.block_n + 16, 1088, seed, device="cuda")
             ok, msg = check_implementation(data, _run(data, cfg))
             assert ok, f"{cfg} seed {seed}: {msg}"
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ON_HOPPER, reason="mma_sm90 runs on compute capability 9.0 only")
+def test_wspec_ring_depths_ranks_without_chunks_and_the_tables_rows():
+    """What the tiling sweep above leaves out: wspec at every ring depth (2..8; odd depths wrap the ring in
+    the middle of a phase, 3 with two warpgroups along K decodes one chunk early), a split above the chunks
+    (ranks with none), and every mma_sm90 row of the H200 table at its own shape and config."""
+    seed = random.SystemRandom().randrange(2**31)
+    cases = []
+    for tiling in (t for t in G.mma_tilings() if G.mma_family(t) == "wspec"):
+        for stages in range(2, G.MMA_WSPEC_MAX_STAGES + 1):
+            try:
+                cfg = dataclasses.replace(tiling, num_stages=stages, split_k=1)
+            except ValueError:  # a depth the family refuses (two warpgroups along K need more than 2)
+                continue
+            if G.mma_smem_bytes(cfg, 9) <= G.MMA_MAX_SMEM:  # K = 1088: 9 chunks
+                cases.append(((cfg.block_m + 3, cfg.block_n + 16, 1088), cfg))
+    for tiling in G.mma_tilings():
+        if tiling.num_stages > 1:  # the ring families, K = 64: one chunk, split 3
+            cases.append(((tiling.block_m + 3, tiling.block_n + 16, 64), dataclasses.replace(tiling, split_k=3)))
+    for (m, n, k), rows in dispatch.load_table("h200").items():
+        cases += [((m, n, k), config) for path, config in rows if path == "mma_sm90"]
+    for (m, n, k), cfg in cases:
+        data = generate_input(m, n, k, seed, device="cuda")
+        ok, msg = check_implementation(data, _run(data, cfg))
+        assert ok, f"{m}x{n}x{k} {cfg} seed {seed}: {msg}"
 
 
 @pytest.mark.gpu

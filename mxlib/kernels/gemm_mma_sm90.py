@@ -4,11 +4,11 @@
 
 Why a CUDA kernel beside the Triton ones: on sm_90 `tl.dot_scaled` decodes B through shared memory
 and byte permutes, a cost the Triton paths cannot avoid there (KERNEL_NOTES.md has the measurements).
-Here B is decoded in registers by bit placement straight into the MMA's operand
-layout, A is quantized on the GPU (once per CTA, or once per call for the pipelined family; bit-exact
-with `mxlib.spec.quant`, both rounding rules), and the
-split-K partials of one output tile are summed inside a thread block cluster through distributed
-shared memory: no counters, nothing kept between calls. Five kernel families: "direct"
+Here B is decoded in registers by bit placement straight into the MMA's operand layout, A is quantized
+on the GPU (once per CTA, or for the ring families, pipelined, wgmma and wspec, once per call by a first
+launch; bit-exact with `mxlib.spec.quant`, both rounding rules), and the split-K partials of one output
+tile are summed inside a thread block cluster through distributed shared memory: no counters, nothing
+kept between calls. Five kernel families: "direct"
 (`Config.warps_k` >= 1: B read straight into registers, each warp one 16-row tile of B and a share of
 the K chunks), "staged" (warps_k = 0, num_stages = 1: B staged in shared memory by cp.async, each warp
 several tiles and all chunks, A quantized by every CTA), "pipelined" (warps_k = 0, num_stages >= 2:
@@ -41,6 +41,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,14 +64,16 @@ MMA_PIPELINED = ((16, 1, 4), (16, 2, 4), (32, 1, 4), (32, 2, 4), (64, 1, 4), (64
 # Family "wgmma" (wgmma=1, warps_k = 0, num_stages >= 3): (block_m, warpgroups of 64 B rows each).
 MMA_WGMMA = ((16, 1), (32, 1), (64, 1), (128, 1), (16, 2), (32, 2), (64, 2), (128, 2))
 # Family "wspec" (wgmma=2): (block_m, warpgroups of 64 B rows, warpgroups along K, registers a thread uses
-# (ptxas of nvcc 13.0, rounded up to 8; the single-warpgroup tilings up to 64 rows are capped for 3 CTAs
-# an SM)); each CTA has one producer warp beyond its 4 x warpgroups x warpgroups-along-K consumer warps.
-MMA_WSPEC = ((16, 1, 1, 128), (32, 1, 1, 128), (64, 1, 1, 128), (128, 1, 1, 160), (16, 2, 1, 128), (32, 2, 1, 128),
-             (64, 2, 1, 128), (128, 2, 1, 160), (16, 1, 2, 128), (32, 1, 2, 128), (64, 1, 2, 128), (128, 1, 2, 160))
+# (ptxas of nvcc 13.0, rounded up to 8: the compile test holds them to ptxas's report; the launch bounds keep
+# the single-warpgroup tilings up to 64 rows within 3 CTAs an SM)); each CTA has one producer warp beyond its
+# 4 x warpgroups x warpgroups-along-K consumer warps.
+MMA_WSPEC = ((16, 1, 1, 104), (32, 1, 1, 112), (64, 1, 1, 128), (128, 1, 1, 160), (16, 2, 1, 104), (32, 2, 1, 112),
+             (64, 2, 1, 128), (128, 2, 1, 160), (16, 1, 2, 104), (32, 1, 2, 112), (64, 1, 2, 128), (128, 1, 2, 160))
 MMA_MAX_STAGES = 6  # the ring depths the pipelined kernels wait on (cp.async.wait_group takes an immediate)
 MMA_WSPEC_MAX_STAGES = 8  # family wspec's ring (mbarriers, no immediate): bounded by shared memory
 MMA_QUANT_KERNEL = "mxfp4_quant_a_sm90"  # A quantized once per launch for the ring families (pipelined, wgmma, wspec)
-# Registers a thread of the wgmma family uses, by block_m (ptxas of nvcc 13.0, rounded up to 8).
+# Registers a thread of the wgmma family uses, by block_m (ptxas of nvcc 13.0, the larger of the one- and
+# two-warpgroup tilings', rounded up to 8; held to ptxas's report by the compile test).
 MMA_WGMMA_REGS = {16: 112, 32: 128, 64: 152, 128: 192}
 MMA_MBARRIER_BYTES = 8  # one mbarrier (family wspec: two per stage and one for the scales)
 MMA_SMEM_ALIGN = 1024  # the wgmma family aligns its stages to the 128-byte swizzle's 1024-byte period
@@ -232,13 +235,14 @@ def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
 
 def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
     """A heuristic for shapes without a tuned row, the pattern of the H200 sweeps' winners (KERNEL_NOTES.md).
-    M > 32, any K: family "wspec", block_m 64 up to M = 64 and 128 above, 64-row B tiles, 4 stages,
-    split_k aiming at about one CTA per SM (the H200 table's rule for every M >= 64 shape). M <= 32: up to 4
-    chunks of K, family "direct", block_m the smallest tile that holds M; 32-row B tiles with 4 warps
-    along K at block_m = 8, 64-row tiles with 2 at 16 and 32; no split. Longer K: family "pipelined",
-    block_m 16 or 32, 64-row B tiles, 4 warps, 3 stages, split_k aiming at about 2.5 CTAs per SM
-    (`spec.devices.compute_units()`: the current GPU's SMs, the H200's without a GPU). Fewer stages where
-    the scales of a long K range need the shared memory."""
+    M > 32: family "wspec", block_m 64 up to M = 64 and 128 above, 64-row B tiles, 4 stages, split_k aiming
+    at about one CTA per SM (the H200 table's rule for every M >= 64 shape). M <= 32: up to 4 chunks of K,
+    family "direct", block_m the smallest tile that holds M; 32-row B tiles with 4 warps along K at block_m
+    = 8, 64-row tiles with 2 at 16 and 32; no split. Longer K: family "pipelined", block_m 16 or 32, 64-row
+    B tiles, 4 warps, 3 stages, split_k aiming at about 2.5 CTAs per SM (`spec.devices.compute_units()`:
+    the current GPU's SMs, the H200's without a GPU). Fewer stages where the scales of a long K range need
+    the shared memory; where no ring fits them (K of about a million at M > 32), family "direct", whose
+    shared memory does not grow with K, at block_m 64 above M = 32."""
     chunks = -(-k // MMA_CHUNK_K)
     if chunks > 4 or m > 32:
         wspec = m > 32
@@ -250,8 +254,8 @@ def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
                             num_stages=stages, warps_k=0, wgmma=2 if wspec else 0)
             if mma_smem_bytes(cfg, -(-chunks // split)) <= MMA_MAX_SMEM:
                 return cfg
-    block_m = next(b for b in (8, 16, 32) if m <= b)
-    p16, kw = {8: (2, 4), 16: (4, 2), 32: (4, 2)}[block_m]
+    block_m = next((b for b in (8, 16, 32) if m <= b), 64)
+    p16, kw = {8: (2, 4), 16: (4, 2), 32: (4, 2), 64: (4, 2)}[block_m]
     cfg = MmaConfig(block_m=block_m, block_n=16 * p16, block_k=MMA_CHUNK_K, num_warps=p16 * kw, warps_k=kw)
     tiles = -(-m // block_m) * -(-n // cfg.block_n)
     split = 1 if chunks <= 4 else max(1, min(MMA_MAX_SPLIT, chunks, round(1.5 * compute_units() / tiles)))
@@ -343,7 +347,7 @@ def mma_compile(source: str, nvcc: str, out: Path, flags: tuple = MMA_NVCC_FLAGS
     if proc.returncode:
         lines = [ln for ln in (proc.stderr + proc.stdout).splitlines() if "error" in ln.lower()] or ["no message"]
         raise MmaUnavailable(f"nvcc ({nvcc}) failed to compile the mma_sm90 kernels: {lines[0].strip()}")
-    if not Path(out).is_file():
+    if not Path(out).is_file() or not Path(out).stat().st_size:
         raise MmaUnavailable(f"nvcc ({nvcc}) exited 0 but wrote no cubin at {out}")
     return proc.stderr + proc.stdout
 
@@ -359,17 +363,21 @@ def mma_cubin() -> bytes:
     if nvcc is None:
         raise MmaUnavailable("no CUDA compiler found (looked in $MXLIB_NVCC, $CUDA_HOME/bin, PATH, "
                              "/usr/local/cuda/bin and the nvidia-cuda-nvcc wheel); path mma_sm90 needs nvcc")
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(dir=path.parent, prefix=f"{path.name}.", suffix=".tmp")
+        os.close(fd)
+        tmp = Path(name)  # each builder its own file, threads of one process too
         mma_compile(source, nvcc, tmp)
-        os.replace(tmp, path)  # atomic: concurrent builders each write their own file first
+        os.replace(tmp, path)  # atomic: the last builder's identical cubin wins
         return path.read_bytes()
     except OSError as exc:
         raise MmaUnavailable(f"cannot keep the mma_sm90 cubin in {path.parent}: {exc}") from None
     finally:
-        with contextlib.suppress(OSError):  # a failed or interrupted build leaves nothing behind
-            tmp.unlink()
+        if tmp is not None:
+            with contextlib.suppress(OSError):  # a failed or interrupted build leaves nothing behind
+                tmp.unlink()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -392,6 +400,7 @@ _MMA_CLUSTER_DIMENSION = 4  # CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
 _MMA_PROGRAMMATIC = 6  # CUlaunchAttributeID 6, programmatic serialization: start before the previous launch ends
 _MMA_MAX_DYNAMIC_SMEM = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 _MMA_STATE: dict = {}  # "cuda": the libcuda handle; (device index): (context, module, {name: (function, smem)})
+_MMA_LOAD_LOCK = threading.Lock()  # one build and load at a time in a process (threads driving several GPUs)
 
 
 def _mma_cuda():
@@ -415,20 +424,26 @@ def _mma_check(lib, result: int, what: str) -> None:
 def _mma_module(index: int):
     """(primary context, module, function cache) of device `index`, loading the cubin the first time. A
     failed load releases the primary context it retained, so nothing is kept but what succeeded."""
-    if index not in _MMA_STATE:
-        lib = _mma_cuda()
-        image = mma_cubin()
-        dev, ctx, mod = ctypes.c_int(), ctypes.c_void_p(), ctypes.c_void_p()
-        _mma_check(lib, lib.cuDeviceGet(ctypes.byref(dev), index), "cuDeviceGet")
-        _mma_check(lib, lib.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), "cuDevicePrimaryCtxRetain")
-        try:
-            with _MmaContext(lib, ctx):
-                _mma_check(lib, lib.cuModuleLoadData(ctypes.byref(mod), ctypes.c_char_p(image)), "cuModuleLoadData")
-        except BaseException:
-            lib.cuDevicePrimaryCtxRelease(dev)
-            raise
-        _MMA_STATE[index] = (ctx, mod, {})
+    with _MMA_LOAD_LOCK:
+        if index not in _MMA_STATE:
+            _mma_load(index)
     return _MMA_STATE[index]
+
+
+def _mma_load(index: int) -> None:
+    """`_mma_module`'s first time on device `index` (its lock held)."""
+    lib = _mma_cuda()
+    image = mma_cubin()
+    dev, ctx, mod = ctypes.c_int(), ctypes.c_void_p(), ctypes.c_void_p()
+    _mma_check(lib, lib.cuDeviceGet(ctypes.byref(dev), index), "cuDeviceGet")
+    _mma_check(lib, lib.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), "cuDevicePrimaryCtxRetain")
+    try:
+        with _MmaContext(lib, ctx):
+            _mma_check(lib, lib.cuModuleLoadData(ctypes.byref(mod), ctypes.c_char_p(image)), "cuModuleLoadData")
+    except BaseException:
+        lib.cuDevicePrimaryCtxRelease(dev)
+        raise
+    _MMA_STATE[index] = (ctx, mod, {})
 
 
 class _MmaContext:
@@ -471,6 +486,19 @@ def _mma_start(lib, fn, name: str, values: list, grid: list, threads: int, smem:
     _mma_check(lib, lib.cuLaunchKernelEx(ctypes.byref(launch), fn, params, None), f"launching {name}")
 
 
+MMA_MAX_GRID_Y = 65535  # CUDA's limit on a grid's y dimension, where the kernels put the M tiles
+
+
+def mma_grid_dims(m: int, n: int, cfg: MmaConfig) -> list[int]:
+    """The GEMM launch's grid: (N tiles, M tiles, split_k), the kernels' blockIdx.x, .y, .z. ValueError when
+    the M tiles pass CUDA's y limit (M above about 65535 x block_m), naming the rule."""
+    tiles_m = -(-m // cfg.block_m)
+    if tiles_m > MMA_MAX_GRID_Y:
+        raise ValueError(f"mma_sm90 puts the M tiles on the grid's y dimension, at most {MMA_MAX_GRID_Y}: M = {m} "
+                         f"at block_m {cfg.block_m} needs {tiles_m}; use a larger block_m or path 'fused'")
+    return [-(-n // cfg.block_n), tiles_m, cfg.split_k]
+
+
 def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tensor, cfg: MmaConfig,
                ties_away: bool) -> None:
     """The launches for `cfg` writing C into `c` (all tensors checked by the caller): one kernel, or for
@@ -487,9 +515,9 @@ def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tens
     if smem > MMA_MAX_SMEM:
         raise ValueError(f"mma_sm90 Config {cfg} needs {smem} bytes of shared memory for K={k} (> {MMA_MAX_SMEM}): "
                          "raise split_k or lower num_stages")
+    grid = mma_grid_dims(m, n, cfg)  # before any launch: a refused grid leaves nothing queued
     name = mma_kernel_name(cfg)
     queue = mx_queue_state(a.device)[0]
-    grid = [-(-n // cfg.block_n), -(-m // cfg.block_m), cfg.split_k]
     cluster = _MmaLaunchAttr(id=_MMA_CLUSTER_DIMENSION, x=1, y=1, z=cfg.split_k)
     with _MmaContext(lib, ctx):
         fn = _mma_function(lib, mod, functions, name, smem)
@@ -550,6 +578,15 @@ def mma_available(device=None, *, retry: bool = False) -> tuple[bool, str]:
     return _MMA_VERDICTS[index]
 
 
+def mma_aligned_a(a: torch.Tensor) -> torch.Tensor:
+    """A as the kernels read it, rows of 16-byte vectors: unit stride along K, a row stride of a multiple of 8
+    elements, a 16-byte aligned start; else a fresh copy (`contiguous()` would hand back an A that is already
+    contiguous but starts off a 16-byte boundary, e.g. a slice at an odd offset, as it is)."""
+    if a.stride(1) != 1 or a.stride(0) % 8 or a.data_ptr() % 16:
+        return torch.empty_like(a, memory_format=torch.contiguous_format).copy_(a)
+    return a
+
+
 def mma_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, *,
              config: MmaConfig | None = None, rounding: str = "rne",
              out: torch.Tensor | None = None) -> torch.Tensor:
@@ -557,7 +594,9 @@ def mma_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor,
     (`mma_launches`: A's quantizer, then the GEMM).
 
     `out`, if given, is written and returned; otherwise each call returns a fresh tensor. Raises
-    MmaUnavailable (one line) where the path cannot run; `available` asks first."""
+    MmaUnavailable (one line) where the path cannot run on this machine (`available` asks first), ValueError
+    for a config or shape the kernels cannot launch (shared memory, the grid's y limit), RuntimeError naming
+    the driver call that failed."""
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out)
     choice(rounding, "rounding", ROUNDINGS)
     # An empty A (M = 0) needs no launch, so any shape's config serves it.
@@ -572,8 +611,7 @@ def mma_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor,
     ok, reason = mma_available(a.device)
     if not ok:
         raise MmaUnavailable(reason)
-    if a.stride(1) != 1 or a.stride(0) % 8 or a.data_ptr() % 16:
-        a = a.contiguous()  # the kernel reads A's rows as 16-byte vectors
+    a = mma_aligned_a(a)
     b = b_shuffle.view(torch.uint8)
     bs = b_scale_sh.view(torch.uint8)
     if b.data_ptr() % 16 or bs.data_ptr() % 16:
