@@ -32,6 +32,9 @@ def install(root: Path, monkeypatch, version: str | None) -> Path:
         (root / "aiter" / "_version.py").write_text(f"__version__ = '{version}'\n")
     monkeypatch.syspath_prepend(str(root))
     importlib.invalidate_caches()
+    from mxlib.runtime import aiter_backend
+
+    aiter_backend._status.cache_clear()  # the backend keeps its verdicts for the process: a new installation
     return root
 
 

@@ -27,6 +27,17 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_aiter_verdicts():
+    """The aiter backend keeps its verdicts for the process (the installation does not change under it);
+    tests do change it, installing fake aiters and platforms, so each starts and ends without them."""
+    from mxlib.runtime import aiter_backend
+
+    aiter_backend._status.cache_clear()
+    yield
+    aiter_backend._status.cache_clear()
+
+
 @pytest.fixture
 def golden_dir():
     if not os.path.isdir(GOLDEN_DIR):

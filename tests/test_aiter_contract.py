@@ -140,6 +140,7 @@ def test_aiter_version_from_distribution_metadata(fake_aiter, tmp_path, monkeypa
     elsewhere.mkdir()
     _write_metadata(elsewhere, "0.1.14")
     monkeypatch.syspath_prepend(str(elsewhere))
+    aiter_backend._status.cache_clear()  # another installation in the same process
     ok, why = aiter_backend.available()
     assert not ok and "is not ROCm's amd-aiter" in why, why
 

@@ -98,6 +98,9 @@ def test_bad_arguments():
         mxfp4_gemm(a, bs, bsc, rounding="even")
     with pytest.raises(ValueError, match="path must be one of"):
         mxfp4_gemm(a, bs, bsc, path="cublas")
+    for not_a_tensor in (None, [[1.0] * 64] * 3):
+        with pytest.raises(TypeError, match="a must be a torch.Tensor"):
+            mxfp4_gemm(not_a_tensor, bs, bsc)
 
 
 @pytest.mark.gpu

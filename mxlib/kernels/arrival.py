@@ -39,6 +39,11 @@ captures only: the next eager launch on that queue makes a zeroed buffer of its 
 What remains: a second graph captured onto the first graph's buffer and replayed before the first graph
 ever is would read unset counters; make one eager call with the most tiles on the capturing queue first
 (the buffer holds at least 4096 counters and only grows) and no buffer is made under capture at all.
+And a graph replays on the queue current at replay, not the one it was captured on, with the counters of its
+capture queue: two graphs captured on one queue (every `torch.cuda.graph` without its own `stream=` shares
+one) and replayed at the same time on two queues share counters and give wrong tiles (seen on an H100 with
+the fused path, split 8: 1000 of 1000 replays wrong; one after the other, or captured on two queues, none).
+Capture graphs that may run at the same time on queues of their own.
 """
 from __future__ import annotations
 

@@ -49,6 +49,7 @@ with the reason. `import mxlib` never imports aiter; this module imports it only
 """
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import importlib.util
 import re
@@ -241,7 +242,10 @@ def _path_status(path: str, version) -> tuple[bool, str]:
     return True, f"aiter {version}: {why}"
 
 
+@functools.lru_cache(maxsize=None)
 def _status(path: str | None) -> _Status:
+    # Cached per path: the platform and the installed aiter are facts of the process (as backends() keeps
+    # its answer), and reading aiter's version file and metadata costs about 0.25 ms, on every GEMM otherwise.
     hip, arch = _platform()
     if hip is None:
         return _Status(False, f"no ROCm: this PyTorch ({torch.__version__}) is not a ROCm build "
@@ -282,7 +286,7 @@ def available(path: str | None = None) -> tuple[bool, str]:
     """(usable, reason) for one path, or for the backend (usable when any path is) when path is None.
 
     Needs ROCm PyTorch, a gfx950 GPU and an amd-aiter version the table `VERSIONS` trusts. Never
-    imports aiter: it locates the package and reads its version file.
+    imports aiter: it locates the package and reads its version file, once per process and path.
     """
     if path is not None:
         validate.choice(path, "path", PATHS)

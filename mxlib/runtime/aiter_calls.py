@@ -3,8 +3,9 @@
 Each function quantizes A with mxlib's Triton quantizer (one launch, bit-exact with `mxlib.spec.quant`
 for either rounding rule) and hands aiter B_shuffle and B_scale_sh as given, through zero-copy views,
 exactly as `mxlib.runtime.aiter_backend` describes the calls (its docstring has each argument and why).
-Their signatures follow the path contract (`mxlib.runtime.paths`): ``(a, b_shuffle, b_scale_sh, *, ...,
-rounding="rne")`` returning a fresh bf16 (M, N), with the aiter call's own choices as keywords:
+Their signatures are shaped like a path's `gemm` (`mxlib.runtime.paths`), ``(a, b_shuffle, b_scale_sh, *, ...,
+rounding="rne")`` returning a fresh bf16 (M, N), but take the aiter call's own choices as keywords where a path
+takes `config` and `out`:
 
 - `aiter_asm`: ``gemm_a4w4_asm`` with `kernel_name` ("" lets aiter's heuristic pick, the seed's choice for
   every shape it does not name) and `log2_k_split`;

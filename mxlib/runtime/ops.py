@@ -25,6 +25,7 @@ def _check(a, b_shuffle, b_scale_sh, path: str, rounding: str) -> tuple[int, int
     """The checks the real op and its fake share; (M, N, K)."""
     validate.choice(path, "path", ("",) + tuple(PATHS))
     validate.choice(rounding, "rounding", ROUNDINGS)
+    validate.tensor(a, "a")
     from ..kernels.common import mx_check_gemm_args
 
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, None, rounding, check_device=a.device.type != "meta")
@@ -54,6 +55,7 @@ def mxfp4_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tenso
     if path is None:
         path = ""
     validate.choice(path, "path", ("",) + tuple(PATHS))
+    validate.tensor(a, "a")
     for t, name in ((b_shuffle, "b_shuffle"), (b_scale_sh, "b_scale_sh")):
         validate.tensor(t, name)
         validate.byte_dtype(t, name)
