@@ -438,3 +438,12 @@ def test_h200_table_splitk_rows_leave_no_short_range():
     assert len(rows) == 3
     for (m, n, k), fields in rows:
         assert min(splitk_slices(k, fields["split_k"])) >= 256, ((m, n, k), fields)
+
+
+@pytest.mark.parametrize("path", PATH_NAMES)
+def test_empty_a_still_checks_the_config(path):
+    """An empty A needs no launch, but a config of another path is refused all the same, as for any M."""
+    a, _, _, b_shuffle, b_scale_sh = generate_input(4, 32, 128, 1, device=DEVICE)
+    other = next(p for p in PATH_NAMES if path_module(p).Config is not path_module(path).Config)
+    with pytest.raises(TypeError, match="config must be"):
+        path_module(path).gemm(a[:0], b_shuffle, b_scale_sh, config=path_module(other).Config())

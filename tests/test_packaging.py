@@ -74,3 +74,9 @@ def test_without_triton_the_tables_load_and_the_reference_runs():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "triton is not installed" in done.stdout
+
+
+def test_the_package_version_is_pyprojects():
+    import mxlib
+
+    assert mxlib.__version__ == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]

@@ -269,9 +269,10 @@ def fused_fp4_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.T
 
     `out`, if given, is written and returned; otherwise each call returns a fresh tensor."""
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out, rounding)
+    # the config is checked first, as for any M (an empty A needs none, so any shape's serves it)
+    cfg = mx_resolve_config("fused_fp4", config, FusedFp4Config, fused_fp4_default_config, max(m, 1), n, k)
     if m == 0:
         return mx_output(m, n, a.device, out)  # an empty A gives an empty C: nothing to launch
-    cfg = mx_resolve_config("fused_fp4", config, FusedFp4Config, fused_fp4_default_config, m, n, k)
     c = mx_output(m, n, a.device, out)
     _fp4_launch(a, b_shuffle, b_scale_sh, c, cfg, rounding, mx_next_generation())
     return c

@@ -109,10 +109,11 @@ def splitk_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tens
     """bf16 (M, N) = dequant(quant(A)) @ dequant(B)^T. `out`, if given, is written and returned;
     otherwise every call returns a fresh tensor (the workspace is fresh too)."""
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out, rounding)
+    # the config is checked first, as for any M (an empty A needs none, so any shape's serves it)
+    cfg = mx_resolve_config("splitk", config, SplitkConfig, splitk_default_config, max(m, 1), n, k)
     c = mx_output(m, n, a.device, out)
     if m == 0:
         return c  # an empty A gives an empty C: nothing to launch
-    cfg = mx_resolve_config("splitk", config, SplitkConfig, splitk_default_config, m, n, k)
     a_q, a_scale = mxq_quantize(a, rounding)
     g = k // 32
     splits = cfg.split_k

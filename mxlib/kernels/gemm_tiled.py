@@ -71,10 +71,11 @@ def tiled_gemm(path: str, config_type: type, default_config, a: torch.Tensor, b_
     and whose `default_config(m, n, k)` gives the tile when `config` is None. `out`, if given, is
     written and returned; otherwise every call returns a fresh tensor."""
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out, rounding)
+    # the config is checked first, as for any M (an empty A needs none, so any shape's serves it)
+    cfg = mx_resolve_config(path, config, config_type, default_config, max(m, 1), n, k)
     c = mx_output(m, n, a.device, out)
     if m == 0:
         return c  # an empty A gives an empty C: nothing to launch
-    cfg = mx_resolve_config(path, config, config_type, default_config, m, n, k)
     a_q, a_scale_sh = mxq_quantize_shuffled(a, rounding)
     grid = tiled_launch(m, n, cfg)
     _tiled_kernel[grid](a_q, a_scale_sh, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c,
