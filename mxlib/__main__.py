@@ -1,14 +1,19 @@
 """`python -m mxlib <command>`: each command lives in its own module with `add_arguments` and `run`.
 
-A command that fails on the user's input (a ValueError or TypeError from mxlib's argument checks, a
-missing or unreadable file) prints one line naming the command and the problem and exits with 2, as
-argparse does for a bad option; anything else is a bug and keeps its traceback.
+A command that fails on the user's input (a ValueError or TypeError raised by mxlib's own code, its
+argument checks; a missing or unreadable file) prints one line naming the command and the problem and
+exits with 2, as argparse does for a bad option; anything else is a bug and keeps its traceback, a
+ValueError or TypeError raised inside torch, Triton or another library included.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
 import sys
+import traceback
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
 
 DESCRIPTION = (
     "mxlib: the MXFP4 GEMM workbook and library for the amd-mxfp4-mm contest (C = dequant(quant(A)) @ "
@@ -45,11 +50,19 @@ def main(argv=None) -> int:
     try:
         return importlib.import_module(args._module).run(args)
     except (ValueError, TypeError) as exc:
+        if not _raised_by_mxlib(exc):
+            raise
         problem = str(exc)
     except OSError as exc:
         problem = f"{exc.strerror}: {exc.filename}" if exc.strerror and exc.filename else str(exc)
     print(f"python -m mxlib {args.command}: error: {problem}", file=sys.stderr)
     return 2
+
+
+def _raised_by_mxlib(exc: BaseException) -> bool:
+    """Whether the innermost frame that raised `exc` is mxlib's own code (its checks), not a library's."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    return bool(frames) and Path(frames[-1].filename).resolve().is_relative_to(_PACKAGE)
 
 
 if __name__ == "__main__":

@@ -75,3 +75,23 @@ def test_cli_file_errors_are_one_line(capsys, tmp_path):
     err = capsys.readouterr().err.strip()
     assert exit_.value.code == 2 and err.splitlines()[-1] == (
         f"python -m mxlib export: error: argument out: {tmp_path} is a folder: name the file to write"), err
+
+
+def test_a_library_error_inside_a_command_keeps_its_traceback(monkeypatch, capsys):
+    """Only mxlib's own checks make the one-line exit 2: a ValueError or TypeError raised outside mxlib's code
+    (inside torch, or by a builtin no mxlib check called) is a bug and must propagate with its traceback."""
+    import torch
+
+    from mxlib.tools import check
+
+    monkeypatch.setattr(check, "run", lambda args: torch.zeros(2) + "a")  # a TypeError raised inside torch
+    with pytest.raises(TypeError):
+        main(["check"])
+    monkeypatch.setattr(check, "run", lambda args: int("not a number"))  # a ValueError raised outside mxlib
+    with pytest.raises(ValueError, match="not a number"):
+        main(["check"])
+    from mxlib.spec import validate
+
+    monkeypatch.setattr(check, "run", lambda args: validate.choice("x", "rounding", ("rne",)))
+    assert main(["check"]) == 2
+    assert "python -m mxlib check: error: rounding must be one of 'rne', got 'x'" in capsys.readouterr().err
