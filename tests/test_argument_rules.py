@@ -273,6 +273,36 @@ def test_aiter_backend_gives_an_empty_c_for_an_empty_a(tmp_path, monkeypatch, pa
         sys.modules.update(saved)
 
 
+def test_default_aiter_backend_runs_only_paths_the_installed_aiter_takes(tmp_path, monkeypatch):
+    """The contest's runner builds aiter at a main commit, a development version the backend does not trust
+    for splitk: with aiter only the default, (16, 2112, 7168) must go to Triton, not to a refused aiter
+    call; asked for by name, aiter keeps the seed's route (its call says why not); an empty A is planned too."""
+    import sys
+
+    from mxlib.runtime import aiter_backend, dispatch
+
+    from . import aiter_contract as contract
+
+    monkeypatch.delenv(dispatch.ENV_BACKEND, raising=False)
+    monkeypatch.delenv(dispatch.ENV_PATH, raising=False)
+    saved = {k: sys.modules.pop(k) for k in contract.aiter_modules()}
+    try:
+        contract.install(tmp_path / "site", monkeypatch, "0.1.10.post4.dev78+gf3be04a12a")
+        monkeypatch.setattr(aiter_backend, "_platform", lambda: ("6.4.43483", "gfx950:sramecc+:xnack-"))
+        monkeypatch.setattr(dispatch, "backends", lambda: {b: (True, "") for b in ("aiter", "triton", "torch")})
+        monkeypatch.setattr(dispatch, "device_kind", lambda device: "mi355x")
+        monkeypatch.setattr(dispatch, "_select", lambda m, n, k, device, path, a_dtype: ("fused_fp4", "cfg"))
+        assert not aiter_backend.available("splitk")[0] and aiter_backend.available("asm")[0]
+        assert dispatch.plan(16, 2112, 7168, "cuda") == ("triton", "fused_fp4", "cfg")
+        assert dispatch.plan(16, 2112, 7168, "cuda", backend="aiter") == ("aiter", "splitk", None)
+        assert dispatch.plan(4, 2880, 512, "cuda") == ("aiter", "asm", None)
+        assert dispatch.plan(0, 2880, 512, "cuda") == ("aiter", "asm", None)
+    finally:
+        for k in contract.aiter_modules():
+            del sys.modules[k]
+        sys.modules.update(saved)
+
+
 def test_check_exact_and_compare_argument_errors():
     from mxlib.spec.reference import check_exact, compare, ref_kernel
 

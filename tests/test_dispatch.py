@@ -170,6 +170,8 @@ def test_bad_tables(tmp_path):
         "path": "m,n,k,path,config\n1,16,64,cublas,\n",
         "item": "m,n,k,path,config\n1,16,64,asm,block_m:16\n",
         "value": "m,n,k,path,config\n1,16,64,asm,block_m=big\n",
+        "comma": "m,n,k,path,config\n1,16,64,asm,block_m=16,split_k=4\n",  # would drop split_k silently
+        "short": "m,n,k,path,config\n1,16\n",
     }
     for name, text in cases.items():
         (tmp_path / f"{name}.csv").write_text(text)

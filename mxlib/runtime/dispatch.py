@@ -7,7 +7,9 @@ tensors (its interpreter, TRITON_INTERPRET=1) is used only when asked for by nam
 Path and config (backends "triton" and "aiter"): the `path` argument, else $MXLIB_PATH, else the
 first row for the shape in `mxlib/data/configs/<device kind>.csv` whose path can run here, else
 the first usable of `gpu_unseen_paths` on a GPU ("fused_fp4" on the MI355X; "mma_sm90", then "fused",
-elsewhere) and `heuristic_path` (the seed's route) on the CPU. A path that cannot run here
+elsewhere) and `heuristic_path` (the seed's route) on the CPU. For aiter, the table's aiter rows, then the
+seed's route, the first the installed aiter can run (`usable_aiter_path`); where none can and aiter was
+only the default, Triton runs the shape. A path that cannot run here
 (`paths.path_available`: "mma_sm90" without nvcc or off Hopper; or A not in a dtype the path quantizes)
 is skipped with one line on stderr, once per process (`first_usable`). The config comes from the table's
 row for (shape, path) when there is one, else the path's `default_config`.
@@ -63,6 +65,9 @@ def load_table(kind: str, directory: str | None = None) -> dict:
             raise ValueError(f"{file}: columns must be {','.join(TABLE_COLUMNS)}, got {reader.fieldnames}")
         for i, row in enumerate(reader, start=2):
             where = f"{file} data row {i - 1}"
+            if None in row or None in row.values():  # DictReader's marks of a field too many or too few
+                raise ValueError(f"{where}: must have exactly the columns {','.join(TABLE_COLUMNS)} (a config "
+                                 "holds no comma: its fields are separated by spaces)")
             try:
                 shape = (int(row["m"]), int(row["n"]), int(row["k"]))
             except ValueError:
@@ -288,7 +293,12 @@ def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str |
         return "torch", None, None
     if backend == "aiter":
         if path is None:
-            path = select_aiter_path(m, n, k, device)
+            path = usable_aiter_path(max(m, 1), n, k, device)  # an empty A: any shape's path serves it
+            if path is None and not backend_given and where_backend == "backend":
+                # aiter was only the default and none of its paths can run the shape here: Triton's
+                path, config = _select(max(m, 1), n, k, device, None, a_dtype)
+                return "triton", path, config
+            path = path or select_aiter_path(max(m, 1), n, k, device)  # asked for: its call says why not
         validate.choice(path, where, AITER_PATHS)
         return "aiter", path, None
     # An empty A (M = 0) gives an empty C without a launch, so any shape's config serves it.
@@ -309,9 +319,21 @@ def custom_kernel(data, *, backend: str | None = None, path: str | None = None) 
     return path_module(path).gemm(a, b_shuffle, b_scale_sh, config=config, rounding="rne")
 
 
+def aiter_candidates(m: int, n: int, k: int, device) -> list[str]:
+    """The aiter paths to try for a shape, in order: the table's aiter rows, then the seed's route
+    (`heuristic_path`)."""
+    rows = [p for p, _ in device_table(device_kind(device)).get((m, n, k), []) if p in AITER_PATHS]
+    return list(dict.fromkeys(rows + [heuristic_path(m, n, k)]))
+
+
 def select_aiter_path(m: int, n: int, k: int, device) -> str:
-    """The table's first aiter-capable path for the shape, else the seed's route (`heuristic_path`)."""
-    for row_path, _ in device_table(device_kind(device)).get((m, n, k), []):
-        if row_path in AITER_PATHS:
-            return row_path
-    return heuristic_path(m, n, k)
+    """The first of `aiter_candidates`, whether or not the installed aiter can run it."""
+    return aiter_candidates(m, n, k, device)[0]
+
+
+def usable_aiter_path(m: int, n: int, k: int, device) -> str | None:
+    """The first of `aiter_candidates` that the installed aiter can run here (`aiter_backend.available`:
+    a version may be trusted for one path and not another, e.g. a development build for splitk), or None."""
+    from . import aiter_backend
+
+    return next((p for p in aiter_candidates(m, n, k, device) if aiter_backend.available(p)[0]), None)
