@@ -282,6 +282,12 @@ def test_gpu_defaults_and_environment_on_the_cpu(monkeypatch, clean_env):
     monkeypatch.setattr(dispatch, "_select", lambda m, n, k, device, path, a_dtype: (path, "cfg"))
     clean_env.setenv(dispatch.ENV_BACKEND, "torch")
     assert dispatch.plan(4, 64, 128, "cuda", path="fused") == ("triton", "fused", "cfg")
+    # $MXLIB_PATH fills in the path argument, so it steers the default backend as the argument does
+    status["aiter"] = (True, "")
+    clean_env.delenv(dispatch.ENV_BACKEND)
+    clean_env.setenv(dispatch.ENV_PATH, "fused_fp4")
+    assert dispatch.plan(16, 2112, 7168, "cuda") == dispatch.plan(16, 2112, 7168, "cuda", path="fused_fp4") \
+        == ("triton", "fused_fp4", "cfg")
 
 
 def test_integer_like_shapes_find_their_table_row():

@@ -282,7 +282,8 @@ def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str |
         validate.choice(env_path, f"${ENV_PATH}", tuple(PATHS))
     if backend is None and env_backend is not None and (path is None or path in BACKEND_PATHS[env_backend]):
         backend, where_backend = env_backend, f"${ENV_BACKEND}"
-    backend = _available_backend(device, backend, path, where_backend)
+    # the default backend is one that has the path asked for, by argument or, filling it in, by $MXLIB_PATH
+    backend = _available_backend(device, backend, path if path is not None else env_path, where_backend)
     where = "path"
     if path is None and env_path is not None and not (backend_given and env_path not in BACKEND_PATHS[backend]):
         path, where = env_path, f"${ENV_PATH}"
