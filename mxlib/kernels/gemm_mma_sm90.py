@@ -74,7 +74,7 @@ MMA_WSPEC_MAX_STAGES = 8  # family wspec's ring (mbarriers, no immediate): bound
 MMA_QUANT_KERNEL = "mxfp4_quant_a_sm90"  # A quantized once per launch for the ring families (pipelined, wgmma, wspec)
 # Registers a thread of the wgmma family uses, by block_m (ptxas of nvcc 13.0, the larger of the one- and
 # two-warpgroup tilings', rounded up to 8; held to ptxas's report by the compile test).
-MMA_WGMMA_REGS = {16: 112, 32: 128, 64: 152, 128: 192}
+MMA_WGMMA_REGS = {16: 112, 32: 128, 64: 144, 128: 184}
 MMA_MBARRIER_BYTES = 8  # one mbarrier (family wspec: two per stage and one for the scales)
 MMA_SMEM_ALIGN = 1024  # the wgmma family aligns its stages to the 128-byte swizzle's 1024-byte period
 MMA_CHUNK_K = 128  # K values per chunk: one 32-value scale block for each thread of a quad

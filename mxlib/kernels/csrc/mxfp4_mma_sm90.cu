@@ -966,7 +966,7 @@ __device__ __forceinline__ void mma_gemm_wgmma(const uint8_t* __restrict__ AQ, c
   __syncthreads();
 
   uint32_t frag0[8][4], frag1[8][4];
-  decode_chunk(c_begin, 0, frag0);
+  if (c_begin < c_end) decode_chunk(c_begin, 0, frag0);  // a rank without chunks loaded none to decode
   // One chunk: its wgmmas (fragments `cur`); then, while they run, chunk c + 1: wait for it, refill the
   // slot of chunk c - 1 (its wgmmas are done: wait_group 1 here, then the barrier) with chunk c + S - 1,
   // and decode c + 1's B into `next`.
