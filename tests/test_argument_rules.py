@@ -304,7 +304,7 @@ def test_default_aiter_backend_runs_only_paths_the_installed_aiter_takes(tmp_pat
 
 
 def test_check_exact_and_compare_argument_errors():
-    from mxlib.spec.reference import check_exact, compare, ref_kernel
+    from mxlib.spec.reference import check_exact, compare, exact_errors, ref_kernel
 
     data = generate_input(8, 32, 64, random.randrange(2**31))
     out = ref_kernel(data)
@@ -312,6 +312,10 @@ def test_check_exact_and_compare_argument_errors():
         with pytest.raises(kind, match="zero_scale_operands"):
             check_exact(data, out, zero_scale_operands=bad)
     assert check_exact(data, out, zero_scale_operands=["A", "B"])[0]
+    # exact_errors measures a bf16 (M, N) output and refuses any other (check_exact answers False for it).
+    for bad in (out.float(), out[:, :16]):
+        with pytest.raises(ValueError, match=r"output must be a bfloat16 \(8, 32\) tensor"):
+            exact_errors(data, bad)
     with pytest.raises(TypeError, match="expected must be a torch.Tensor"):
         compare(out, out.tolist())
 

@@ -264,6 +264,15 @@ def test_aiter_backend_takes_the_seeds_route_past_rows_of_other_paths(monkeypatc
     assert dispatch.select_aiter_path(256, 3072, 1536, "cpu") == "ck"
 
 
+def test_aiter_backend_prefers_the_tables_aiter_rows_to_the_seeds_route():
+    """cpu.csv: 16x128x1024 has rows splitk then ck, 8x32x7168 a splitk row; the seed's route is asm for
+    both. The table's aiter rows come first, in their order, and the seed's route after them."""
+    assert dispatch.heuristic_path(16, 128, 1024) == dispatch.heuristic_path(8, 32, 7168) == "asm"
+    assert dispatch.aiter_candidates(16, 128, 1024, "cpu") == ["splitk", "ck", "asm"]
+    assert dispatch.select_aiter_path(16, 128, 1024, "cpu") == "splitk"
+    assert dispatch.aiter_candidates(8, 32, 7168, "cpu") == ["splitk", "asm"]
+
+
 def test_a_path_that_cannot_quantize_a_is_not_usable(monkeypatch):
     monkeypatch.setattr(dispatch, "path_available", lambda path, device: (True, ""))
     ok, reason = dispatch.usable("mma_sm90", "cpu", torch.float32)

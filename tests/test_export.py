@@ -572,3 +572,16 @@ def test_a_failed_export_leaves_no_file_and_keeps_the_old_one(tmp_path, monkeypa
     monkeypatch.undo()
     monkeypatch.setattr(export, "build_source", lambda target: "def custom_kernel(data):\n    return None\n")
     assert export.export(out) == out.read_text() and sorted(p.name for p in tmp_path.iterdir()) == ["submission.py"]
+
+
+def test_an_export_without_the_import_check_still_refuses_a_file_breaking_the_contest_rules(tmp_path, monkeypatch):
+    """--no-import-check skips only the import in a subprocess: the source rules are checked before anything
+    is written, so a file naming mxlib is refused and the old file stays."""
+    source = "import mxlib.runtime.dispatch\ncustom_kernel = mxlib.runtime.dispatch.custom_kernel\n"
+    monkeypatch.setattr(export, "build_source", lambda target: source)
+    out = tmp_path / "submission.py"
+    out.write_text("# the previous export\n")
+    with pytest.raises(export.NotExportable, match="no mxlib") as info:
+        export.export(out, check_import=False)
+    assert info.value.rule == "contest-source"
+    assert out.read_text() == "# the previous export\n" and sorted(p.name for p in tmp_path.iterdir()) == ["submission.py"]

@@ -92,6 +92,9 @@ def test_int32_helpers():
         common.mx_check_int32(2**31, "widgets")
     t = torch.zeros(1, 8).expand(2**29, 8)  # stride 0: no memory, offsets stay small
     common.mx_check_strided_int32(t, "t")
-    t = torch.empty_strided((2, 2), (2**31 - 1, 1), device="meta")  # shape and strides only
+    # Meta tensors (shape and strides only): a (2, 2) view's largest offset is the sum of its strides, so a
+    # last element at 2**31 - 1 passes and one at 2**31 fails.
+    common.mx_check_strided_int32(torch.empty_strided((2, 2), (2**31 - 2, 1), device="meta"), "t")
+    t = torch.empty_strided((2, 2), (2**31 - 1, 1), device="meta")
     with pytest.raises(ValueError, match="t of shape"):
         common.mx_check_strided_int32(t, "t")

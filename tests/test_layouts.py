@@ -59,6 +59,8 @@ def test_e8m0_shuffle_closed_form_padding_and_inverse(rows, cols, seed):
 
 
 def test_shuffled_tensors_are_fresh_and_keep_dtype():
+    """Both shuffles and their inverses return a fresh contiguous tensor of the input's byte dtype (uint8,
+    or torch's fp4x2 / e8m0 views, as aiter hands them out), with the bytes the uint8 call gives."""
     q = random_bytes((32, 64), 0)
     s = mxlib.shuffle_weight(q)
     assert s.data_ptr() != q.data_ptr() and s.dtype == torch.uint8
@@ -66,6 +68,18 @@ def test_shuffled_tensors_are_fresh_and_keep_dtype():
         f = q.view(torch.float4_e2m1fn_x2)
         assert mxlib.shuffle_weight(f).dtype == torch.float4_e2m1fn_x2
         assert torch.equal(mxlib.shuffle_weight(f).view(torch.uint8), s)
+        u = mxlib.unshuffle_weight(s.view(torch.float4_e2m1fn_x2))
+        assert u.dtype == torch.float4_e2m1fn_x2 and torch.equal(u.view(torch.uint8), q)
+    scales = random_bytes((300, 11), 1)  # 11 columns of 16 after padding: the inverse slices columns off
+    sh = mxlib.e8m0_shuffle(scales)
+    back = mxlib.e8m0_unshuffle(sh, 300, 11)
+    assert back.data_ptr() != sh.data_ptr() and back.is_contiguous() and torch.equal(back, scales)
+    if hasattr(torch, "float8_e8m0fnu"):
+        e = mxlib.e8m0_shuffle(scales.view(torch.float8_e8m0fnu))
+        assert e.dtype == torch.float8_e8m0fnu and torch.equal(e.view(torch.uint8), sh)
+        back = mxlib.e8m0_unshuffle(e, 300, 11)
+        assert back.dtype == torch.float8_e8m0fnu and back.is_contiguous()
+        assert torch.equal(back.view(torch.uint8), scales)
 
 
 @pytest.mark.parametrize("rule", ["rne", "ties_away"])

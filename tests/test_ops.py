@@ -58,10 +58,12 @@ def test_import_mxlib_registers_the_op_without_triton():
 
 @pytest.mark.parametrize("case,error", [
     ("devices", "a and b_shuffle must be on the same device"),
+    ("scale_devices", "a and b_scale_sh must be on the same device"),
     ("k", r"b_scale_sh must have shape \(ceil256\(N\), ceil8\(K/32\)\)"),
     ("path", "path must be one of"),
     ("rounding", "rounding must be one of"),
     ("strides", "b_shuffle must be contiguous"),
+    ("scale_strides", "b_scale_sh must be contiguous"),
 ])
 def test_fake_impl_raises_what_the_op_raises(case, error):
     """Meta inputs (any one of them) run the fake implementation: it checks devices, shapes,
@@ -70,6 +72,8 @@ def test_fake_impl_raises_what_the_op_raises(case, error):
     path, rounding = "", "rne"
     if case == "devices":
         bs = bs.to("meta")
+    elif case == "scale_devices":
+        bsc = bsc.to("meta")
     else:
         a, bs, bsc = a.to("meta"), bs.to("meta"), bsc.to("meta")
     if case == "k":
@@ -80,6 +84,8 @@ def test_fake_impl_raises_what_the_op_raises(case, error):
         rounding = "even"
     elif case == "strides":
         bs = bs.t().contiguous().t()
+    elif case == "scale_strides":
+        bsc = bsc.t().contiguous().t()
     with pytest.raises(ValueError, match=error):
         torch.ops.mxlib.mxfp4_gemm(a, bs, bsc, path, rounding)
 

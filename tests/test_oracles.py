@@ -74,6 +74,21 @@ def test_check_exact_on_real_zero_outputs():
         assert check_exact(data, out)[0] == want, (seed, value)
 
 
+def test_check_exact_where_the_terms_pass_fp32s_range_accepts_any_non_finite_output_and_no_finite_one():
+    """A row of A holding 1.5 * 2**127 twice (finite after quantization), B all ones: the exact sum
+    3 * 2**127 is past fp32's range, so ref is +Inf and T >= fp32's max. There an fp32 accumulation may
+    overflow either way: NaN and -Inf pass as well as +Inf; a finite output (zero, fp32's max) still fails."""
+    a = torch.zeros(1, 64)
+    a[0, 0] = a[0, 1] = 1.5 * 2.0**127
+    data = contest_tuple(a, torch.ones(16, 64))
+    ref = ref_kernel(data)
+    assert ref.isposinf().all()
+    for value in (float("inf"), float("nan"), float("-inf")):
+        assert check_exact(data, torch.full_like(ref, value))[0], value
+    for value in (0.0, torch.finfo(torch.bfloat16).max):
+        assert not check_exact(data, torch.full_like(ref, value))[0], value
+
+
 def test_check_exact_catches_one_dropped_k_group_at_large_k():
     """K = 7168: the exact result with one 32-wide K group left out (A's block zeroed) fails, although the
     allowance for fp32 accumulation (K * 2**-23 of the sum of |products|) grows with K."""
@@ -118,3 +133,11 @@ def test_contest_check_at_its_boundaries():
         out[row, 3] = value
         assert out[row, 3].item() == value  # exact in bf16
         assert check_implementation(data, out)[0] == want, (row, value)
+
+
+def test_compare_accepts_an_error_equal_to_its_bound():
+    """The bound is inclusive (<=, as torch.allclose): |1.75 - 1| = 0.75 = 0.25 + 0.5 * 1 exactly in binary
+    passes; 1.875, one binary step further, fails."""
+    expected = torch.tensor([1.0])
+    assert compare(torch.tensor([1.75]), expected, rtol=0.5, atol=0.25)[0]
+    assert not compare(torch.tensor([1.875]), expected, rtol=0.5, atol=0.25)[0]

@@ -92,6 +92,10 @@ def test_adversarial_blocks(rule):
     huge = torch.full((32,), -2.0**-30)  # q = x * 2**-125 underflows to -0.0: ties_away's sign is 0
     huge[0] = 2.0**127
     rows.append(huge)
+    unit = torch.zeros(32)  # e = 0: q = x, so even fp32's smallest subnormal stays negative (sign 1)
+    unit[0] = 4.0
+    unit[1] = -(2.0**-149)
+    rows.append(unit)
     top = torch.full((32,), 1.0e-30)
     top[0] = 1.75 * 2.0**127  # amax rounds up into the Inf exponent: e = 127
     top[1] = -3.0e38
@@ -110,9 +114,10 @@ def test_adversarial_blocks(rule):
     x = torch.stack(rows)
     assert_same(x, rule, "adversarial fp32")
     assert_same(x.to(torch.bfloat16), rule, "adversarial bf16")
-    if rule == "ties_away":  # the case the kernel's underflow rule exists for
+    if rule == "ties_away":  # the cases the kernel's underflow rule exists for
         q, _ = quantize_mxfp4(x.to(DEVICE), rule, backend="triton")
         assert int(q[8, 1]) & 0x8 == 0
+        assert int(q[9, 0]) >> 4 == 0x8  # element 1 (high nibble of byte 0): -0 code, not +0
 
 
 @pytest.mark.parametrize("rule", RULES)
@@ -132,6 +137,10 @@ def test_every_output_byte_is_written(rule, monkeypatch):
     assert torch.empty(2, dtype=torch.uint8).tolist() == [0xEE, 0xEE]
     test_adversarial_blocks(rule)
     assert_same(torch.randn(33, 2080), rule, "33x2080, padded scale rows and columns")
+    # (256 - M) * 8 padding scale bytes (K = 32: one column, padded to 8) just past a multiple of a padding
+    # program's 1024, 1032 and 8: the last padding program has a single row to write.
+    for m in (127, 255):
+        assert_same(torch.randn(m, 32, generator=torch.Generator().manual_seed(m)), rule, f"{m}x32")
 
 
 def test_shapes_strides_and_padding():

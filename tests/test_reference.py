@@ -122,6 +122,11 @@ def test_unpack_data_rejects_inconsistent_tuples():
         unpack_data((a, b[:, :64], b_q, b_sh, b_s))
     with pytest.raises(ValueError, match=r"B_shuffle.shape\[0\] \(N\) must be a positive multiple of 16"):
         unpack_data((a, b, b_q, b_sh[:8], b_s))
+    # K = 0 and N = 0 are multiples of 64 and 16 but no GEMM: refused by the same rules (M = 0 is allowed).
+    with pytest.raises(ValueError, match=r"A.shape\[1\] \(K\) must be a positive multiple of 64, got 0"):
+        unpack_data((a[:, :0], b, b_q, b_sh, b_s))
+    with pytest.raises(ValueError, match=r"B_shuffle.shape\[0\] \(N\) must be a positive multiple of 16, got 0"):
+        unpack_data((a, b, b_q, b_sh[:0], b_s))
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the CPU default")
@@ -176,7 +181,8 @@ def test_reference_rounds_the_exact_sum_to_bf16_half_even():
 
 def test_check_exact_rejects_poisoned_and_slightly_wrong_outputs():
     """The oracle of the special-value and fuzz tests must fail what it exists to catch: an output of NaN or
-    of Inf, one 2**-5 off everywhere (zeros replaced by 1), and NaN where the exact result is +Inf."""
+    of Inf, one 2**-5 off everywhere (zeros replaced by 1), NaN where the exact result is +Inf, and an output
+    of the wrong dtype or shape (an answer saying so, as check_implementation gives, not an exception)."""
     data = mxlib.generate_input(8, 64, 256, 3)
     ref = mxlib.ref_kernel(data)
     assert mxlib.check_exact(data, ref)[0]
@@ -184,6 +190,9 @@ def test_check_exact_rejects_poisoned_and_slightly_wrong_outputs():
     off[ref == 0] = 1.0
     for bad in (torch.full_like(ref, float("nan")), torch.full_like(ref, float("inf")), off):
         assert not mxlib.check_exact(data, bad)[0]
+    for bad in (ref.float(), ref[:, :32]):
+        ok, msg = mxlib.check_exact(data, bad)
+        assert not ok and "output must be a bfloat16 (8, 64) tensor" in msg, msg
     from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight
 
     g = torch.Generator().manual_seed(5)
