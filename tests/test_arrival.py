@@ -76,30 +76,34 @@ def test_max_arrivals_follows_the_arrival_bits():
     assert arrival.MAX_ARRIVALS == 2**arrival.ARRIVAL_BITS.value - 1
 
 
-def test_a_buffer_made_under_capture_serves_captures_only(monkeypatch):
-    """A counter buffer made while a graph is captured is zeroed only when the graph replays: captures keep
-    using it, the next eager launch gets a zeroed buffer of its own (which then serves both), and every
-    buffer stays referenced (a captured graph may still replay on one). CPU: the capture state set by hand."""
+def test_each_graph_capture_has_counters_of_its_own(monkeypatch):
+    """A counter buffer made while a graph is captured is zeroed only when that graph replays, so it serves
+    that capture only: a later capture on the same queue gets a zeroed buffer of its own (two graphs replayed
+    at once must not share counters), eager launches get one never made under a capture, and every buffer
+    stays referenced (a captured graph may still replay on one). CPU: the capture ids set by hand."""
     import torch
 
     device = torch.device("cpu")
-    key = (device.type, device.index, 7)
-    monkeypatch.setitem(arrival._mx_counters, key, [])
-    state = {"capturing": True}
-    monkeypatch.setattr(arrival, "mx_queue_state", lambda dev: (7, state["capturing"]))
-    captured = arrival.mx_counter_buffer(device, 10)
-    assert arrival.mx_counter_buffer(device, 10) is captured
-    captured.fill_(5)  # what an unreplayed capture's buffer may hold
-    state["capturing"] = False
+    for capture in (0, 11, 12):
+        monkeypatch.setitem(arrival._mx_counters, (device.type, device.index, 7, capture), [])
+    state = {"capture": 11}
+    monkeypatch.setattr(arrival, "mx_queue_state", lambda dev: (7, state["capture"]))
+    first = arrival.mx_counter_buffer(device, 10)
+    assert arrival.mx_counter_buffer(device, 10) is first  # the launches of one capture share it
+    first.fill_(5)  # what an unreplayed capture's buffer may hold
+    state["capture"] = 12
+    second = arrival.mx_counter_buffer(device, 10)
+    assert second is not first and second.data_ptr() != first.data_ptr() and int(second.count_nonzero()) == 0
+    state["capture"] = 0
     eager = arrival.mx_counter_buffer(device, 10)
-    assert eager is not captured and int(eager.count_nonzero()) == 0
+    assert eager is not first and eager is not second and int(eager.count_nonzero()) == 0
     assert arrival.mx_counter_buffer(device, 10) is eager
-    state["capturing"] = True
-    assert arrival.mx_counter_buffer(device, 10) is eager
-    assert arrival.mx_counter_buffer(device, 5000).numel() == 5000  # grown under capture
-    state["capturing"] = False
-    assert arrival.mx_counter_buffer(device, 10).numel() == 5000  # replaced eagerly, at the grown size
-    assert len(arrival._mx_counters[key]) == 4 and arrival._mx_counters[key][:2] == [(captured, True), (eager, False)]
+    state["capture"] = 11
+    assert arrival.mx_counter_buffer(device, 10) is first
+    grown = arrival.mx_counter_buffer(device, 5000)  # grown under capture 11, the old one kept
+    assert grown.numel() == 5000 and arrival._mx_counters[(device.type, device.index, 7, 11)] == [first, grown]
+    state["capture"] = 0
+    assert arrival.mx_counter_buffer(device, 10) is eager  # another capture's growth is not the eager buffer's
 
 
 def test_each_queue_has_counters_of_its_own():
@@ -112,7 +116,7 @@ def test_each_queue_has_counters_of_its_own():
     device = torch.device("cpu")
     here = arrival.mx_counter_buffer(device, 10)
     assert arrival.mx_counter_buffer(device, 10) is here
-    assert common.mx_queue_state(device) == (threading.get_ident(), False)
+    assert common.mx_queue_state(device) == (threading.get_ident(), 0)
     other = []
     worker = threading.Thread(target=lambda: other.append(arrival.mx_counter_buffer(device, 10)))
     worker.start()

@@ -194,7 +194,7 @@ def test_split_counters_reset_between_calls():
         data = generate_input(5, 128, 256, seed, device=DEVICE)
         ok, msg = check_implementation(data, run_data(data, cfg), "rne")
         assert ok, f"seed {seed}: {msg}"
-    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf, _ in bufs)
+    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf in bufs)
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="interrupts the interpreter between two programs")
@@ -225,7 +225,7 @@ def test_interrupted_call_does_not_poison_later_ones(monkeypatch, cfg):
         data = generate_input(m, n, k, seed, device=DEVICE)
         ok, msg = check_implementation(data, run_data(data, cfg), "rne")
         assert ok, f"seed {seed}: {msg}"
-    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf, _ in bufs)
+    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf in bufs)
 
 
 @pytest.mark.parametrize("rounding", ["rne", "ties_away"])
@@ -249,7 +249,7 @@ def test_a_once_equals_per_program_quantization(rounding):
         assert torch.equal(got.view(torch.int16), want.view(torch.int16)), f"{m}x{n}x{k} {cfg} seed {seed}"
         ok, msg = check_implementation(data, got, rounding)
         assert ok, f"{m}x{n}x{k} {cfg} seed {seed}: {msg}"
-    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf, _ in bufs)
+    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf in bufs)
 
 
 @pytest.mark.gpu
@@ -271,46 +271,56 @@ def test_a_once_under_real_concurrency():
         want = run_data(data, F.Config(cfg.block_m, cfg.block_n, cfg.block_k, cfg.split_k, cfg.num_warps))
         assert torch.equal(got.view(torch.int16), want.view(torch.int16)), f"{m}x{n}x{k} {cfg}"
     torch.cuda.synchronize()
-    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf, _ in bufs)
+    assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf in bufs)
 
 
 @pytest.mark.gpu
-def test_counters_first_made_under_graph_capture():
-    """The first split-K launch on a queue captured into a CUDA graph makes that queue's counter buffer inside
-    the capture (zeroed only at replay): an eager call on the same queue before any replay must still be
-    right (it gets a buffer of its own), and so must the graph's replays after it."""
+def test_each_graph_capture_makes_counters_that_no_other_call_shares():
+    """Each CUDA graph capture of a split-K launch makes a counter buffer of its own, zeroed at every replay:
+    an eager call on the capture queue before any replay is right (it does not use a capture's unset
+    buffer), and two graphs captured on one queue, replayed at the same time on two queues (a graph replays
+    on the queue current at replay), are right in every replay (when captures shared the queue's buffer, an
+    H100 gave 1000 wrong outputs in 1000 such replays). Outputs bit-exact against eager calls."""
     queue = torch.cuda.Stream()
-    key = (torch.device(DEVICE).type, torch.device(DEVICE).index or 0, queue.cuda_stream)
-    m, n, k, cfg = 16, 256, 1024, F.Config(16, 64, 128, 4)
-    data = generate_input(m, n, k, random.SystemRandom().randrange(2**31), device=DEVICE)
-    a, _, _, b_shuffle, b_scale_sh = data
-    c = torch.empty((m, n), dtype=torch.bfloat16, device=DEVICE)
-    saved = arrival._mx_counters.pop(key, None)  # torch hands out queues from a pool: one may have counters
-    try:
-        F.gemm(a, b_shuffle, b_scale_sh, config=cfg, out=c)  # compiled before the capture, on another queue
-        torch.cuda.synchronize()
-        assert key not in arrival._mx_counters
+    m, n, k, cfg = 16, 512, 16384, F.Config(16, 64, 128, 8)
+    rng = random.SystemRandom()
+    datas = [generate_input(m, n, k, rng.randrange(2**31), device=DEVICE) for _ in range(2)]
+    wants = [run_data(data, cfg) for data in datas]  # compiled and reference outputs, before any capture
+    torch.cuda.synchronize()
+    for data, want in zip(datas, wants):
+        ok, msg = check_implementation(data, want, "rne")
+        assert ok, msg
+    known = set(arrival._mx_counters)
+    outs = [torch.empty((m, n), dtype=torch.bfloat16, device=DEVICE) for _ in datas]
+    graphs = []
+    for (a, _, _, b_shuffle, b_scale_sh), c in zip(datas, outs):
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph, stream=queue):
             F.gemm(a, b_shuffle, b_scale_sh, config=cfg, out=c)
-        assert [made_in_capture for _, made_in_capture in arrival._mx_counters[key]] == [True]
-        arrival._mx_counters[key][0][0].fill_(12345)  # what the unreplayed buffer might hold
-        with torch.cuda.stream(queue):
-            got = run_data(data, cfg)
-        queue.synchronize()
-        assert [made_in_capture for _, made_in_capture in arrival._mx_counters[key]] == [True, False]
-        ok, msg = check_implementation(data, got, "rne")
-        assert ok, f"eager call after the capture, same queue: {msg}"
-        for _ in range(2):  # each replay zeroes the buffer it made first
+        graphs.append(graph)
+    made = [key for key in arrival._mx_counters if key not in known and key[2] == queue.cuda_stream]
+    assert len(made) == 2 and all(key[3] for key in made), made  # one buffer per capture, keyed on its id
+    for key in made:
+        arrival._mx_counters[key][0].fill_(12345)  # what an unreplayed capture's buffer might hold
+    with torch.cuda.stream(queue):
+        got = run_data(datas[0], cfg)
+    queue.synchronize()
+    assert torch.equal(got.view(torch.int16), wants[0].view(torch.int16)), "eager call after the captures"
+    replay_queues = [torch.cuda.Stream(), torch.cuda.Stream()]
+    wrong = [0, 0]
+    for _ in range(200):
+        for c in outs:
             c.fill_(float("nan"))
-            graph.replay()
-            torch.cuda.synchronize()
-            ok, msg = check_implementation(data, c, "rne")
-            assert ok, f"replay: {msg}"
-    finally:
+        torch.cuda._sleep(200_000)  # holds both queues until the two replays are queued, then releases both
+        gate = torch.cuda.current_stream().record_event()
+        for graph, q in zip(graphs, replay_queues):
+            q.wait_event(gate)
+            with torch.cuda.stream(q):
+                graph.replay()
         torch.cuda.synchronize()
-        if saved is not None:
-            arrival._mx_counters[key] = saved + arrival._mx_counters.get(key, [])
+        for i, (c, want) in enumerate(zip(outs, wants)):
+            wrong[i] += not torch.equal(c.view(torch.int16), want.view(torch.int16))
+    assert wrong == [0, 0], f"replays with a wrong output, each graph: {wrong} of 200"
 
 
 @pytest.mark.gpu
@@ -328,7 +338,7 @@ def test_split_k_launches_on_two_queues_at_once():
             with torch.cuda.stream(queue):
                 outs[i].append(run_data(datas[i], cfg))
     torch.cuda.synchronize()
-    keys = {(DEVICE, torch.device(DEVICE).index or 0, q.cuda_stream) for q in queues}
+    keys = {(DEVICE, torch.device(DEVICE).index or 0, q.cuda_stream, 0) for q in queues}
     assert keys <= set(arrival._mx_counters)
     for data, got in zip(datas, outs):
         for c in got:

@@ -27,23 +27,21 @@ waits for none, so every thread first releases its own stores (`mx_release_own_s
 barrier; `mx_release_threads` says how many threads do (none on CUDA, whose kernels stay as they were).
 KERNEL_NOTES.md, "Every wave releases its own stores (AMD)", has the gfx950 listings.
 
-Queues. Launches on one queue run one after another; launches on two may run at the same time, and a
-later launch's first max would discard an earlier one's arrivals. So each queue has buffers of its own
-(`common.mx_queue_state`): on a GPU the current CUDA queue, in the interpreter the calling thread (a launch
-runs there, start to end, in the thread that makes it).
+Queues and graphs. Launches on one queue run one after another; launches on two may run at the same
+time, and a later launch's first max would discard an earlier one's arrivals. So each queue has buffers
+of its own (`common.mx_queue_state`): on a GPU the current CUDA queue, in the interpreter the calling
+thread (a launch runs there, start to end, in the thread that makes it). And each CUDA graph capture has
+buffers of its own, made during that capture: their zeroing is captured with the launches, so the graph
+zeroes its counters each time it replays. A graph replays on the queue current at replay, not the one it
+was captured on; with counters shared between captures, two graphs captured on one queue and replayed at
+the same time on two queues gave wrong tiles (seen on an H100 with the fused path, split 8: 1000 of 1000
+replays wrong), and a graph captured onto another's buffer read it unset if replayed first. A graph does
+not run beside itself (CUDA orders the replays of one graph), so nothing is shared that can race.
 
 Limits: a graph captured before an interrupted launch of a later generation is replayed against that
-launch's leftovers (only the interpreter can be interrupted midway, and it has no graphs). A counter
-buffer made while a CUDA graph is being captured is zeroed only when that graph replays, so it serves
-captures only: the next eager launch on that queue makes a zeroed buffer of its own (`mx_counter_buffer`).
-What remains: a second graph captured onto the first graph's buffer and replayed before the first graph
-ever is would read unset counters; make one eager call with the most tiles on the capturing queue first
-(the buffer holds at least 4096 counters and only grows) and no buffer is made under capture at all.
-And a graph replays on the queue current at replay, not the one it was captured on, with the counters of its
-capture queue: two graphs captured on one queue (every `torch.cuda.graph` without its own `stream=` shares
-one) and replayed at the same time on two queues share counters and give wrong tiles (seen on an H100 with
-the fused path, split 8: 1000 of 1000 replays wrong; one after the other, or captured on two queues, none).
-Capture graphs that may run at the same time on queues of their own.
+launch's leftovers (only the interpreter can be interrupted midway, and it has no graphs). Every buffer
+stays referenced for the life of the process (a graph may replay on it at any time): 32 KiB or more a
+capture that launches a split-K path.
 """
 from __future__ import annotations
 
@@ -105,15 +103,15 @@ def mx_next_generation() -> int:
 
 
 def mx_counter_buffer(device: torch.device, count: int) -> torch.Tensor:
-    """The int64 counters of the queue a launch made now on `device` joins (`mx_queue_state`), at least
-    `count` of them: allocated zeroed once and grown when a launch needs more (a grown-out buffer is kept:
-    a captured CUDA graph may still use it). A buffer made during a graph capture, whose zeroing runs only
-    when that graph replays, is not handed to an eager launch: that launch makes a buffer of its own. Keyed
-    on the device and queue, never on an input; what a stopped launch left in it is harmless (module
-    docstring)."""
-    queue, capturing = mx_queue_state(device)
-    bufs = _mx_counters.setdefault((device.type, device.index, queue), [])
-    if not bufs or bufs[-1][0].numel() < count or (bufs[-1][1] and not capturing):
-        size = max(count, 4096, bufs[-1][0].numel() if bufs else 0)
-        bufs.append((torch.zeros(size, dtype=torch.int64, device=device), capturing))
-    return bufs[-1][0]
+    """The int64 counters of the queue and graph capture a launch made now on `device` joins
+    (`mx_queue_state`), at least `count` of them: allocated zeroed once and grown when a launch needs more
+    (a grown-out buffer is kept: a captured CUDA graph may still use it). Under a capture the zeroing is
+    part of that graph, so each capture has buffers of its own, zeroed at every replay, and no eager launch
+    uses them. Keyed on the device, queue and capture, never on an input; what a stopped launch left in it
+    is harmless (module docstring)."""
+    queue, capture = mx_queue_state(device)
+    bufs = _mx_counters.setdefault((device.type, device.index, queue, capture), [])
+    if not bufs or bufs[-1].numel() < count:
+        size = max(count, 4096, bufs[-1].numel() if bufs else 0)
+        bufs.append(torch.zeros(size, dtype=torch.int64, device=device))
+    return bufs[-1]

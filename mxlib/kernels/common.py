@@ -357,15 +357,35 @@ def mx_resolve_config(path: str, config, config_type: type, default_config, m: i
     return cfg
 
 
-def mx_queue_state(device: torch.device) -> tuple[int, bool]:
-    """(queue, capturing) of a launch made now on `device`: the queue it joins (the current CUDA queue's
-    handle; in the interpreter the calling thread's id), and whether that queue is capturing a graph (work
-    issued now runs only when the graph replays). The one place a path asks torch for its queue: the
-    split-K counters are kept per queue (`arrival.mx_counter_buffer`), mma_sm90 launches on it, and the
-    exported files answer it once (`mxlib.tools.export.SUBSTITUTES`)."""
+def mx_queue_state(device: torch.device) -> tuple[int, int]:
+    """(queue, capture) of a launch made now on `device`: the queue it joins (the current CUDA queue's
+    handle; in the interpreter the calling thread's id), and the graph capture that queue is in (0 when
+    none: work issued now runs now; else CUDA's id of the capture sequence, unique in the process, and
+    the work runs only when that graph replays). The one place a path asks torch for its queue: the
+    split-K counters are kept per queue and capture (`arrival.mx_counter_buffer`), mma_sm90 launches on
+    it, and the exported files answer it once (`mxlib.tools.export.SUBSTITUTES`)."""
     if device.type != "cuda":
-        return threading.get_ident(), False
-    return torch.cuda.current_stream(device).cuda_stream, torch.cuda.is_current_stream_capturing()
+        return threading.get_ident(), 0
+    queue = torch.cuda.current_stream(device).cuda_stream
+    return queue, (mx_capture_id(queue) if torch.cuda.is_current_stream_capturing() else 0)
+
+
+_MX_CAPTURE_ACTIVE = 1  # CU_STREAM_CAPTURE_STATUS_ACTIVE
+
+
+def mx_capture_id(queue: int) -> int:
+    """CUDA's id of the graph capture the queue (a CUstream handle) is in, from the driver
+    (cuStreamGetCaptureInfo, its three-argument form, which every driver since CUDA 10.1 exports); raises
+    RuntimeError when the queue is not capturing or the driver refuses. torch has no call for it."""
+    import ctypes
+
+    lib = ctypes.CDLL("libcuda.so.1")  # already loaded by torch: this only finds it
+    status, ident = ctypes.c_int(0), ctypes.c_uint64(0)
+    err = lib.cuStreamGetCaptureInfo(ctypes.c_void_p(queue), ctypes.byref(status), ctypes.byref(ident))
+    if err or status.value != _MX_CAPTURE_ACTIVE or not ident.value:
+        raise RuntimeError(f"cuStreamGetCaptureInfo on queue {queue:#x}: error {err}, capture status "
+                           f"{status.value}, id {ident.value} (expected an active capture)")
+    return ident.value
 
 
 def mx_output(m: int, n: int, device, out=None) -> torch.Tensor:

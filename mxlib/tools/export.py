@@ -30,7 +30,7 @@ Targets, each with the config table `TABLE_KIND` names (mxlib/data/configs/<kind
 Two definitions cannot travel verbatim and are replaced (`SUBSTITUTES`), each by a documented
 equivalent: "mma_sm90"'s `mma_source` reads its .cu file next to the module, so the file carries the
 source text instead; and `mx_queue_state` (`mxlib.kernels.common`), where mma_sm90 and the split-K
-counters ask torch for the current CUDA queue and whether it is capturing a graph, which the contest's
+counters ask torch for the current CUDA queue and the graph capture it is in, which the contest's
 word rule forbids naming, so the file answers the legacy default queue (the one the contest calls
 `custom_kernel` on: the file launches nowhere else) and no (the contest never captures). The names a
 substitute uses, not the original's, are followed.
@@ -369,10 +369,10 @@ def _embedded_mma_source() -> str:
 
 def _one_queue_never_capturing() -> str:
     return ('def mx_queue_state(device) -> tuple:\n'
-            '    """(0, False): the contest calls custom_kernel on one queue, the legacy default one, eagerly,\n'
+            '    """(0, 0): the contest calls custom_kernel on one queue, the legacy default one, eagerly,\n'
             '    never while a graph is captured (the exported file cannot ask: the question names the queue).\n'
             '    Both the CUDA path\'s launches and the split-K counters go there."""\n'
-            '    return 0, False')
+            '    return 0, 0')
 
 
 # (module, definition) -> a function giving the text that replaces it in the flat file (module docstring).
