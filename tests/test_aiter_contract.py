@@ -121,6 +121,28 @@ def test_aiter_available_per_path_versions(fake_aiter, version, usable, refused_
         assert "splitk refused" in why and refused_because in why
 
 
+def test_aiter_splitk_refuses_a_local_build_of_a_release_number(fake_aiter):
+    """A version with a local part (+g<sha>) is a build of some commit, not the release it is numbered
+    after: splitk, whose safety depends on which commits a build has, refuses it; asm and ck take it."""
+    fake_aiter("0.1.14+gabcdef1234")
+    verdicts = {p: aiter_backend.available(p) for p in aiter_backend.PATHS}
+    assert {p for p, (ok, _) in verdicts.items() if ok} == {"asm", "ck"}
+    assert "development build" in verdicts["splitk"][1]
+
+
+def test_aiter_views_refuse_strided_bytes_even_where_a_view_would_succeed():
+    """B's bytes go to aiter through zero-copy views of contiguous memory: every other byte of a wider
+    buffer (a stride torch can still view) is refused naming the operand, never handed over strided."""
+    from mxlib.runtime import aiter_calls
+
+    wide = torch.zeros(32, 256, dtype=torch.uint8)
+    strided = wide[:, ::2]
+    assert strided.view(2, 16 * 128).shape == (2, 2048)  # torch would view it
+    with pytest.raises(ValueError, match="B_shuffle must be contiguous"):
+        aiter_calls._aiter_view(strided, (2, 16 * 128), "B_shuffle")
+    assert aiter_calls._aiter_view(wide[:, :128].contiguous(), (2, 2048), "B_shuffle").shape == (2, 2048)
+
+
 def _write_metadata(site: Path, version: str) -> None:
     info = site / f"amd_aiter-{version}.dist-info"
     info.mkdir()

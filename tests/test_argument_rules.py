@@ -222,6 +222,14 @@ def test_integer_arguments_accept_numpy_and_torch_integers():
     ints.gemm_shape(0, 16, 64, empty_m=True)
 
 
+def test_gemm_shape_returns_python_ints_usable_as_shape_keys():
+    """gemm_shape hands back plain ints whatever integer kind it was given: a 0-d tensor is an integer to
+    the rule but would not find its shape in a dict keyed by ints."""
+    got = ints.gemm_shape(torch.tensor(16), np.int64(32), np.int32(64))
+    assert got == (16, 32, 64) and all(type(v) is int for v in got)
+    assert {(16, 32, 64): "row"}[got] == "row"
+
+
 def test_layouts_and_shape_rule_share_one_source():
     assert layouts.WEIGHT_TILE_N == ints.N_MULTIPLE and 2 * layouts.WEIGHT_TILE_KB == ints.K_MULTIPLE
     with pytest.raises(ValueError, match="rows must be a non-negative integer"):

@@ -106,6 +106,21 @@ def test_each_graph_capture_has_counters_of_its_own(monkeypatch):
     assert arrival.mx_counter_buffer(device, 10) is eager  # another capture's growth is not the eager buffer's
 
 
+def test_a_counter_buffer_grows_to_every_counter_a_launch_asks_for(monkeypatch):
+    """A launch gets at least `count` counters: a buffer one counter short of it is replaced by a larger
+    one, never handed out (the launch would count past its end)."""
+    import torch
+
+    device = torch.device("cpu")
+    monkeypatch.setitem(arrival._mx_counters, (device.type, device.index, 5, 0), [])
+    monkeypatch.setattr(arrival, "mx_queue_state", lambda dev: (5, 0))
+    first = arrival.mx_counter_buffer(device, 10)
+    held = first.numel()
+    assert held >= 10 and arrival.mx_counter_buffer(device, held) is first
+    grown = arrival.mx_counter_buffer(device, held + 1)
+    assert grown is not first and grown.numel() == held + 1
+
+
 def test_each_queue_has_counters_of_its_own():
     """Launches on two queues may run at once, so each queue gets its own buffer: in the interpreter a queue
     is the calling thread (a launch runs start to end in it); one thread keeps its buffer from call to call."""

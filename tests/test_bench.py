@@ -18,6 +18,13 @@ def test_select_shapes():
         bench.select_shapes("benchmarks")
 
 
+def test_an_unknown_shape_kind_is_refused_not_read_as_no_shapes():
+    """shapes.load names its kinds: a misspelt one is a ValueError, never an empty list of shapes."""
+    with pytest.raises(ValueError, match="kind must be one of 'test', 'benchmark', 'extra'"):
+        shapes.load("benchmarks")
+    assert {s.kind for s in shapes.load()} == set(shapes.KINDS)
+
+
 # ---------------------------------------------------------------------------------------------
 # CSV and acceptance on synthetic rows
 
@@ -112,6 +119,33 @@ def test_baseline_goal_on_touch_best_by_means_and_medians():
     assert "touch_best" in bench.summary(rows)
     # Without touch rows the touch check cannot be decided.
     assert [c.passed for c in acceptance.baseline_goal(_rows())][1::2] == [None, None]
+
+
+def test_make_row_records_whether_inputs_were_fresh_and_the_sample_count():
+    """A bench row says whether each call got fresh inputs (1) or reused them (0), and how many calls it
+    summarizes; a call that raised has no times and 0 samples."""
+    from mxlib.tools.stats import summarize
+
+    timed = summarize([1.0, 2.0, 3.0])
+    fresh = bench_csv.make_row({"provider": "p"}, "contest", timed, True, 1, "")
+    reused = bench_csv.make_row({"provider": "p"}, "graph", timed, False, 1, "")
+    assert (fresh["fresh_inputs"], reused["fresh_inputs"]) == (1, 0)
+    assert fresh["samples"] == 3 and fresh["median_us"] == 2.0 and fresh["timing"] == "contest"
+    failed = bench_csv.make_row({"provider": "p"}, "contest", None, True, 0, "boom")
+    assert (failed["samples"], failed["median_us"], failed["message"]) == (0, "", "boom")
+
+
+def test_acceptance_bounds_are_inclusive_and_the_cublas_geomean_strict():
+    """A time equal to its bound passes (mxlib <= 1.3 x (empty + floor), <= 1.5 x touch_best); a geomean
+    equal to cuBLAS's is not under it."""
+    name = "benchmark shapes: mxlib <= 1.3 x (empty + floor)"
+    assert _verdicts(_rows(mx=5.2, cublas=8.0, empty=3.0, floor=1.0))[name] is True  # 1.3 * 4.0 == 5.2
+    rows = [{**r, "mean_us": r["median_us"]} for r in _rows(mx=6.0, cublas=6.0)]
+    for r in [r for r in rows if r["provider"] == "empty"]:
+        rows.append({**r, "provider": "touch", "config": "programs=132", "median_us": 4.0, "mean_us": 4.0})
+    checks = {c.name: c.passed for c in acceptance.baseline_goal(rows)}
+    assert checks["benchmark shapes: mxlib <= 1.5 x touch_best (medians)"] is True  # 1.5 * 4.0 == 6.0
+    assert checks["mxlib geomean < cublas_bf16 geomean (medians)"] is False
 
 
 def test_summary_table_has_geomeans_and_checks():

@@ -53,6 +53,23 @@ def test_a_new_path_goes_last_among_its_shape_and_a_new_shape_at_the_end(table):
     assert list(load_table("h200", str(table.parent))) == [(4, 64, 512), (8, 64, 512), (16, 64, 512)]
 
 
+def test_an_index_equal_to_the_shapes_row_count_puts_the_row_last(table):
+    """index counts positions among the shape's rows: one past its last row is the end of them."""
+    set_row(table, (4, 64, 512), "ck", "block_n=64", index=2)
+    assert _rows(table)[:3] == ["4,64,512,mma_sm90,split_k=1", "4,64,512,fused,split_k=4", "4,64,512,ck,block_n=64"]
+
+
+def test_a_row_set_at_its_own_index_keeps_its_line_in_an_interleaved_table(tmp_path):
+    """A row whose position among its shape's rows does not change keeps its line, even where the table
+    groups rows by path and the shape's rows are not adjacent."""
+    file = tmp_path / "h200.csv"
+    text = ("m,n,k,path,config\n4,64,512,mma_sm90,split_k=1\n8,64,512,mma_sm90,split_k=1\n"
+            "4,64,512,fused,split_k=4\n8,64,512,fused,split_k=4\n")
+    file.write_text(text)
+    set_row(file, (4, 64, 512), "fused", "split_k=8", index=1)
+    assert file.read_text() == text.replace("4,64,512,fused,split_k=4", "4,64,512,fused,split_k=8")
+
+
 def test_the_dispatcher_reads_the_written_row_at_once(table):
     assert load_table("h200", str(table.parent))[(4, 64, 512)][0] == ("mma_sm90", {"split_k": 1})
     set_row(table, (4, 64, 512), "fused", "split_k=4", index=0)

@@ -79,11 +79,42 @@ def test_workspace_past_int32_is_refused_from_the_arithmetic(mod, check):
     check(2**15, 2**10, 64 * 64, mod.Config(block_m=16, block_n=64, block_k=64, split_k=1))
 
 
+def test_splitk_workspace_past_int32_is_refused_before_it_is_allocated(monkeypatch):
+    """splitk's (split_k, M, N) fp32 workspace stays within int32 offsets: M * N = 2**28 is fine alone, but
+    split 8 makes it 2**31, refused before the workspace exists or a kernel runs (A here is one row
+    broadcast, and the quantizer is stubbed: only the arithmetic is checked)."""
+    from mxlib.kernels import gemm_splitk as SK
+
+    m, n, k = 2**16, 2**12, 64
+    a = torch.zeros(1, k, dtype=torch.bfloat16).expand(m, k)
+    bs = torch.zeros(n, k // 2, dtype=torch.uint8)
+    bss = torch.zeros(n, 8, dtype=torch.uint8)
+    monkeypatch.setattr(SK, "mxq_quantize", lambda x, rounding: (torch.zeros(1, 1, dtype=torch.uint8),) * 2)
+
+    class _NoLaunch:
+        def __getitem__(self, grid):
+            raise AssertionError(f"a kernel was launched on grid {grid}")
+
+    monkeypatch.setattr(SK, "_splitk_kernel", _NoLaunch())
+    with pytest.raises(ValueError, match=r"split-K workspace \(split_k \* M \* N = 8 \* 65536 \* 4096 elements\)"):
+        SK.splitk_gemm(a, bs, bss, config=SK.SplitkConfig(split_k=8))
+
+
 def test_a_once_workspace_past_int32_is_refused():
     cfg = F.Config(block_m=128, block_n=64, block_k=128, split_k=1, a_once=1)
     F.fused_check_launch(256, 64, 128, cfg)
     with pytest.raises(ValueError, match="a_once's workspace"):
         F.fused_check_launch(2**18 - 1, 64, 2**13, cfg)  # M*K < 2**31, padded M * K = 2**31
+
+
+def test_a_once_takes_as_many_programs_as_one_counter_counts():
+    """a_once's programs all arrive at one counter: MAX_ARRIVALS programs fit, one more is refused."""
+    from mxlib.kernels.arrival import MAX_ARRIVALS
+
+    cfg = F.Config(block_m=16, block_n=64, block_k=64, split_k=1, a_once=1)
+    F.fused_check_launch(16 * MAX_ARRIVALS, 64, 64, cfg)
+    with pytest.raises(ValueError, match=f"a_once needs at most {MAX_ARRIVALS} programs, this launch has {MAX_ARRIVALS + 1}"):
+        F.fused_check_launch(16 * (MAX_ARRIVALS + 1), 64, 64, cfg)
 
 
 def test_int32_helpers():

@@ -379,6 +379,37 @@ def test_default_config_and_grid_for_contest_shapes():
         assert cfg.split_k <= -(-s.k // cfg.block_k)
 
 
+def test_default_config_up_to_m_32_aims_at_two_programs_per_unit_and_quantizes_a_per_program():
+    """The default's small-M rule holds through M = 32: one M tile, split_k aiming at two programs per SM
+    or CU, and A quantized by each program (a_once 0), as the H200's winners for those shapes are."""
+    from mxlib.kernels.common import MAX_UNROLLED_SPLIT_K
+    from mxlib.spec.devices import compute_units
+
+    for m in (1, 16, 17, 32):
+        cfg = F.default_config(m, 2112, 7168)
+        tiles = -(-2112 // cfg.block_n)
+        assert cfg.block_m == max(16, 1 << (m - 1).bit_length()) and cfg.a_once == 0, (m, cfg)
+        assert cfg.split_k == max(1, min(7168 // 128, round(2 * compute_units() / tiles), MAX_UNROLLED_SPLIT_K)), (m, cfg)
+
+
+def test_default_split_reaches_every_k_iteration_of_a_short_k(monkeypatch):
+    """Where few programs leave room, the default split_k is K's number of block_k iterations, counting a
+    partial last one (K = 192 at block_k 128: two), never fewer."""
+    monkeypatch.setattr(F, "compute_units", lambda: 132)
+    assert F.default_config(16, 64, 192).split_k == 2
+    assert F.default_config(16, 64, 256).split_k == 2 and F.default_config(16, 64, 320).split_k == 3
+
+
+def test_default_a_once_holds_at_exactly_two_programs_per_unit(monkeypatch):
+    """From M = 64 the default quantizes A once when the launch has at most two programs per unit, the
+    bound included: 264 programs on 132 SMs is a_once, 265 would not be."""
+    monkeypatch.setattr(F, "compute_units", lambda: 132)
+    cfg = F.default_config(64, 264 * 64, 2048)
+    assert F.grid(64, 264 * 64, 2048, cfg) == 264 and cfg.a_once == 1
+    cfg = F.default_config(64, 265 * 64, 2048)
+    assert F.grid(64, 265 * 64, 2048, cfg) == 265 and cfg.a_once == 0
+
+
 def test_h200_table_a_once_rows_fit_on_the_gpu_at_once():
     """a_once pays off only when every program of the launch is resident (its programs wait on each
     other): every H200 table row with a_once=1 launches at most two programs per SM, as the default

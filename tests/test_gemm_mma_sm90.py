@@ -144,6 +144,22 @@ def test_default_config_holds_any_k_at_any_m():
     assert G.mma_family(G.default_config(64, 16, 2**20)) == "direct" and G.default_config(64, 16, 2**20).block_m == 64
 
 
+def test_only_wspec_quantizes_a_in_whole_tiles_of_rows():
+    """The two-launch families quantize A into a buffer of M rows; only wspec, whose producer copies whole
+    tiles, pads it to whole block_m tiles, and the quantizer's CTAs in the grid count those rows."""
+    wgmma = G.MmaConfig(block_m=64, block_n=64, block_k=128, num_warps=4, warps_k=0, num_stages=3, wgmma=1)
+    wspec = G.MmaConfig(block_m=64, block_n=64, block_k=128, num_warps=4, warps_k=0, num_stages=3, wgmma=2)
+    assert G.mma_quant_rows(100, wgmma) == 100 and G.mma_quant_rows(100, wspec) == 128
+    # 2 GEMM CTAs, plus one quantizer thread per 32-value block of the padded K (1024: 32 blocks)
+    assert G.mma_grid(100, 64, 1024, wgmma) == 2 + -(-100 * 32 // 256)
+    assert G.mma_grid(100, 64, 1024, wspec) == 2 + 128 * 32 // 256
+
+
+def test_a_quantized_rows_hold_k_padded_to_whole_chunks():
+    """A's quantized buffer has 4 scale blocks per 128-value chunk, a partial last chunk counted whole."""
+    assert [G.mma_quant_blocks(k) for k in (64, 128, 192, 1024)] == [4, 4, 8, 32]
+
+
 def test_grid_refuses_more_m_tiles_than_cuda_allows():
     cfg = G.Config(block_m=128, block_n=64, block_k=128, num_warps=4, warps_k=0, num_stages=4, wgmma=2)
     assert G.mma_grid_dims(128 * G.MMA_MAX_GRID_Y, 2112, cfg) == [33, G.MMA_MAX_GRID_Y, 1]

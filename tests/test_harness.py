@@ -224,6 +224,25 @@ def test_mxlib_import_and_missing_entry_point_are_refused(tmp_path):
     assert not {m for m in set(sys.modules) - before if m.startswith("_mxlib_submission_")}  # nothing left behind
 
 
+def test_every_spelling_of_an_mxlib_import_is_refused_and_lookalikes_are_not():
+    """The contest machine has no mxlib: `import mxlib` and `from mxlib import ...` are refused as surely
+    as a submodule's import; a module that only starts with the same letters is not mxlib."""
+    for source in ("import mxlib\n", "from mxlib import custom_kernel\n", "import torch, mxlib.spec\n"):
+        (problem,) = harness.check_source(source)
+        assert problem.startswith("line 1 imports mxlib") and harness.NO_MXLIB in problem, source
+    assert harness.check_source("import mxlibrary\nfrom mxlib_extra import x\n") == []
+
+
+def test_the_score_needs_every_shape_to_pass():
+    """The ranked score is the geometric mean of per-shape means only when every shape passed: a failed
+    shape's times, however fast, give no score."""
+    c = harness.Case(16, 64, 512, 1)
+    good = harness.Result(c, True, "", [2000.0, 2000.0])
+    assert harness.score_us([good, harness.Result(c, True, "", [8000.0])]) == pytest.approx(4.0)
+    assert harness.score_us([good, harness.Result(c, False, "mismatch", [8000.0])]) is None
+    assert harness.score_us([]) is None
+
+
 def test_each_load_is_a_fresh_module(tmp_path):
     """Two loads of one file share no state: the module-level cache of the first is not the second's."""
     p = _write(tmp_path, "_calls = []\ndef custom_kernel(data):\n    _calls.append(1)\n    return len(_calls)\n")

@@ -287,6 +287,15 @@ def test_bytes_in_flight_littles_law():
         occ.latency_covered_us(1, 0)
 
 
+def test_residency_counts_a_partial_wave_group_and_the_reserved_shared_memory():
+    """gfx950: a CTA of 6 waves puts 2 on some SIMD (ceil(6 / 4)), so 8 waves a SIMD hold 4 such CTAs;
+    sm_90: each CTA's shared memory costs 1 KB more than it asks, so 57 KB CTAs fit 3 in 228 KB, not 4."""
+    amd = occ.residency(occ.KernelResources("gfx950", num_warps=6, registers=64, agprs=0, shared_bytes=0))
+    assert (amd.ctas, amd.waves_per_simd) == (4, 8)
+    nv = occ.residency(occ.KernelResources("sm_90", num_warps=4, registers=32, agprs=0, shared_bytes=57 * 1024))
+    assert (nv.ctas, nv.limited_by) == (3, "shared")
+
+
 def test_rounds_with_residency():
     assert occ.rounds(238, 1, "H200") == 2 == occ.waves(238, "H200")  # the one-CTA view: a second wave
     assert occ.rounds(238, 2, "H200") == 1  # two resident per SM: all 238 at once

@@ -42,6 +42,17 @@ def test_scores_rank_means_and_show_medians_beside():
     assert (prov, mean, median) == ("p", pytest.approx(10.0), pytest.approx(8.0))
 
 
+def test_per_shape_leaves_out_rows_without_a_time():
+    """A provider's per-shape times skip rows whose time is missing (a call that raised), so a re-run's
+    row without a time never replaces the shape's time nor counts as one."""
+    m, n, k = ranking.benchmark_shapes()[0]
+    rows = [dict(kind="benchmark", m=m, n=n, k=k, provider="p", timing="contest", mean_us=5.0, median_us=4.0),
+            dict(kind="benchmark", m=m, n=n, k=k, provider="p", timing="contest", mean_us=math.nan,
+                 median_us=math.nan)]
+    assert ranking.per_shape(pd.DataFrame(rows), "p") == {(m, n, k): 5.0}
+    assert ranking.per_shape(pd.DataFrame(rows[1:]), "p") == {}
+
+
 def test_best_provider_by_score_of_means_among_complete_ones():
     rows = []
     for m, n, k in ranking.benchmark_shapes():

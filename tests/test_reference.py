@@ -129,6 +129,26 @@ def test_unpack_data_rejects_inconsistent_tuples():
         unpack_data((a, b, b_q, b_sh[:0], b_s))
 
 
+def test_operands_of_more_than_two_dimensions_are_refused_by_name():
+    """Every operand is 2-D: an extra leading dimension is refused naming the operand and the rule,
+    not left to a later shape check or a failed unpacking."""
+    a, b, b_q, b_sh, b_s = mxlib.generate_input(4, 32, 256, seed=0)
+    with pytest.raises(ValueError, match=r"A must be 2-D, got shape \(1, 4, 256\)"):
+        unpack_data((a[None], b, b_q, b_sh, b_s))
+    with pytest.raises(ValueError, match=r"B_shuffle must be 2-D, got shape \(1, 32, 128\)"):
+        unpack_data((a, b, b_q, b_sh[None], b_s))
+
+
+def test_signed_bytes_are_not_accepted_as_fp4_or_e8m0_bytes():
+    """B's byte operands are uint8 or torch's fp4x2 / e8m0 views: an int8 tensor (one byte, but signed) is
+    a TypeError naming the operand."""
+    a, b, b_q, b_sh, b_s = mxlib.generate_input(4, 32, 256, seed=0)
+    with pytest.raises(TypeError, match="B_shuffle must hold bytes"):
+        unpack_data((a, b, b_q, b_sh.view(torch.int8), b_s))
+    with pytest.raises(TypeError, match="B_scale_sh must hold bytes"):
+        unpack_data((a, b, b_q, b_sh, b_s.view(torch.int8)))
+
+
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the CPU default")
 def test_check_command_runs_the_kernels_on_cpu(capsys):
     """On the CPU, plain `check` runs the Triton kernels (interpreter) on small shapes, names the

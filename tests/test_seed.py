@@ -369,6 +369,15 @@ def test_heuristic_skips_128x512_unless_n_divides():
     assert rules.asm_heuristic(16, 2112, 7168, log2_k_split=2).kernel.split_k
 
 
+def test_heuristic_with_log2_k_split_takes_no_kernel_that_ignores_it():
+    """With a log2_k_split > 0 only the split-K kernels are candidates: a list of kernels that ignore the
+    split has none that fits, whatever their tiles would score."""
+    k32x128 = next(k for k in rules.ASM_KERNELS if (k.tile_m, k.tile_n) == (32, 128))
+    assert rules.asm_heuristic(16, 2112, 7168, log2_k_split=0, order=[k32x128]).tile == (32, 128)
+    with pytest.raises(ValueError, match="no ASM kernel fits"):
+        rules.asm_heuristic(16, 2112, 7168, log2_k_split=2, order=[k32x128])
+
+
 def test_gemm_a4w4_choice_per_contest_shape():
     for line in ("0.1.10", "0.1.11"):
         assert set(rules.TUNED_ROWS[line]) <= set(CONTEST_SHAPES) and len(rules.TUNED_ROWS[line]) == 6
