@@ -128,6 +128,37 @@ def test_fp4x2_dtype_views(path):
     assert_ok(data, out, what=path)
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("path", PATH_NAMES)
+@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two CUDA devices")
+def test_operands_on_a_device_that_is_not_current_run_there(path):
+    """Triton launches on the current device, not the operands': every path makes the operands' device
+    current for its launches, so tensors on the second GPU give the right C while the first is current, and
+    the current device is as it was afterwards (split-K, with counters and a workspace, included)."""
+    torch.cuda.set_device(0)
+    for m, n, k in ((16, 256, 2048), (40, 128, 512)):
+        data = generate_input(m, n, k, random.SystemRandom().randrange(2**31), device="cuda:1")
+        out = run(path, data, path_module(path).default_config(m, n, k))
+        torch.cuda.synchronize(1)
+        assert out.device == torch.device("cuda", 1) and torch.cuda.current_device() == 0
+        assert_ok(data, out, what=f"{path} {m}x{n}x{k} on cuda:1")
+
+
+def test_a_launch_on_another_devices_operands_makes_that_device_current(monkeypatch):
+    """`mx_launch_device`: a null context for CPU tensors and for CUDA tensors on the current device;
+    `torch.cuda.device(t.device)` for a CUDA tensor on another one (CPU: devices stood in by hand)."""
+    import contextlib
+    import types
+
+    from mxlib.kernels.common import mx_launch_device
+
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(torch.cuda, "device", lambda d: ("made current", d))
+    assert isinstance(mx_launch_device(torch.zeros(1)), contextlib.nullcontext)
+    assert isinstance(mx_launch_device(types.SimpleNamespace(device=torch.device("cuda", 0))), contextlib.nullcontext)
+    assert mx_launch_device(types.SimpleNamespace(device=torch.device("cuda", 1))) == ("made current", torch.device("cuda", 1))
+
+
 def test_grid_counts():
     m, n, k = 16, 2112, 7168
     sk = path_module("splitk")

@@ -26,6 +26,7 @@ column vector to a row vector (the Triton side of `mxlib.spec.layouts.weight_pos
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import threading
@@ -244,6 +245,16 @@ def mx_check_triton_device(t: torch.Tensor, name: str) -> None:
         f"{name} is on {t.device}: the Triton kernels need a CUDA/ROCm tensor, or a CPU tensor with "
         "TRITON_INTERPRET=1 set before mxlib's kernels are imported"
     )
+
+
+def mx_launch_device(t: torch.Tensor):
+    """The context a Triton launch on `t` runs in. Triton launches on the current CUDA device and that
+    device's current queue, not on its operands' device: for a CUDA tensor on another device this makes
+    the tensor's device current for the launch (`torch.cuda.device`), as torch's own operators do; a null
+    context otherwise."""
+    if t.device.type == "cuda" and t.device.index is not None and t.device.index != torch.cuda.current_device():
+        return torch.cuda.device(t.device)
+    return contextlib.nullcontext()
 
 
 INT32_LIMIT = 2**31  # element offsets the kernels compute must stay below this (they index with int32)

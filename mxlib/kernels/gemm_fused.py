@@ -66,7 +66,7 @@ from ..spec.devices import compute_units
 from .arrival import (MAX_ARRIVALS, mx_arrival_open, mx_arrive, mx_counter_buffer, mx_next_generation,
                       mx_release_own_stores, mx_release_threads)
 from .common import (MAX_UNROLLED_SPLIT_K, mx_bits_f32, mx_block_exponent, mx_check_config, mx_check_gemm_args,
-                     mx_check_int32, mx_e8m0_to_f32, mx_f32_to_bf16, mx_int, mx_interpreting,
+                     mx_check_int32, mx_e8m0_to_f32, mx_f32_to_bf16, mx_int, mx_interpreting, mx_launch_device,
                      mx_output, mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_zero_scale_operands)
 
 # How many times a program polls A's flags before it quantizes its slices itself (a_once=1). Each
@@ -445,16 +445,17 @@ def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: 
     aq = torch.empty((num_m * cfg.block_m, k), dtype=torch.bfloat16, device=a.device) if a_once else c
     a_e4m3 = mx_interpreting()
     aqs = torch.empty((num_m * cfg.block_m, k // 32), dtype=torch.uint8, device=a.device) if a_once and a_e4m3 else c
-    return _fused_gemm_kernel[(tiles * cfg.split_k,)](
-        a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt, aq, aqs,
-        timeline if timeline is not None else c,
-        m, n, k, a.stride(0), a.stride(1), c.stride(0), b_scale_sh.shape[1], A_ONCE_POLLS, mx_next_generation(),
-        BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, SPLIT_K=cfg.split_k,
-        EVEN_K=k % cfg.block_k == 0, TIES_AWAY=rounding == "ties_away",
-        A_ONCE=a_once, MAX_ITERS=triton.next_power_of_2(triton.cdiv(iters, cfg.split_k)), A_E4M3=a_e4m3,
-        A_QUANTIZED=a_quantized, TIMELINE=timeline is not None,
-        RELEASE_THREADS=mx_release_threads(cfg.num_warps) if counted else 0,
-        num_warps=cfg.num_warps, num_stages=cfg.num_stages)
+    with mx_launch_device(a):
+        return _fused_gemm_kernel[(tiles * cfg.split_k,)](
+            a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt, aq, aqs,
+            timeline if timeline is not None else c,
+            m, n, k, a.stride(0), a.stride(1), c.stride(0), b_scale_sh.shape[1], A_ONCE_POLLS, mx_next_generation(),
+            BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, SPLIT_K=cfg.split_k,
+            EVEN_K=k % cfg.block_k == 0, TIES_AWAY=rounding == "ties_away",
+            A_ONCE=a_once, MAX_ITERS=triton.next_power_of_2(triton.cdiv(iters, cfg.split_k)), A_E4M3=a_e4m3,
+            A_QUANTIZED=a_quantized, TIMELINE=timeline is not None,
+            RELEASE_THREADS=mx_release_threads(cfg.num_warps) if counted else 0,
+            num_warps=cfg.num_warps, num_stages=cfg.num_stages)
 
 
 # The path contract (mxlib.runtime.paths): every path module exposes these four names, and this one

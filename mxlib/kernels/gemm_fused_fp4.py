@@ -44,7 +44,7 @@ from .arrival import (mx_arrival_open, mx_arrive, mx_counter_buffer, mx_next_gen
                       mx_release_own_stores, mx_release_threads)
 from ..spec.devices import MI355X
 from .common import (MAX_UNROLLED_SPLIT_K, mx_bits_f32, mx_block_exponent, mx_check_config, mx_check_gemm_args,
-                     mx_check_int32, mx_cuda_backend, mx_int,
+                     mx_check_int32, mx_cuda_backend, mx_int, mx_launch_device,
                      mx_e8m0_to_f32, mx_f32_to_bf16, mx_output, mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_zero_scale_operands)
 
 
@@ -304,13 +304,14 @@ def _fp4_launch(a, b_shuffle, b_scale_sh, c, cfg: FusedFp4Config, rounding: str,
     if not mx_cuda_backend():
         knobs = {key: v for key, v in (("waves_per_eu", cfg.waves_per_eu),
                                        ("matrix_instr_nonkdim", cfg.matrix_instr_nonkdim)) if v}
-    _fp4_gemm_kernel[(tiles * cfg.split_k if programs is None else programs,)](
-        a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt,
-        m, n, k, a.stride(0), a.stride(1), c.stride(0), b_scale_sh.shape[1], gen,
-        BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, SPLIT_K=cfg.split_k,
-        EVEN_K=k % cfg.block_k == 0, TIES_AWAY=rounding == "ties_away", B_CACHE=".cg" if cfg.b_cg else "",
-        RELEASE_THREADS=mx_release_threads(cfg.num_warps) if cfg.split_k > 1 else 0, num_warps=cfg.num_warps,
-        num_stages=cfg.num_stages, **knobs)
+    with mx_launch_device(a):
+        _fp4_gemm_kernel[(tiles * cfg.split_k if programs is None else programs,)](
+            a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt,
+            m, n, k, a.stride(0), a.stride(1), c.stride(0), b_scale_sh.shape[1], gen,
+            BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, SPLIT_K=cfg.split_k,
+            EVEN_K=k % cfg.block_k == 0, TIES_AWAY=rounding == "ties_away", B_CACHE=".cg" if cfg.b_cg else "",
+            RELEASE_THREADS=mx_release_threads(cfg.num_warps) if cfg.split_k > 1 else 0, num_warps=cfg.num_warps,
+            num_stages=cfg.num_stages, **knobs)
 
 
 # The path contract (mxlib.runtime.paths): every path module exposes these four names, and this one

@@ -16,7 +16,8 @@ import torch
 import triton
 import triton.language as tl
 
-from .common import mx_check_config, mx_check_gemm_args, mx_check_int32, mx_f32_to_bf16, mx_output, mx_resolve_config, mx_scaled_tile
+from .common import (mx_check_config, mx_check_gemm_args, mx_check_int32, mx_f32_to_bf16, mx_launch_device, mx_output,
+                     mx_resolve_config, mx_scaled_tile)
 from .quant_triton import mxq_programs, mxq_quantize
 
 # GEMM programs the default split aims at, for any device: about the seed's grid on the MI355X (NUM_KSPLIT 7 x
@@ -122,14 +123,16 @@ def splitk_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tens
     meta = dict(BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k,
                 num_warps=cfg.num_warps, num_stages=cfg.num_stages)
     if splits == 1:
-        _splitk_kernel[launch](*args, c, m, n, k // 2, g, b_scale_sh.shape[1], g, PARTIAL=False, **meta)
+        with mx_launch_device(a):
+            _splitk_kernel[launch](*args, c, m, n, k // 2, g, b_scale_sh.shape[1], g, PARTIAL=False, **meta)
         return c
     mx_check_int32(splits * m * n, f"the split-K workspace (split_k * M * N = {splits} * {m} * {n} elements)")
     ws = torch.empty((splits, m, n), dtype=torch.float32, device=a.device)
-    _splitk_kernel[launch](*args, ws, m, n, k // 2, g, b_scale_sh.shape[1], _groups_per_split(g, splits),
-                           PARTIAL=True, **meta)
-    _splitk_reduce[(triton.cdiv(m * n, _SPLITK_REDUCE_BLOCK),)](ws, c, m * n, splits,
-                                                                BLOCK=_SPLITK_REDUCE_BLOCK, num_warps=4)
+    with mx_launch_device(a):
+        _splitk_kernel[launch](*args, ws, m, n, k // 2, g, b_scale_sh.shape[1], _groups_per_split(g, splits),
+                               PARTIAL=True, **meta)
+        _splitk_reduce[(triton.cdiv(m * n, _SPLITK_REDUCE_BLOCK),)](ws, c, m * n, splits,
+                                                                    BLOCK=_SPLITK_REDUCE_BLOCK, num_warps=4)
     return c
 
 

@@ -25,7 +25,7 @@ import torch
 import triton
 import triton.language as tl
 
-from .common import mx_check_gemm_args, mx_f32_to_bf16, mx_output, mx_resolve_config, mx_scaled_tile
+from .common import mx_check_gemm_args, mx_f32_to_bf16, mx_launch_device, mx_output, mx_resolve_config, mx_scaled_tile
 from .quant_triton import mxq_programs, mxq_quantize_shuffled
 
 
@@ -78,8 +78,9 @@ def tiled_gemm(path: str, config_type: type, default_config, a: torch.Tensor, b_
         return c  # an empty A gives an empty C: nothing to launch
     a_q, a_scale_sh = mxq_quantize_shuffled(a, rounding)
     grid = tiled_launch(m, n, cfg)
-    _tiled_kernel[grid](a_q, a_scale_sh, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c,
-                        m, n, k // 2, k // 32, b_scale_sh.shape[1],
-                        BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, GROUP_M=cfg.group_m,
-                        num_warps=cfg.num_warps, num_stages=cfg.num_stages)
+    with mx_launch_device(a):
+        _tiled_kernel[grid](a_q, a_scale_sh, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c,
+                            m, n, k // 2, k // 32, b_scale_sh.shape[1],
+                            BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, GROUP_M=cfg.group_m,
+                            num_warps=cfg.num_warps, num_stages=cfg.num_stages)
     return c

@@ -24,7 +24,8 @@ from ..spec.formats import BLOCK_SIZE
 from ..spec.layouts import shuffled_scale_shape
 from ..spec.quant import ROUNDINGS
 from ..spec.validate import choice, float_dtype, multiple, ndim, tensor
-from .common import mx_block_exponent, mx_check_strided_int32, mx_check_triton_device, mx_shuffled_scale_col, mx_shuffled_scale_row
+from .common import (mx_block_exponent, mx_check_strided_int32, mx_check_triton_device, mx_launch_device,
+                     mx_shuffled_scale_col, mx_shuffled_scale_row)
 
 _MXQ_BLOCKS_PER_PROGRAM = 64  # 32-element blocks per quantizing program: 2048 elements
 _MXQ_PAD_PER_PROGRAM = 1024  # padding scale bytes per padding program
@@ -150,10 +151,11 @@ def _mxq_launch(x: torch.Tensor, rounding: str, shuffled: bool):
     else:
         xv, kind = x.view(torch.int32), 2
     quant_programs, pad_programs = _mxq_programs(m, cols, rows)
-    _mxq_kernel[(quant_programs + pad_programs,)](
-        xv, q, s, m, g, x.stride(0), x.stride(1), rows, cols, quant_programs,
-        X_KIND=kind, SHUFFLED=shuffled, TIES_AWAY=rounding == "ties_away",
-        BLOCKS=_MXQ_BLOCKS_PER_PROGRAM, PAD=_MXQ_PAD_PER_PROGRAM, num_warps=4)
+    with mx_launch_device(x):
+        _mxq_kernel[(quant_programs + pad_programs,)](
+            xv, q, s, m, g, x.stride(0), x.stride(1), rows, cols, quant_programs,
+            X_KIND=kind, SHUFFLED=shuffled, TIES_AWAY=rounding == "ties_away",
+            BLOCKS=_MXQ_BLOCKS_PER_PROGRAM, PAD=_MXQ_PAD_PER_PROGRAM, num_warps=4)
     return q, s
 
 
