@@ -1,11 +1,13 @@
 """mxlib.tools.bench on the CPU: shape selection, the CSV schema, the summary and the acceptance logic on
 synthetic rows, the progress bar; the run itself on a GPU. No timings here."""
+import datetime
 import io
 import math
+import re
 
 import pytest
 
-from mxlib.tools import acceptance, bench, bench_csv, providers
+from mxlib.tools import acceptance, bench, bench_csv, provenance, providers
 from mxlib.tools.progress import Progress
 from mxlib.tools.stats import geomean
 from mxlib.spec import shapes
@@ -64,6 +66,16 @@ def test_csv_schema_round_trip(tmp_path):
     assert _verdicts(back) == _verdicts(rows)  # the checks read rows as written or as read back
     with pytest.raises(ValueError):
         bench_csv.write_csv([{**rows[0], "surprise": 1}], tmp_path / "x.csv")
+
+
+def test_run_metadata_dates_are_utc_to_the_second_marked_z():
+    """Every recorded row's date is UTC to the second, written YYYY-MM-DDTHH:MM:SSZ (the Z marks UTC);
+    the device column is the name given."""
+    meta = provenance.run_metadata("NVIDIA H200")
+    assert set(meta) == {"device", "torch", "triton", "date"} and meta["device"] == "NVIDIA H200"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", meta["date"]), meta["date"]
+    assert meta["date"][:10] in {provenance.utc_date(), (datetime.date.fromisoformat(provenance.utc_date())
+                                                         - datetime.timedelta(days=1)).isoformat()}
 
 
 def test_acceptance_all_pass_and_each_failure():

@@ -79,6 +79,16 @@ def test_workspace_past_int32_is_refused_from_the_arithmetic(mod, check):
     check(2**15, 2**10, 64 * 64, mod.Config(block_m=16, block_n=64, block_k=64, split_k=1))
 
 
+@pytest.mark.parametrize("mod, check", ((F, F.fused_check_launch), (F4, F4.fused_fp4_check_launch)))
+def test_the_split_k_workspace_is_checked_from_two_splits(mod, check):
+    """Any split_k above 1 has a workspace, so split 2 is held to int32 offsets too: 2**14 x 2**16 in
+    16x64 tiles is 2**20 tiles, times 2 splits of 16 * 64 elements = 2**31, refused; one row less is fine."""
+    cfg = mod.Config(block_m=16, block_n=64, block_k=64, split_k=2)
+    with pytest.raises(ValueError, match="split-K workspace .* must stay below 2\\*\\*31"):
+        check(2**14, 2**16, 64, cfg)
+    check(2**14 - 16, 2**16, 64, cfg)
+
+
 def test_splitk_workspace_past_int32_is_refused_before_it_is_allocated(monkeypatch):
     """splitk's (split_k, M, N) fp32 workspace stays within int32 offsets: M * N = 2**28 is fine alone, but
     split 8 makes it 2**31, refused before the workspace exists or a kernel runs (A here is one row

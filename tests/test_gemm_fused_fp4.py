@@ -339,6 +339,24 @@ def test_default_config_and_grid_for_contest_shapes():
         assert cfg.split_k <= -(-s.k // cfg.block_k)
 
 
+def test_default_n_tile_is_never_narrower_than_half_the_m_tile():
+    """Where no N tile reaches DEFAULT_PROGRAMS the default takes the narrowest allowed one, and that is
+    block_m / 2: 32 at block_m 64, 16 at block_m 32 (16 at block_m 16, the narrowest there is)."""
+    for m, block_m, block_n in ((33, 64, 32), (64, 64, 32), (17, 32, 16), (32, 32, 16), (16, 16, 16)):
+        cfg = F.default_config(m, 16, 64)
+        assert (cfg.block_m, cfg.block_n) == (block_m, block_n), (m, cfg)
+
+
+def test_default_n_tile_reaching_exactly_default_programs_is_taken():
+    """The default takes the widest N tile whose tiles times K iterations reach DEFAULT_PROGRAMS, equality
+    included: N = 128 * DEFAULT_PROGRAMS at M = 16 and one K iteration gives exactly that many 128-wide
+    tiles; one column fewer still rounds up to them, one tile fewer falls to the 64-wide tile."""
+    n = 128 * F.DEFAULT_PROGRAMS
+    for cols, block_n in ((n, 128), (n - 1, 128), (n - 128, 64)):
+        cfg = F.default_config(16, cols, 256)
+        assert (cfg.block_m, cfg.block_k, cfg.block_n) == (16, 256, block_n), (cols, cfg)
+
+
 # ---------------------------------------------------------------------------------------------
 # The MI355X build, compiled offline
 

@@ -144,6 +144,13 @@ def test_default_config_holds_any_k_at_any_m():
     assert G.mma_family(G.default_config(64, 16, 2**20)) == "direct" and G.default_config(64, 16, 2**20).block_m == 64
 
 
+def test_default_wspec_tiles_64_rows_up_to_m_64_and_128_above():
+    """Family wspec's default (M > 32) takes block_m 64 for M up to 64 inclusive, 128 from M = 65."""
+    for m, block_m in ((33, 64), (64, 64), (65, 128), (256, 128)):
+        cfg = G.default_config(m, 4096, 7168)
+        assert G.mma_family(cfg) == "wspec" and cfg.block_m == block_m, (m, cfg)
+
+
 def test_only_wspec_quantizes_a_in_whole_tiles_of_rows():
     """The two-launch families quantize A into a buffer of M rows; only wspec, whose producer copies whole
     tiles, pads it to whole block_m tiles, and the quantizer's CTAs in the grid count those rows."""

@@ -180,6 +180,15 @@ def test_bad_inputs():
         quantize_mxfp4(far, backend="triton")
 
 
+def test_both_quantizers_refuse_an_unknown_backend():
+    """quantize_mxfp4 and quantize_mxfp4_shuffled each name their backends: any other is a ValueError,
+    never a silent fall back to the torch spec."""
+    x = torch.randn(4, 64).to(DEVICE)
+    for fn in (quantize_mxfp4, quantize_mxfp4_shuffled):
+        with pytest.raises(ValueError, match="backend"):
+            fn(x, backend="cuda")
+
+
 def test_cpu_tensor_without_interpreter(monkeypatch):
     monkeypatch.setitem(os.environ, "TRITON_INTERPRET", "0")
     with pytest.raises(ValueError, match="TRITON_INTERPRET"):
