@@ -345,7 +345,8 @@ def test_wspec_ring_depths_ranks_without_chunks_and_the_tables_rows():
         if tiling.num_stages > 1:  # the ring families, K = 64: one chunk, split 3
             cases.append(((tiling.block_m + 3, tiling.block_n + 16, 64), dataclasses.replace(tiling, split_k=3)))
     for (m, n, k), rows in dispatch.load_table("h200").items():
-        cases += [((m, n, k), config) for path, config in rows if path == "mma_sm90"]
+        cases += [((m, n, k), dispatch.row_config(path, fields, f"h200 row {m}x{n}x{k}"))
+                  for path, fields in rows if path == "mma_sm90"]
     for (m, n, k), cfg in cases:
         data = generate_input(m, n, k, seed, device="cuda")
         ok, msg = check_implementation(data, _run(data, cfg))
