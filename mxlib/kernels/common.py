@@ -26,7 +26,6 @@ column vector to a row vector (the Triton side of `mxlib.spec.layouts.weight_pos
 """
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import threading
@@ -250,11 +249,10 @@ def mx_check_triton_device(t: torch.Tensor, name: str) -> None:
 def mx_launch_device(t: torch.Tensor):
     """The context a Triton launch on `t` runs in. Triton launches on the current CUDA device and that
     device's current queue, not on its operands' device: for a CUDA tensor on another device this makes
-    the tensor's device current for the launch (`torch.cuda.device`), as torch's own operators do; a null
-    context otherwise."""
-    if t.device.type == "cuda" and t.device.index is not None and t.device.index != torch.cuda.current_device():
-        return torch.cuda.device(t.device)
-    return contextlib.nullcontext()
+    the tensor's device current for the launch, as torch's own operators do; otherwise it changes nothing
+    (`torch.cuda.device(-1)`, which needs no GPU)."""
+    other = t.device.type == "cuda" and t.device.index is not None and t.device.index != torch.cuda.current_device()
+    return torch.cuda.device(t.device if other else -1)
 
 
 INT32_LIMIT = 2**31  # element offsets the kernels compute must stay below this (they index with int32)
