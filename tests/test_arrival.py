@@ -137,3 +137,39 @@ def test_each_queue_has_counters_of_its_own():
     worker.start()
     worker.join()
     assert other and other[0] is not here and other[0].data_ptr() != here.data_ptr()
+
+
+def test_a_capture_id_is_asked_of_the_runtime_torch_runs_on(monkeypatch):
+    """`mx_capture_id` answers the id the runtime's capture-info call gives for an active capture and refuses
+    anything else (an error code, a queue not capturing, id 0); the call is CUDA's cuStreamGetCaptureInfo in
+    libcuda, or HIP's hipStreamGetCaptureInfo on ROCm. CPU: the libraries stood in by hand."""
+    import ctypes
+
+    import pytest
+    import torch
+
+    answers = {"err": 0, "status": 1, "id": 42}
+
+    def call(queue, status, ident):
+        status._obj.value, ident._obj.value = answers["status"], answers["id"]
+        return answers["err"]
+
+    monkeypatch.setattr(common, "_MX_CAPTURE_LIB", [call])
+    assert common.mx_capture_id(0x1234) == 42
+    for bad in ({"err": 900}, {"status": 0}, {"id": 0}):
+        answers.update({"err": 0, "status": 1, "id": 42}, **bad)
+        with pytest.raises(RuntimeError, match="capture id of queue 0x1234"):
+            common.mx_capture_id(0x1234)
+    class Library:
+        def __init__(self, name):
+            self.name = name
+
+        def __getattr__(self, call):
+            return (self.name, call)
+
+    monkeypatch.setattr(ctypes, "CDLL", Library)
+    for hip, want in ((None, ("libcuda.so.1", "cuStreamGetCaptureInfo")),
+                      ("7.1", ("libamdhip64.so", "hipStreamGetCaptureInfo"))):
+        monkeypatch.setattr(common, "_MX_CAPTURE_LIB", [])
+        monkeypatch.setattr(torch.version, "hip", hip)
+        assert common._mx_capture_call() == want

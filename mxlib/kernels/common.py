@@ -379,21 +379,47 @@ def mx_queue_state(device: torch.device) -> tuple[int, int]:
     return queue, (mx_capture_id(queue) if torch.cuda.is_current_stream_capturing() else 0)
 
 
-_MX_CAPTURE_ACTIVE = 1  # CU_STREAM_CAPTURE_STATUS_ACTIVE
+_MX_CAPTURE_ACTIVE = 1  # CU_STREAM_CAPTURE_STATUS_ACTIVE, hipStreamCaptureStatusActive
+_MX_CAPTURE_LIB: list = []  # the library and call that answer a capture's id, found once
+
+
+def _mx_capture_call():
+    """The runtime call that answers a queue's capture id: the CUDA driver's cuStreamGetCaptureInfo (its
+    three-argument form, which every driver since CUDA 10.1 exports), or on ROCm HIP's
+    hipStreamGetCaptureInfo (the same arguments; never run here: no AMD GPU), in the library torch loaded."""
+    import ctypes
+    import glob
+
+    if not _MX_CAPTURE_LIB:
+        if torch.version.hip:
+            names = ["libamdhip64.so"] + sorted(glob.glob(os.path.join(os.path.dirname(torch.__file__), "lib",
+                                                                       "libamdhip64.so*")))
+            call = "hipStreamGetCaptureInfo"
+        else:
+            names, call = ["libcuda.so.1"], "cuStreamGetCaptureInfo"
+        for name in names:
+            try:
+                _MX_CAPTURE_LIB.append(getattr(ctypes.CDLL(name), call))
+                break
+            except (OSError, AttributeError):
+                continue
+        else:
+            raise RuntimeError(f"no library among {names} answers {call}, which the split-K counters need "
+                               "while a graph is captured")
+    return _MX_CAPTURE_LIB[0]
 
 
 def mx_capture_id(queue: int) -> int:
-    """CUDA's id of the graph capture the queue (a CUstream handle) is in, from the driver
-    (cuStreamGetCaptureInfo, its three-argument form, which every driver since CUDA 10.1 exports); raises
-    RuntimeError when the queue is not capturing or the driver refuses. torch has no call for it."""
+    """The id of the graph capture the queue (a CUstream or hipStream_t handle) is in, unique in the process
+    (`_mx_capture_call`); raises RuntimeError when the queue is not capturing or the call refuses. torch
+    has no call for it."""
     import ctypes
 
-    lib = ctypes.CDLL("libcuda.so.1")  # already loaded by torch: this only finds it
     status, ident = ctypes.c_int(0), ctypes.c_uint64(0)
-    err = lib.cuStreamGetCaptureInfo(ctypes.c_void_p(queue), ctypes.byref(status), ctypes.byref(ident))
+    err = _mx_capture_call()(ctypes.c_void_p(queue), ctypes.byref(status), ctypes.byref(ident))
     if err or status.value != _MX_CAPTURE_ACTIVE or not ident.value:
-        raise RuntimeError(f"cuStreamGetCaptureInfo on queue {queue:#x}: error {err}, capture status "
-                           f"{status.value}, id {ident.value} (expected an active capture)")
+        raise RuntimeError(f"the capture id of queue {queue:#x}: error {err}, capture status {status.value}, "
+                           f"id {ident.value} (expected an active capture)")
     return ident.value
 
 
