@@ -173,3 +173,33 @@ def test_a_capture_id_is_asked_of_the_runtime_torch_runs_on(monkeypatch):
         monkeypatch.setattr(common, "_MX_CAPTURE_LIB", [])
         monkeypatch.setattr(torch.version, "hip", hip)
         assert common._mx_capture_call() == want
+
+
+def test_the_queue_and_capture_are_those_of_the_launchs_device(monkeypatch):
+    """`mx_queue_state` answers for the device it is given, not the current one: torch says whether the
+    current device's queue is capturing, so the question is asked with that device made current (a launch on
+    cuda:1 while cuda:0 is current and capturing is not in cuda:0's capture, and the other way round).
+    CPU: two devices stood in by hand."""
+    import contextlib
+
+    import torch
+
+    state = {"current": 0, "capturing": {0: False, 1: True}}
+
+    @contextlib.contextmanager
+    def make_current(device):
+        before = state["current"]
+        if device != -1:
+            state["current"] = torch.device(device).index
+        yield
+        state["current"] = before
+
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: state["current"])
+    monkeypatch.setattr(torch.cuda, "device", make_current)
+    monkeypatch.setattr(torch.cuda, "current_stream", lambda device=None: type("Q", (), {"cuda_stream": 100 + state["current"]}))
+    monkeypatch.setattr(torch.cuda, "is_current_stream_capturing", lambda: state["capturing"][state["current"]])
+    monkeypatch.setattr(common, "mx_capture_id", lambda queue: 7000 + queue)
+    assert common.mx_queue_state(torch.device("cuda", 1)) == (101, 7101) and state["current"] == 0
+    assert common.mx_queue_state(torch.device("cuda", 0)) == (100, 0)
+    state["capturing"] = {0: True, 1: False}
+    assert common.mx_queue_state(torch.device("cuda", 1)) == (101, 0) and state["current"] == 0

@@ -145,20 +145,18 @@ def test_operands_on_a_device_that_is_not_current_run_there(path):
 
 
 def test_a_launch_on_another_devices_operands_makes_that_device_current(monkeypatch):
-    """`mx_launch_device`: no device change for CPU tensors and for CUDA tensors on the current device
-    (`torch.cuda.device(-1)`); `torch.cuda.device(t.device)` for a CUDA tensor on another one (CPU: the
-    devices stood in by hand)."""
-    import types
-
+    """`mx_launch_device`: no device change for the CPU and for the current CUDA device
+    (`torch.cuda.device(-1)`); `torch.cuda.device(device)` for another CUDA device (CPU: the devices stood in
+    by hand)."""
     from mxlib.kernels.common import mx_launch_device
 
-    with mx_launch_device(torch.zeros(1)):  # the real no-op context, on a machine with or without a GPU
+    with mx_launch_device(torch.device("cpu")):  # the real no-op context, on a machine with or without a GPU
         pass
     monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
     monkeypatch.setattr(torch.cuda, "device", lambda d: ("made current", d))
-    assert mx_launch_device(torch.zeros(1)) == ("made current", -1)
-    assert mx_launch_device(types.SimpleNamespace(device=torch.device("cuda", 0))) == ("made current", -1)
-    assert mx_launch_device(types.SimpleNamespace(device=torch.device("cuda", 1))) == ("made current", torch.device("cuda", 1))
+    assert mx_launch_device(torch.device("cpu")) == ("made current", -1)
+    assert mx_launch_device(torch.device("cuda", 0)) == ("made current", -1)
+    assert mx_launch_device(torch.device("cuda", 1)) == ("made current", torch.device("cuda", 1))
 
 
 def test_grid_counts():

@@ -246,13 +246,13 @@ def mx_check_triton_device(t: torch.Tensor, name: str) -> None:
     )
 
 
-def mx_launch_device(t: torch.Tensor):
-    """The context a Triton launch on `t` runs in. Triton launches on the current CUDA device and that
-    device's current queue, not on its operands' device: for a CUDA tensor on another device this makes
-    the tensor's device current for the launch, as torch's own operators do; otherwise it changes nothing
-    (`torch.cuda.device(-1)`, which needs no GPU)."""
-    other = t.device.type == "cuda" and t.device.index is not None and t.device.index != torch.cuda.current_device()
-    return torch.cuda.device(t.device if other else -1)
+def mx_launch_device(device: torch.device):
+    """The context a Triton launch on operands on `device` runs in. Triton launches on the current CUDA
+    device and that device's current queue, not on its operands' device: for a CUDA device other than the
+    current one this makes it current, as torch's own operators do; otherwise it changes nothing
+    (`torch.cuda.device(-1)`, which needs no GPU). `mx_queue_state` asks its questions under it too."""
+    other = device.type == "cuda" and device.index is not None and device.index != torch.cuda.current_device()
+    return torch.cuda.device(device if other else -1)
 
 
 INT32_LIMIT = 2**31  # element offsets the kernels compute must stay below this (they index with int32)
@@ -375,8 +375,9 @@ def mx_queue_state(device: torch.device) -> tuple[int, int]:
     it, and the exported files answer it once (`mxlib.tools.export.SUBSTITUTES`)."""
     if device.type != "cuda":
         return threading.get_ident(), 0
-    queue = torch.cuda.current_stream(device).cuda_stream
-    return queue, (mx_capture_id(queue) if torch.cuda.is_current_stream_capturing() else 0)
+    with mx_launch_device(device):  # torch answers "capturing?" for the current device's queue only
+        queue, capturing = torch.cuda.current_stream().cuda_stream, torch.cuda.is_current_stream_capturing()
+    return queue, (mx_capture_id(queue) if capturing else 0)
 
 
 _MX_CAPTURE_ACTIVE = 1  # CU_STREAM_CAPTURE_STATUS_ACTIVE, hipStreamCaptureStatusActive

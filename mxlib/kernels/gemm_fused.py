@@ -445,7 +445,7 @@ def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: 
     aq = torch.empty((num_m * cfg.block_m, k), dtype=torch.bfloat16, device=a.device) if a_once else c
     a_e4m3 = mx_interpreting()
     aqs = torch.empty((num_m * cfg.block_m, k // 32), dtype=torch.uint8, device=a.device) if a_once and a_e4m3 else c
-    with mx_launch_device(a):
+    with mx_launch_device(a.device):
         return _fused_gemm_kernel[(tiles * cfg.split_k,)](
             a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt, aq, aqs,
             timeline if timeline is not None else c,

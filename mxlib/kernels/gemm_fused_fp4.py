@@ -304,7 +304,7 @@ def _fp4_launch(a, b_shuffle, b_scale_sh, c, cfg: FusedFp4Config, rounding: str,
     if not mx_cuda_backend():
         knobs = {key: v for key, v in (("waves_per_eu", cfg.waves_per_eu),
                                        ("matrix_instr_nonkdim", cfg.matrix_instr_nonkdim)) if v}
-    with mx_launch_device(a):
+    with mx_launch_device(a.device):
         _fp4_gemm_kernel[(tiles * cfg.split_k if programs is None else programs,)](
             a, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c, ws, cnt,
             m, n, k, a.stride(0), a.stride(1), c.stride(0), b_scale_sh.shape[1], gen,

@@ -123,12 +123,12 @@ def splitk_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tens
     meta = dict(BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k,
                 num_warps=cfg.num_warps, num_stages=cfg.num_stages)
     if splits == 1:
-        with mx_launch_device(a):
+        with mx_launch_device(a.device):
             _splitk_kernel[launch](*args, c, m, n, k // 2, g, b_scale_sh.shape[1], g, PARTIAL=False, **meta)
         return c
     mx_check_int32(splits * m * n, f"the split-K workspace (split_k * M * N = {splits} * {m} * {n} elements)")
     ws = torch.empty((splits, m, n), dtype=torch.float32, device=a.device)
-    with mx_launch_device(a):
+    with mx_launch_device(a.device):
         _splitk_kernel[launch](*args, ws, m, n, k // 2, g, b_scale_sh.shape[1], _groups_per_split(g, splits),
                                PARTIAL=True, **meta)
         _splitk_reduce[(triton.cdiv(m * n, _SPLITK_REDUCE_BLOCK),)](ws, c, m * n, splits,

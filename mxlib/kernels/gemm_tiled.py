@@ -78,7 +78,7 @@ def tiled_gemm(path: str, config_type: type, default_config, a: torch.Tensor, b_
         return c  # an empty A gives an empty C: nothing to launch
     a_q, a_scale_sh = mxq_quantize_shuffled(a, rounding)
     grid = tiled_launch(m, n, cfg)
-    with mx_launch_device(a):
+    with mx_launch_device(a.device):
         _tiled_kernel[grid](a_q, a_scale_sh, b_shuffle.view(torch.uint8), b_scale_sh.view(torch.uint8), c,
                             m, n, k // 2, k // 32, b_scale_sh.shape[1],
                             BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, GROUP_M=cfg.group_m,

@@ -151,7 +151,7 @@ def _mxq_launch(x: torch.Tensor, rounding: str, shuffled: bool):
     else:
         xv, kind = x.view(torch.int32), 2
     quant_programs, pad_programs = _mxq_programs(m, cols, rows)
-    with mx_launch_device(x):
+    with mx_launch_device(x.device):
         _mxq_kernel[(quant_programs + pad_programs,)](
             xv, q, s, m, g, x.stride(0), x.stride(1), rows, cols, quant_programs,
             X_KIND=kind, SHUFFLED=shuffled, TIES_AWAY=rounding == "ties_away",
