@@ -1,0 +1,126 @@
+"""Host time per call: how long the CPU spends inside each layer of one GEMM call, on a GPU.
+
+The contest's timing hides host work (eval.py's flush keeps the GPU busy while the host enqueues the call;
+`mxlib.tools.timing` does the same with a calibrated sleep), so no bench number shows it. A reader who calls
+`custom_kernel` eagerly, outside a CUDA graph, pays it on every call. This script measures it, layer by
+layer, for each benchmark shape: the GPU is idle before every call (a synchronize, outside the timed span),
+so what `perf_counter` sees is the host's own work, never a queue that is full.
+
+    python3 scripts/host_time.py --out data/results/h200/host_time.csv [--calls 300]
+
+Rows (one per shape and layer; median, mean, p20, p80 in us over `--calls` calls after 20 untimed ones):
+  plan            `dispatch.plan` on the shape (backend, path and config chosen, nothing launched)
+  unpack          `reference.unpack_data` on the contest's input tuple
+  path_gemm       the planned path's `gemm` called directly with the planned config (the path's own checks,
+                  its allocations and launches)
+  custom_kernel   `mxlib.custom_kernel(data)`: everything a contest call does on the host
+  torch_mm        `torch.mm` of bf16 A and B^T (cuBLAS): the host cost of one library GEMM, for scale
+  empty_launch    one Triton launch of an empty kernel
+Each row also carries the GPU's time of the contest's flush as `mxlib.tools.timing.L2Flush` writes it
+(4x the L2, no sleep): what a flush of that size hides.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import torch  # noqa: E402
+import triton  # noqa: E402
+
+import mxlib  # noqa: E402
+from mxlib.runtime import dispatch  # noqa: E402
+from mxlib.runtime.paths import path_module  # noqa: E402
+from mxlib.spec import shapes as shapes_mod  # noqa: E402
+from mxlib.spec.reference import generate_input, unpack_data  # noqa: E402
+from mxlib.tools.provenance import run_metadata  # noqa: E402
+from mxlib.tools.stats import summarize  # noqa: E402
+from mxlib.tools.timing import L2Flush  # noqa: E402
+
+WARMUP = 20
+
+
+@triton.jit
+def _empty(x):
+    pass
+
+
+def host_us(fn, calls: int) -> list[float]:
+    """Host microseconds of `calls` calls of `fn`, the GPU idle before each (synchronized outside the span)."""
+    for _ in range(WARMUP):
+        fn()
+    torch.cuda.synchronize()
+    out = []
+    for _ in range(calls):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter_ns()
+        fn()
+        out.append((time.perf_counter_ns() - t0) / 1e3)
+    torch.cuda.synchronize()
+    return out
+
+
+def flush_gpu_us(repeats: int = 20) -> float:
+    """The GPU's median time of one L2 flush write (no head-start sleep)."""
+    flush = L2Flush(head_start_us=0)
+    times = []
+    for _ in range(repeats):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        flush()
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end) * 1e3)
+    return sorted(times)[len(times) // 2]
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", required=True, type=Path)
+    p.add_argument("--calls", type=int, default=300)
+    args = p.parse_args()
+    if not torch.cuda.is_available():
+        sys.exit("host_time.py needs a CUDA GPU")
+    meta = {**run_metadata(), "command": " ".join(["python3", *sys.argv])}
+    flush_us = flush_gpu_us()
+    dummy = torch.empty(1, device="cuda")
+    rows = []
+    for s in shapes_mod.load("benchmark"):
+        m, n, k = s.mnk
+        data = generate_input(m, n, k, s.seed, device="cuda", rounding="rne")
+        a, b, _, b_shuffle, b_scale_sh, _ = unpack_data(data)
+        backend, path, config = dispatch.plan(m, n, k, a.device, a_dtype=a.dtype)
+        layers = {
+            "plan": lambda: dispatch.plan(m, n, k, a.device, a_dtype=a.dtype),
+            "unpack": lambda: unpack_data(data),
+            "custom_kernel": lambda: mxlib.custom_kernel(data),
+            "torch_mm": lambda: torch.mm(a, b.t()),
+            "empty_launch": lambda: _empty[(1,)](dummy),
+        }
+        if backend == "triton":
+            gemm = path_module(path).gemm
+            layers["path_gemm"] = lambda: gemm(a, b_shuffle, b_scale_sh, config=config, rounding="rne")
+        for layer, fn in layers.items():
+            st = summarize(host_us(fn, args.calls))
+            rows.append({"m": m, "n": n, "k": k, "layer": layer, "backend": backend, "path": path or "",
+                         "median_us": f"{st['median_us']:.2f}", "mean_us": f"{st['mean_us']:.2f}",
+                         "p20_us": f"{st['p20_us']:.2f}", "p80_us": f"{st['p80_us']:.2f}", "calls": args.calls,
+                         "flush_gpu_us": f"{flush_us:.1f}", **meta})
+            print(f"{m:>4}x{n}x{k:<5} {layer:<14} {backend}/{path or '-':<9} median {st['median_us']:7.2f} us  "
+                  f"mean {st['mean_us']:7.2f}  p20-p80 {st['p20_us']:.2f}-{st['p80_us']:.2f}", flush=True)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with args.out.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    print(f"the L2 flush (4x the L2, no sleep) takes {flush_us:.1f} us of GPU time; wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
