@@ -217,6 +217,32 @@ def test_builders_in_threads_of_one_process_each_keep_their_own_file(monkeypatch
     assert len(names) == 1 and names[0].startswith("mxfp4_mma_sm90-") and names[0].endswith(".cubin")  # no temp left
 
 
+def test_a_cubin_is_reused_only_by_the_compiler_that_built_it(monkeypatch, tmp_path):
+    """The cache's key holds `nvcc --version`: a second call with the same compiler reads the cache (no build),
+    a compiler that answers another version builds its own cubin beside the first."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("MXLIB_CACHE_DIR", str(cache))
+    builds = tmp_path / "builds"
+
+    def fake_nvcc(name, version):
+        nvcc = tmp_path / name
+        nvcc.write_text(f"#!/bin/sh\nif [ \"$1\" = --version ]; then echo '{version}'; exit 0; fi\n"
+                        "while [ $# -gt 1 ]; do if [ \"$1\" = -o ]; then out=$2; fi; shift; done\n"
+                        f"echo x >> \"{builds}\"\nprintf '{name}' > \"$out\"\n")
+        nvcc.chmod(0o755)
+        return str(nvcc)
+
+    first, second = fake_nvcc("nvcc_a", "release 1.0"), fake_nvcc("nvcc_b", "release 2.0")
+    monkeypatch.setattr(G, "mma_find_nvcc", lambda: first)
+    assert G.mma_cubin() == b"nvcc_a" and G.mma_cubin() == b"nvcc_a"
+    assert builds.read_text().count("x") == 1  # the second call read the cache
+    monkeypatch.setattr(G, "mma_find_nvcc", lambda: second)
+    assert G.mma_cubin() == b"nvcc_b"
+    assert builds.read_text().count("x") == 2 and len(list(cache.iterdir())) == 2
+    monkeypatch.setattr(G, "mma_find_nvcc", lambda: first)
+    assert G.mma_cubin() == b"nvcc_a" and builds.read_text().count("x") == 2  # the first one's is still there
+
+
 def test_no_compiler_is_one_clear_line(monkeypatch, tmp_path):
     monkeypatch.setenv("MXLIB_CACHE_DIR", str(tmp_path))  # nothing cached
     monkeypatch.setattr(G, "mma_find_nvcc", lambda: None)

@@ -22,7 +22,8 @@ decode and multiply); the H200 table picks per shape. The kernels, with the reas
 layout, are `csrc/mxfp4_mma_sm90.cu`.
 
 Building: the source is compiled once with nvcc (``-gencode arch=compute_90a,code=sm_90a``) to a cubin,
-cached under $MXLIB_CACHE_DIR (default ~/.cache/mxlib) by a hash of source and flags, and loaded and
+cached under $MXLIB_CACHE_DIR (default ~/.cache/mxlib) by a hash of source, flags and the compiler's
+`--version`, and loaded and
 launched through the CUDA driver API (ctypes on libcuda), on the caller's current CUDA queue. nvcc is
 looked up in $MXLIB_NVCC, $CUDA_HOME/bin, PATH, /usr/local/cuda/bin and the PyPI wheel
 nvidia-cuda-nvcc. `available(device)` says, in one line, whether the path can run and why not; the
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import hashlib
 import os
 import shutil
@@ -352,17 +354,31 @@ def mma_compile(source: str, nvcc: str, out: Path, flags: tuple = MMA_NVCC_FLAGS
     return proc.stderr + proc.stdout
 
 
+@functools.lru_cache(maxsize=None)
+def mma_nvcc_version(nvcc: str) -> str:
+    """What `nvcc --version` prints (release and build), part of the cubin cache's key: a cubin is reused only
+    by the compiler that built it, so changing nvcc rebuilds. "" where nvcc cannot answer (then its build
+    fails and says why). Asked once per compiler and process."""
+    try:
+        proc = subprocess.run([nvcc, "--version"], capture_output=True, text=True, timeout=MMA_NVCC_TIMEOUT_S)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return proc.stdout.strip()
+
+
 def mma_cubin() -> bytes:
-    """The compiled kernels, from the cache or compiled now (MmaUnavailable if that is impossible)."""
+    """The compiled kernels, from the cache or compiled now (MmaUnavailable if that is impossible). The cache's
+    key is a hash of the source, the flags and the compiler's `mma_nvcc_version`."""
     source = mma_source()
-    key = hashlib.sha256((source + "\0" + " ".join(MMA_NVCC_FLAGS)).encode()).hexdigest()[:20]
-    path = mma_cache_dir() / f"mxfp4_mma_sm90-{key}.cubin"
-    if path.is_file():
-        return path.read_bytes()
     nvcc = mma_find_nvcc()
     if nvcc is None:
         raise MmaUnavailable("no CUDA compiler found (looked in $MXLIB_NVCC, $CUDA_HOME/bin, PATH, "
                              "/usr/local/cuda/bin and the nvidia-cuda-nvcc wheel); path mma_sm90 needs nvcc")
+    material = "\0".join((source, " ".join(MMA_NVCC_FLAGS), mma_nvcc_version(nvcc)))
+    key = hashlib.sha256(material.encode()).hexdigest()[:20]
+    path = mma_cache_dir() / f"mxfp4_mma_sm90-{key}.cubin"
+    if path.is_file():
+        return path.read_bytes()
     tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
