@@ -9,6 +9,7 @@ import dataclasses
 import importlib.util
 import random
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -276,6 +277,23 @@ def test_a_broken_compiler_is_one_clear_line_and_leaves_no_file(monkeypatch, tmp
     with pytest.raises(G.MmaUnavailable, match=words) as exc:
         G.mma_cubin()
     assert "\n" not in str(exc.value) and list(cache.iterdir()) == []
+
+
+def test_a_build_past_its_time_stops_the_compilers_whole_tree(monkeypatch, tmp_path):
+    """nvcc runs cicc and ptxas as children: a timeout must stop them too, not leave them compiling."""
+    child = tmp_path / "child.pid"
+    nvcc = tmp_path / "nvcc"
+    nvcc.write_text(f"#!/bin/sh\nsleep 60 &\necho $! > \"{child}\"\nsleep 60\n")
+    nvcc.chmod(0o755)
+    monkeypatch.setattr(G, "MMA_NVCC_TIMEOUT_S", 1)
+    with pytest.raises(G.MmaUnavailable, match="could not compile") as exc:
+        G.mma_compile("// demo", str(nvcc), tmp_path / "k.cubin")
+    assert "\n" not in str(exc.value)
+    stat = Path(f"/proc/{int(child.read_text())}/stat")
+    deadline = time.monotonic() + 5
+    while stat.exists() and stat.read_text().split(")")[-1].split()[0] != "Z" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not stat.exists() or stat.read_text().split(")")[-1].split()[0] == "Z"  # gone, or dead and unreaped
 
 
 def test_a_cache_that_is_not_a_folder_is_one_clear_line(monkeypatch, tmp_path):

@@ -41,6 +41,7 @@ import functools
 import hashlib
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -342,16 +343,26 @@ def mma_compile(source: str, nvcc: str, out: Path, flags: tuple = MMA_NVCC_FLAGS
         src = Path(tmp) / "mxfp4_mma_sm90.cu"
         src.write_text(source, encoding="utf-8")
         try:
-            proc = subprocess.run([nvcc, *flags, "-o", str(out), str(src)], capture_output=True,
-                                  text=True, timeout=MMA_NVCC_TIMEOUT_S)
-        except (OSError, subprocess.TimeoutExpired) as exc:
+            # A session of its own: a timeout or an interrupt stops nvcc's whole tree (cicc, ptxas), not nvcc alone.
+            proc = subprocess.Popen([nvcc, *flags, "-o", str(out), str(src)], stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True, start_new_session=True)
+        except OSError as exc:
             raise MmaUnavailable(f"nvcc ({nvcc}) could not compile the mma_sm90 kernels: {exc}") from None
+        try:
+            stdout, stderr = proc.communicate(timeout=MMA_NVCC_TIMEOUT_S)
+        except subprocess.TimeoutExpired as exc:
+            raise MmaUnavailable(f"nvcc ({nvcc}) could not compile the mma_sm90 kernels: {exc}") from None
+        finally:
+            if proc.poll() is None:
+                with contextlib.suppress(OSError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.communicate()
     if proc.returncode:
-        lines = [ln for ln in (proc.stderr + proc.stdout).splitlines() if "error" in ln.lower()] or ["no message"]
+        lines = [ln for ln in (stderr + stdout).splitlines() if "error" in ln.lower()] or ["no message"]
         raise MmaUnavailable(f"nvcc ({nvcc}) failed to compile the mma_sm90 kernels: {lines[0].strip()}")
     if not Path(out).is_file() or not Path(out).stat().st_size:
         raise MmaUnavailable(f"nvcc ({nvcc}) exited 0 but wrote no cubin at {out}")
-    return proc.stderr + proc.stdout
+    return stderr + stdout
 
 
 @functools.lru_cache(maxsize=None)
