@@ -6,7 +6,7 @@ The contest's timing hides host work (eval.py's flush keeps the GPU busy while t
 layer, for each benchmark shape: the GPU is idle before every call (a synchronize, outside the timed span),
 so what `perf_counter` sees is the host's own work, never a queue that is full.
 
-    python3 scripts/host_time.py --out data/results/h200/host_time.csv [--calls 300]
+    python3 scripts/host_time.py --out data/results/h200/host_time.csv [--calls 300] [--profile 4x2880x512,...]
 
 Rows (one per shape and layer; median, mean, p20, p80 in us over `--calls` calls after 20 untimed ones):
   plan            `dispatch.plan` on the shape (backend, path and config chosen, nothing launched)
@@ -16,13 +16,18 @@ Rows (one per shape and layer; median, mean, p20, p80 in us over `--calls` calls
   custom_kernel   `mxlib.custom_kernel(data)`: everything a contest call does on the host
   torch_mm        `torch.mm` of bf16 A and B^T (cuBLAS): the host cost of one library GEMM, for scale
   empty_launch    one Triton launch of an empty kernel
+With `--profile`, each layer on the shapes named is also run under cProfile (its own calls, after the timed
+ones) and the functions with the most time of their own are printed, then those with the most time including their callees: where the host's time goes.
 Each row also carries the GPU's time of the contest's flush as `mxlib.tools.timing.L2Flush` writes it
 (4x the L2, no sleep): what a flush of that size hides.
 """
 from __future__ import annotations
 
 import argparse
+import cProfile
 import csv
+import io
+import pstats
 import os
 import sys
 import time
@@ -65,6 +70,22 @@ def host_us(fn, calls: int) -> list[float]:
     return out
 
 
+def profile(fn, calls: int, top: int = 30) -> str:
+    """cProfile's tables of `calls` calls of `fn` (the GPU idle before each): its `top` functions by own time,
+    then by time including their callees."""
+    prof = cProfile.Profile()
+    for _ in range(calls):
+        torch.cuda.synchronize()
+        prof.enable()
+        fn()
+        prof.disable()
+    torch.cuda.synchronize()
+    text = io.StringIO()
+    for order in ("tottime", "cumulative"):
+        pstats.Stats(prof, stream=text).sort_stats(order).print_stats(top)
+    return text.getvalue()
+
+
 def flush_gpu_us(repeats: int = 20) -> float:
     """The GPU's median time of one L2 flush write (no head-start sleep)."""
     flush = L2Flush(head_start_us=0)
@@ -83,6 +104,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", required=True, type=Path)
     p.add_argument("--calls", type=int, default=300)
+    p.add_argument("--profile", default="", help="shapes MxNxK, comma-separated, whose layers are also profiled")
     args = p.parse_args()
     if not torch.cuda.is_available():
         sys.exit("host_time.py needs a CUDA GPU")
@@ -113,6 +135,8 @@ def main() -> int:
                          "flush_gpu_us": f"{flush_us:.1f}", **meta})
             print(f"{m:>4}x{n}x{k:<5} {layer:<14} {backend}/{path or '-':<9} median {st['median_us']:7.2f} us  "
                   f"mean {st['mean_us']:7.2f}  p20-p80 {st['p20_us']:.2f}-{st['p80_us']:.2f}", flush=True)
+            if f"{m}x{n}x{k}" in args.profile.split(","):
+                print(f"--- profile of {layer} at {m}x{n}x{k}, {args.calls} calls\n{profile(fn, args.calls)}", flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.open("w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
