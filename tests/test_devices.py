@@ -32,3 +32,26 @@ def test_gpu_facts_are_read_from_the_device():
     props = torch.cuda.get_device_properties(0)
     assert devices.compute_units("cuda:0") == props.multi_processor_count
     assert devices.device_kind("cuda:0") == devices.kind_of_name(props.name)
+
+
+def test_a_gpus_facts_are_asked_of_torch_once_per_gpu(monkeypatch):
+    """`gpu_facts` reads a GPU's name and unit count once per index; "cuda" without an index is the current
+    GPU (two stand-in GPUs, no real one needed)."""
+    asked = []
+
+    class Props:
+        def __init__(self, index):
+            self.name = ("NVIDIA H200", "AMD Instinct MI355X")[index]
+            self.multi_processor_count = (132, 256)[index]
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 1)
+    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda index: asked.append(index) or Props(index))
+    devices.gpu_facts.cache_clear()
+    try:
+        assert devices.device_kind("cuda:0") == "h200" and devices.compute_units("cuda:0") == 132
+        assert devices.device_kind("cuda") == "mi355x" and devices.compute_units() == 256
+        assert devices.device_name("cuda:1") == "AMD Instinct MI355X" and devices.device_kind("cuda:0") == "h200"
+        assert asked == [0, 1]
+    finally:
+        devices.gpu_facts.cache_clear()

@@ -505,7 +505,7 @@ def _mma_function(lib, mod, functions: dict, name: str, smem: int):
 def _mma_start(lib, fn, name: str, values: list, grid: list, threads: int, smem: int, queue: int,
                attrs: list) -> None:
     """cuLaunchKernelEx of `fn` with the kernel arguments `values` (ctypes scalars) and launch `attrs`."""
-    params = (ctypes.c_void_p * len(values))(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
+    params = (ctypes.c_void_p * len(values))(*map(ctypes.addressof, values))
     array = (_MmaLaunchAttr * max(1, len(attrs)))(*attrs)
     launch = _MmaLaunchConfig(smem=smem, queue=queue, attrs=array, num_attrs=len(attrs))
     launch.grid[:] = grid
@@ -635,7 +635,7 @@ def mma_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor,
         return mx_output(m, n, a.device, out)
     if a.device.type != "cuda":
         raise MmaUnavailable(f"mma_sm90 needs CUDA tensors, got a on {a.device}")
-    ok, reason = mma_available(a.device)
+    ok, reason = _MMA_VERDICTS.get(a.device.index) or mma_available(a.device)  # asked once per device
     if not ok:
         raise MmaUnavailable(reason)
     a = mma_aligned_a(a)

@@ -15,6 +15,8 @@ import sys
 
 import torch
 
+from ..spec.devices import gpu_facts
+
 BACKENDS = ("aiter", "triton", "torch")
 ENV_BACKEND = "MXLIB_BACKEND"  # names a backend when no argument does (mxlib.runtime.dispatch)
 
@@ -51,7 +53,7 @@ def _triton_status() -> tuple[bool, str]:
         return False, "triton is not installed"
     if torch.cuda.is_available():
         kind = "ROCm" if torch.version.hip else "CUDA"
-        return True, f"triton {version} on {kind} device {torch.cuda.get_device_name()}"
+        return True, f"triton {version} on {kind} device {gpu_facts(torch.cuda.current_device())[0]}"
     if _interpreting():
         return True, f"triton {version} interpreter on the CPU (TRITON_INTERPRET=1)"
     return False, (f"triton {version} is installed but there is no CUDA/ROCm device and mxlib's kernels are not "

@@ -20,6 +20,7 @@ occupancy model (plain Python) can use these facts too.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -93,7 +94,7 @@ def device_kind(device) -> str:
     device = check_device_type(device, present=True)
     if device.type == "cpu":
         return CPU_KIND
-    return kind_of_name(torch.cuda.get_device_name(device))
+    return kind_of_name(gpu_facts(_gpu_index(device))[0])
 
 
 def device_name(device=None) -> str:
@@ -106,7 +107,7 @@ def device_name(device=None) -> str:
             return CPU_KIND
         device = torch.device("cuda")
     device = check_device_type(device, present=True)
-    return CPU_KIND if device.type == "cpu" else torch.cuda.get_device_name(device)
+    return CPU_KIND if device.type == "cpu" else gpu_facts(_gpu_index(device))[0]
 
 
 def compute_units(device=None) -> int:
@@ -124,4 +125,22 @@ def compute_units(device=None) -> int:
     device = check_device_type(device, present=True)
     if device.type != "cuda":
         return H200.units
-    return int(torch.cuda.get_device_properties(device).multi_processor_count)
+    return gpu_facts(_gpu_index(device))[1]
+
+
+def _gpu_index(device) -> int:
+    """The index of a CUDA torch.device: its own, or the current device's where it names none ("cuda")."""
+    import torch
+
+    return device.index if device.index is not None else torch.cuda.current_device()
+
+
+@functools.lru_cache(maxsize=None)
+def gpu_facts(index: int) -> tuple[str, int]:
+    """(name, SMs or CUs) of GPU `index`, as torch reports them, read once per GPU and process: they do not
+    change while it runs, and torch's question costs microseconds that the dispatcher would pay on every
+    call (`device_kind`, `compute_units`, `device_name` read them here)."""
+    import torch
+
+    props = torch.cuda.get_device_properties(index)
+    return str(props.name), int(props.multi_processor_count)
