@@ -244,6 +244,21 @@ def test_a_cubin_is_reused_only_by_the_compiler_that_built_it(monkeypatch, tmp_p
     assert G.mma_cubin() == b"nvcc_a" and builds.read_text().count("x") == 2  # the first one's is still there
 
 
+def test_relative_compiler_and_cache_paths_still_build(monkeypatch, tmp_path):
+    """The compiler runs in a scratch folder of its own; a compiler and a cache named relative to where the
+    caller runs must still be found and written."""
+    (tmp_path / "bin").mkdir()
+    nvcc = tmp_path / "bin" / "nvcc"
+    nvcc.write_text("#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'release 9.9'; exit 0; fi\n"
+                    "while [ $# -gt 1 ]; do if [ \"$1\" = -o ]; then out=$2; fi; shift; done\nprintf cubin > \"$out\"\n")
+    nvcc.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MXLIB_CACHE_DIR", "cache")
+    monkeypatch.setattr(G, "mma_find_nvcc", lambda: "bin/nvcc")
+    assert G.mma_cubin() == b"cubin"
+    assert [p.suffix for p in (tmp_path / "cache").iterdir()] == [".cubin"]
+
+
 def test_no_compiler_is_one_clear_line(monkeypatch, tmp_path):
     monkeypatch.setenv("MXLIB_CACHE_DIR", str(tmp_path))  # nothing cached
     monkeypatch.setattr(G, "mma_find_nvcc", lambda: None)
@@ -271,12 +286,15 @@ def test_a_broken_compiler_is_one_clear_line_and_leaves_no_file(monkeypatch, tmp
     nvcc = tmp_path / "nvcc"
     nvcc.write_text(script)
     nvcc.chmod(0o755 if script.startswith("#!") else 0o644)
-    cache = tmp_path / "cache"
+    cache, where = tmp_path / "cache", tmp_path / "cwd"
+    where.mkdir()
+    monkeypatch.chdir(where)
     monkeypatch.setenv("MXLIB_CACHE_DIR", str(cache))
     monkeypatch.setattr(G, "mma_find_nvcc", lambda: str(nvcc))
     with pytest.raises(G.MmaUnavailable, match=words) as exc:
         G.mma_cubin()
     assert "\n" not in str(exc.value) and list(cache.iterdir()) == []
+    assert list(where.iterdir()) == []  # nor where the caller runs (this one writes to its last argument)
 
 
 def test_a_build_past_its_time_stops_the_compilers_whole_tree(monkeypatch, tmp_path):

@@ -344,8 +344,9 @@ def mma_compile(source: str, nvcc: str, out: Path, flags: tuple = MMA_NVCC_FLAGS
         src.write_text(source, encoding="utf-8")
         try:
             # A session of its own: a timeout or an interrupt stops nvcc's whole tree (cicc, ptxas), not nvcc alone.
-            proc = subprocess.Popen([nvcc, *flags, "-o", str(out), str(src)], stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True, start_new_session=True)
+            # Run in the scratch folder (paths absolute): nothing it writes lands where the caller runs.
+            proc = subprocess.Popen([os.path.abspath(nvcc), *flags, "-o", str(Path(out).resolve()), str(src)], cwd=tmp,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
         except OSError as exc:
             raise MmaUnavailable(f"nvcc ({nvcc}) could not compile the mma_sm90 kernels: {exc}") from None
         try:
@@ -371,7 +372,9 @@ def mma_nvcc_version(nvcc: str) -> str:
     by the compiler that built it, so changing nvcc rebuilds. "" where nvcc cannot answer (then its build
     fails and says why). Asked once per compiler and process."""
     try:
-        proc = subprocess.run([nvcc, "--version"], capture_output=True, text=True, timeout=MMA_NVCC_TIMEOUT_S)
+        with tempfile.TemporaryDirectory() as tmp:  # whatever it writes where it runs goes with the folder
+            proc = subprocess.run([os.path.abspath(nvcc), "--version"], capture_output=True, text=True, cwd=tmp,
+                                  timeout=MMA_NVCC_TIMEOUT_S)
     except (OSError, subprocess.TimeoutExpired):
         return ""
     return proc.stdout.strip()

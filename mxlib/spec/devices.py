@@ -89,8 +89,6 @@ def device_kind(device) -> str:
     """The config table's and results folder's name for a torch device (or "cpu", "cuda", "cuda:1"):
     "cpu", or `kind_of_name` of the GPU's name. A table exists only for kinds someone measured. Other
     device types are refused (`check_device_type`)."""
-    import torch
-
     device = check_device_type(device, present=True)
     if device.type == "cpu":
         return CPU_KIND
