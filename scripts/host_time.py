@@ -43,6 +43,7 @@ from mxlib.runtime import dispatch  # noqa: E402
 from mxlib.runtime.paths import path_module  # noqa: E402
 from mxlib.spec import shapes as shapes_mod  # noqa: E402
 from mxlib.spec.reference import generate_input, unpack_data  # noqa: E402
+from mxlib.tools.files import atomic_open  # noqa: E402
 from mxlib.tools.provenance import run_metadata  # noqa: E402
 from mxlib.tools.stats import summarize  # noqa: E402
 from mxlib.tools.timing import L2Flush  # noqa: E402
@@ -138,10 +139,10 @@ def main() -> int:
             if f"{m}x{n}x{k}" in args.profile.split(","):
                 print(f"--- profile of {layer} at {m}x{n}x{k}, {args.calls} calls\n{profile(fn, args.calls)}", flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    with args.out.open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    with atomic_open(args.out, "w", newline="") as f:  # an interrupted run leaves no half-written CSV
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
     print(f"the L2 flush (4x the L2, no sleep) takes {flush_us:.1f} us of GPU time; wrote {args.out}")
     return 0
 
