@@ -17,9 +17,9 @@ Rows (one per shape and layer; median, mean, p20, p80 in us over `--calls` calls
   torch_mm        `torch.mm` of bf16 A and B^T (cuBLAS): the host cost of one library GEMM, for scale
   empty_launch    one Triton launch of an empty kernel
 With `--profile`, each layer on the shapes named is also run under cProfile (its own calls, after the timed
-ones) and the functions with the most time of their own are printed, then those with the most time including their callees: where the host's time goes.
-Each row also carries the GPU's time of the contest's flush as `mxlib.tools.timing.L2Flush` writes it
-(4x the L2, no sleep): what a flush of that size hides.
+ones) and the functions with the most time of their own are printed, then those with the most time including
+their callees: where the host's time goes. Each row also carries the GPU's time of the bench's flush as
+`mxlib.tools.timing.L2Flush` writes it (4x the L2, no sleep): what a flush of that size alone hides.
 """
 from __future__ import annotations
 
@@ -27,8 +27,8 @@ import argparse
 import cProfile
 import csv
 import io
-import pstats
 import os
+import pstats
 import sys
 import time
 from pathlib import Path

@@ -307,11 +307,19 @@ def test_a_build_past_its_time_stops_the_compilers_whole_tree(monkeypatch, tmp_p
     with pytest.raises(G.MmaUnavailable, match="could not compile") as exc:
         G.mma_compile("// demo", str(nvcc), tmp_path / "k.cubin")
     assert "\n" not in str(exc.value)
-    stat = Path(f"/proc/{int(child.read_text())}/stat")
+    pid = int(child.read_text())
+
+    def state():
+        """The child's process state letter, or None once it is gone."""
+        try:
+            return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+        except FileNotFoundError:
+            return None
+
     deadline = time.monotonic() + 5
-    while stat.exists() and stat.read_text().split(")")[-1].split()[0] != "Z" and time.monotonic() < deadline:
+    while state() not in (None, "Z") and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not stat.exists() or stat.read_text().split(")")[-1].split()[0] == "Z"  # gone, or dead and unreaped
+    assert state() in (None, "Z")  # gone, or dead and not yet reaped
 
 
 def test_a_cache_that_is_not_a_folder_is_one_clear_line(monkeypatch, tmp_path):
