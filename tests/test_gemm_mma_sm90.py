@@ -838,6 +838,8 @@ def test_a_verdict_is_kept_for_the_process_until_a_retry(monkeypatch):
     assert G.mma_available("cuda:0", retry=True) == (False, "cache not writable")
     assert G.mma_available("cuda:0", retry=True)[0] is True
     assert G.mma_available("cuda:0")[0] is True and outcomes == []
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: pytest.fail("a kept verdict asked torch again"))
+    assert G.mma_available(torch.device("cuda", 0))[0] is True  # a path's call: the kept verdict, nothing asked
 
 
 def test_another_gpu_generation_is_refused_without_a_build(monkeypatch):

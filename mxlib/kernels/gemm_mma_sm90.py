@@ -585,6 +585,8 @@ def mma_available(device=None, *, retry: bool = False) -> tuple[bool, str]:
     process: the dispatcher asks on every call, so a failed build is kept too rather than run again on
     every call. `retry=True` forgets the device's verdict first (after fixing what failed: a compiler
     that timed out, a cache folder that was not writable)."""
+    if not retry and isinstance(device, torch.device) and device.index in _MMA_VERDICTS and device.type == "cuda":
+        return _MMA_VERDICTS[device.index]  # a kept verdict, without asking torch again: paths ask on every call
     if not torch.cuda.is_available():
         return False, "mma_sm90 needs a CUDA device (torch.cuda.is_available() is False)"
     device = torch.device("cuda", torch.cuda.current_device()) if device is None else torch.device(device)
@@ -638,7 +640,7 @@ def mma_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor,
         return mx_output(m, n, a.device, out)
     if a.device.type != "cuda":
         raise MmaUnavailable(f"mma_sm90 needs CUDA tensors, got a on {a.device}")
-    ok, reason = _MMA_VERDICTS.get(a.device.index) or mma_available(a.device)  # asked once per device
+    ok, reason = mma_available(a.device)
     if not ok:
         raise MmaUnavailable(reason)
     a = mma_aligned_a(a)
