@@ -8,7 +8,8 @@ so what `perf_counter` sees is the host's own work, never a queue that is full.
 
     python3 scripts/host_time.py --out data/results/h200/host_time.csv [--calls 300] [--profile 4x2880x512,...]
 
-Rows (one per shape and layer; median, mean, p20, p80 in us over `--calls` calls after 20 untimed ones):
+Rows (one per shape and layer, in the order of `mxlib.tools.host_costs.LAYERS`; median, mean, p20, p80 in us
+over `--calls` calls after 20 untimed ones):
   plan            `dispatch.plan` on the shape (backend, path and config chosen, nothing launched)
   unpack          `reference.unpack_data` on the contest's input tuple
   path_gemm       the planned path's `gemm` called directly with the planned config (the path's own checks,
@@ -44,6 +45,7 @@ from mxlib.runtime.paths import path_module  # noqa: E402
 from mxlib.spec import shapes as shapes_mod  # noqa: E402
 from mxlib.spec.reference import generate_input, unpack_data  # noqa: E402
 from mxlib.tools.files import atomic_open  # noqa: E402
+from mxlib.tools.host_costs import LAYERS  # noqa: E402
 from mxlib.tools.provenance import run_metadata  # noqa: E402
 from mxlib.tools.stats import summarize  # noqa: E402
 from mxlib.tools.timing import L2Flush  # noqa: E402
@@ -118,7 +120,7 @@ def main() -> int:
         data = generate_input(m, n, k, s.seed, device="cuda", rounding="rne")
         a, b, _, b_shuffle, b_scale_sh, _ = unpack_data(data)
         backend, path, config = dispatch.plan(m, n, k, a.device, a_dtype=a.dtype)
-        layers = {
+        calls = {
             "plan": lambda: dispatch.plan(m, n, k, a.device, a_dtype=a.dtype),
             "unpack": lambda: unpack_data(data),
             "custom_kernel": lambda: mxlib.custom_kernel(data),
@@ -127,8 +129,9 @@ def main() -> int:
         }
         if backend == "triton":
             gemm = path_module(path).gemm
-            layers["path_gemm"] = lambda: gemm(a, b_shuffle, b_scale_sh, config=config, rounding="rne")
-        for layer, fn in layers.items():
+            calls["path_gemm"] = lambda: gemm(a, b_shuffle, b_scale_sh, config=config, rounding="rne")
+        for layer in (name for name in LAYERS if name in calls):  # the report's names and order
+            fn = calls[layer]
             st = summarize(host_us(fn, args.calls))
             rows.append({"m": m, "n": n, "k": k, "layer": layer, "backend": backend, "path": path or "",
                          "median_us": f"{st['median_us']:.2f}", "mean_us": f"{st['mean_us']:.2f}",

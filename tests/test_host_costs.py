@@ -42,3 +42,6 @@ def test_a_missing_layer_or_shape_is_an_error_naming_it():
         host_costs.host_report(frame("GPU A", SHAPES, drop=[(4, 2880, 512, "plan")]))
     with pytest.raises(ValueError, match="every round must time the shapes of run"):
         host_costs.host_report(frame("GPU A", SHAPES), {"old": [frame("B", SHAPES[:1])], "new": [frame("B", SHAPES)]})
+    with pytest.raises(ValueError, match="the rounds of one tree time different shapes"):
+        host_costs.host_report(frame("GPU A", SHAPES), {"old": [frame("B", SHAPES), frame("B", SHAPES[:1])],
+                                                        "new": [frame("B", SHAPES)]})

@@ -27,6 +27,8 @@ def medians(frame) -> dict:
 def _mean_of_rounds(frames: list, layer: str) -> dict:
     """{(m, n, k): the mean over `frames` (rounds of one tree) of `layer`'s median us}."""
     per = [medians(f) for f in frames]
+    if any(set(p) != set(per[0]) for p in per):
+        raise ValueError(f"the rounds of one tree time different shapes: {[sorted(p) for p in per]}")
     return {shape: sum(p[shape][layer] for p in per) / len(per) for shape in per[0]}
 
 
