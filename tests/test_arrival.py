@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from mxlib.kernels import arrival, common
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -196,10 +198,36 @@ def test_the_queue_and_capture_are_those_of_the_launchs_device(monkeypatch):
 
     monkeypatch.setattr(torch.cuda, "current_device", lambda: state["current"])
     monkeypatch.setattr(torch.cuda, "device", make_current)
-    monkeypatch.setattr(torch.cuda, "current_stream", lambda device=None: type("Q", (), {"cuda_stream": 100 + state["current"]}))
     monkeypatch.setattr(torch.cuda, "is_current_stream_capturing", lambda: state["capturing"][state["current"]])
     monkeypatch.setattr(common, "mx_capture_id", lambda queue: 7000 + queue)
-    assert common.mx_queue_state(torch.device("cuda", 1)) == (101, 7101) and state["current"] == 0
-    assert common.mx_queue_state(torch.device("cuda", 0)) == (100, 0)
-    state["capturing"] = {0: True, 1: False}
-    assert common.mx_queue_state(torch.device("cuda", 1)) == (101, 0) and state["current"] == 0
+
+    def queue_of(index):  # each GPU's current queue: 100 + its index
+        return 100 + torch.device("cuda", state["current"] if index is None else index).index
+
+    # torch's raw query where it has one (a CUDA build), else the public Stream object (this CPU build)
+    for raw in (lambda index: queue_of(index), None):
+        if raw is None:
+            monkeypatch.delattr(torch._C, "_cuda_getCurrentRawStream", raising=False)
+        else:
+            monkeypatch.setattr(torch._C, "_cuda_getCurrentRawStream", raw, raising=False)
+        monkeypatch.setattr(torch.cuda, "current_stream",
+                            lambda device=None: type("Q", (), {"cuda_stream": queue_of(device)}))
+        state["capturing"] = {0: False, 1: True}
+        assert common.mx_queue_state(torch.device("cuda", 1)) == (101, 7101) and state["current"] == 0
+        assert common.mx_queue_state(torch.device("cuda", 0)) == (100, 0)
+        assert common.mx_queue_state(torch.device("cuda")) == (100, 0)  # no index: the current GPU
+        state["capturing"] = {0: True, 1: False}
+        assert common.mx_queue_state(torch.device("cuda", 1)) == (101, 0) and state["current"] == 0
+
+
+@pytest.mark.gpu
+def test_the_raw_queue_is_torchs_current_stream():
+    """`mx_current_queue` (torch's raw query) answers the handle `torch.cuda.current_stream()` does, on the
+    default queue and inside a side stream, and `mx_queue_state` with it."""
+    import torch
+
+    assert common.mx_current_queue(0) == torch.cuda.current_stream(0).cuda_stream
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        assert common.mx_current_queue(0) == side.cuda_stream != torch.cuda.default_stream(0).cuda_stream
+        assert common.mx_queue_state(torch.device("cuda", 0)) == (side.cuda_stream, 0)

@@ -55,3 +55,14 @@ def test_a_gpus_facts_are_asked_of_torch_once_per_gpu(monkeypatch):
         assert asked == [0, 1]
     finally:
         devices.gpu_facts.cache_clear()
+
+
+def test_cuda_is_not_asked_for_again_once_torch_has_initialized_it(monkeypatch):
+    """`cuda_present` answers from torch's initialized state where it can (initialized means a device exists),
+    and asks `torch.cuda.is_available()` only before that: no device here, then a stand-in initialized one."""
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: False)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert devices.cuda_present() is False
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: True)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: pytest.fail("asked again"))
+    assert devices.cuda_present() is True

@@ -324,3 +324,18 @@ def test_check_command_takes_the_backend_from_the_environment(clean_env, capsys)
     clean_env.setenv(dispatch.ENV_PATH, "fused")
     assert main(["check"]) == 2
     assert "$MXLIB_PATH='fused' names a path, but backend 'torch'" in capsys.readouterr().err
+
+
+def test_a_path_module_imported_before_is_looked_up_not_imported(monkeypatch):
+    """`path_module` hands back the module already imported without the import machinery (asked three times a
+    call); a name that is no path is still refused by name."""
+    import importlib
+
+    from mxlib.runtime import paths
+
+    module = paths.path_module("fused")
+    monkeypatch.setattr(importlib, "import_module", lambda name: pytest.fail(f"imported {name} again"))
+    assert paths.path_module("fused") is module
+    for bad in ("nope", ["fused"], None):
+        with pytest.raises(ValueError, match="path must be one of"):
+            paths.path_module(bad)

@@ -152,6 +152,16 @@ def test_default_wspec_tiles_64_rows_up_to_m_64_and_128_above():
         assert G.mma_family(cfg) == "wspec" and cfg.block_m == block_m, (m, cfg)
 
 
+def test_the_default_aims_at_the_current_gpus_sms(monkeypatch):
+    """The default's split_k follows the SM count of the GPU asked about, also when the same shape was asked
+    before on a GPU of another size (the defaults are kept per shape and SM count)."""
+    made = {}
+    for units in (132, 66, 132):
+        monkeypatch.setattr(G, "compute_units", lambda: units)
+        made.setdefault(units, []).append(G.default_config(64, 2112, 7168))
+    assert made[132][0] is made[132][1] and made[132][0].split_k > made[66][0].split_k
+
+
 def test_only_wspec_quantizes_a_in_whole_tiles_of_rows():
     """The two-launch families quantize A into a buffer of M rows; only wspec, whose producer copies whole
     tiles, pads it to whole block_m tiles, and the quantizer's CTAs in the grid count those rows."""

@@ -72,6 +72,7 @@ MMA_WGMMA = ((16, 1), (32, 1), (64, 1), (128, 1), (16, 2), (32, 2), (64, 2), (12
 # 4 x warpgroups x warpgroups-along-K consumer warps.
 MMA_WSPEC = ((16, 1, 1, 104), (32, 1, 1, 112), (64, 1, 1, 128), (128, 1, 1, 160), (16, 2, 1, 104), (32, 2, 1, 112),
              (64, 2, 1, 128), (128, 2, 1, 160), (16, 1, 2, 104), (32, 1, 2, 112), (64, 1, 2, 128), (128, 1, 2, 160))
+MMA_WSPEC_TILINGS = frozenset(t[:3] for t in MMA_WSPEC)  # (block_m, warpgroups, along K): what a name is asked of
 MMA_MAX_STAGES = 6  # the ring depths the pipelined kernels wait on (cp.async.wait_group takes an immediate)
 MMA_WSPEC_MAX_STAGES = 8  # family wspec's ring (mbarriers, no immediate): bounded by shared memory
 MMA_QUANT_KERNEL = "mxfp4_quant_a_sm90"  # A quantized once per launch for the ring families (pipelined, wgmma, wspec)
@@ -187,7 +188,7 @@ def mma_kernel_name(cfg: MmaConfig) -> str | None:
     bm, bn, nw, kw = cfg.block_m, cfg.block_n, cfg.num_warps, cfg.warps_k
     if cfg.wgmma == 2:
         k = max(1, kw)
-        if bn == 16 * nw // k and nw % (4 * k) == 0 and (bm, nw // (4 * k), k) in {t[:3] for t in MMA_WSPEC}:
+        if bn == 16 * nw // k and nw % (4 * k) == 0 and (bm, nw // (4 * k), k) in MMA_WSPEC_TILINGS:
             return f"mxfp4_mma_sm90_t{bm}_x{nw // (4 * k)}_k{k}"
     elif cfg.wgmma:
         if bn == 16 * nw and nw % 4 == 0 and (bm, nw // 4) in MMA_WGMMA:
@@ -246,12 +247,19 @@ def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
     the current GPU's SMs, the H200's without a GPU). Fewer stages where the scales of a long K range need
     the shared memory; where no ring fits them (K of about a million at M > 32), family "direct", whose
     shared memory does not grow with K, at block_m 64 above M = 32."""
+    return _mma_default_config(m, n, k, compute_units())
+
+
+@functools.lru_cache(maxsize=4096)
+def _mma_default_config(m: int, n: int, k: int, units: int) -> MmaConfig:
+    """`mma_default_config` for a GPU of `units` SMs, made once per shape and GPU size: making and checking its
+    candidate Configs costs the host 7-14 us, which every call of a shape without a table row would pay."""
     chunks = -(-k // MMA_CHUNK_K)
     if chunks > 4 or m > 32:
         wspec = m > 32
         block_m = (64 if m <= 64 else 128) if wspec else next(b for b in (16, 32) if m <= b)
         tiles = -(-m // block_m) * -(-n // 64)
-        split = max(1, min(MMA_MAX_SPLIT, chunks, round((1 if wspec else 2.5) * compute_units() / tiles)))
+        split = max(1, min(MMA_MAX_SPLIT, chunks, round((1 if wspec else 2.5) * units / tiles)))
         for stages in ((4, 3, 2) if wspec else (3, 2)):
             cfg = MmaConfig(block_m=block_m, block_n=64, block_k=MMA_CHUNK_K, split_k=split, num_warps=4,
                             num_stages=stages, warps_k=0, wgmma=2 if wspec else 0)
@@ -261,7 +269,7 @@ def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
     p16, kw = {8: (2, 4), 16: (4, 2), 32: (4, 2), 64: (4, 2)}[block_m]
     cfg = MmaConfig(block_m=block_m, block_n=16 * p16, block_k=MMA_CHUNK_K, num_warps=p16 * kw, warps_k=kw)
     tiles = -(-m // block_m) * -(-n // cfg.block_n)
-    split = 1 if chunks <= 4 else max(1, min(MMA_MAX_SPLIT, chunks, round(1.5 * compute_units() / tiles)))
+    split = 1 if chunks <= 4 else max(1, min(MMA_MAX_SPLIT, chunks, round(1.5 * units / tiles)))
     rounds = -(-chunks // split)
     while rounds > 1 and mma_ctas_per_sm(cfg, rounds) * cfg.num_warps < MMA_SM_WARPS:
         rounds = -(-rounds // 2)
@@ -454,10 +462,13 @@ def _mma_check(lib, result: int, what: str) -> None:
 def _mma_module(index: int):
     """(primary context, module, function cache) of device `index`, loading the cubin the first time. A
     failed load releases the primary context it retained, so nothing is kept but what succeeded."""
-    with _MMA_LOAD_LOCK:
-        if index not in _MMA_STATE:
-            _mma_load(index)
-    return _MMA_STATE[index]
+    state = _MMA_STATE.get(index)  # loaded: no lock to take on every launch
+    if state is None:
+        with _MMA_LOAD_LOCK:
+            if index not in _MMA_STATE:
+                _mma_load(index)
+        state = _MMA_STATE[index]
+    return state
 
 
 def _mma_load(index: int) -> None:

@@ -15,7 +15,7 @@ import sys
 
 import torch
 
-from ..spec.devices import gpu_facts
+from ..spec.devices import cuda_present, gpu_facts
 
 BACKENDS = ("aiter", "triton", "torch")
 ENV_BACKEND = "MXLIB_BACKEND"  # names a backend when no argument does (mxlib.runtime.dispatch)
@@ -51,7 +51,7 @@ def _triton_status() -> tuple[bool, str]:
     version = _triton_version()
     if version is None:
         return False, "triton is not installed"
-    if torch.cuda.is_available():
+    if cuda_present():
         kind = "ROCm" if torch.version.hip else "CUDA"
         return True, f"triton {version} on {kind} device {gpu_facts(torch.cuda.current_device())[0]}"
     if _interpreting():
