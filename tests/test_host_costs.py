@@ -29,12 +29,19 @@ def test_report_names_each_layer_and_the_ratio_to_cublas():
     assert len(fig.axes) == 1
 
 
-def test_the_ab_panel_averages_each_trees_rounds():
-    ab = {"old": [frame("GPU B", SHAPES, 2.0), frame("GPU B", SHAPES, 3.0)], "new": [frame("GPU B", SHAPES, 2.0)]}
-    text, fig = host_costs.host_report(frame("GPU A", SHAPES), ab)
+def test_trees_are_compared_in_units_of_the_same_processs_torch_mm():
+    """Each tree's custom_kernel is shown in us and over torch.mm of the same round (a host that changes speed
+    between processes moves both), each the mean of its rounds; the change is the ratio's, first tree to last."""
+    slow = frame("GPU B", SHAPES, 3.0)
+    slow["median_us"] = slow["median_us"] * 2  # a round in the host's slow state: torch.mm 20 us, custom_kernel 240
+    trees = {"t0": [frame("GPU B", SHAPES, 3.0), slow], "t1": [frame("GPU B", SHAPES, 2.0)],
+             "t2": [frame("GPU B", SHAPES, 1.5)]}
+    text, fig = host_costs.host_report(frame("GPU A", SHAPES), trees)
     row = next(line for line in text.splitlines()[5:] if line.split()[:1] == ["4x2880x512"])
-    assert row.split()[1:3] == ["100.0", "80.0"] and "20.0% less" in row  # custom_kernel: (80 + 120) / 2, then 80
+    # t0: (120 + 240) / 2 us, 12x in both rounds; t1: 80 us, 8x; t2: 60 us, 6x; 6x is 50% less than 12x
+    assert row.split()[1:7] == ["180.0", "12.00x", "80.0", "8.00x", "60.0", "6.00x"] and "50.0% less" in row
     assert len(fig.axes) == 2 and "GPU B" in fig.axes[1].get_title()
+    assert [t.get_text() for t in fig.axes[1].get_legend().get_texts()] == ["t0", "t1", "t2"]
 
 
 def test_a_missing_layer_or_shape_is_an_error_naming_it():
@@ -42,6 +49,8 @@ def test_a_missing_layer_or_shape_is_an_error_naming_it():
         host_costs.host_report(frame("GPU A", SHAPES, drop=[(4, 2880, 512, "plan")]))
     with pytest.raises(ValueError, match="every round must time the shapes of run"):
         host_costs.host_report(frame("GPU A", SHAPES), {"old": [frame("B", SHAPES[:1])], "new": [frame("B", SHAPES)]})
+    with pytest.raises(ValueError, match="two or more trees"):
+        host_costs.host_report(frame("GPU A", SHAPES), {"new": [frame("B", SHAPES)]})
     with pytest.raises(ValueError, match="the rounds of one tree time different shapes"):
         host_costs.host_report(frame("GPU A", SHAPES), {"old": [frame("B", SHAPES), frame("B", SHAPES[:1])],
                                                         "new": [frame("B", SHAPES)]})

@@ -3,7 +3,12 @@
 The contest times a call between CUDA events after a flush that keeps the GPU busy while Python enqueues the
 call, so the CPU's own time never shows in a score; an eager caller pays it on every call. `scripts/host_time.py`
 measures it layer by layer (`LAYERS`) with the GPU idle before each call; `host_report` turns one run, and
-optionally an A/B of two trees on one machine, into the text and figure notebook 08 shows.
+optionally rounds of several trees timed in one call on one machine, into the text and figure notebook 08 shows.
+
+Trees are compared in units of the same process's `torch.mm` call at the same shape: the shared hosts the GPUs
+come with change speed between processes (one H100 host's `torch.mm` at (4, 2880, 512) took 15.0-16.0 us in
+some processes of a call and 21.2-23.6 in others, `data/results/h100/host_ab3_a8fe599/`), and a ratio to a
+control timed beside it cancels most of that where absolute times do not.
 """
 from __future__ import annotations
 
@@ -24,19 +29,28 @@ def medians(frame) -> dict:
     return out
 
 
-def _mean_of_rounds(frames: list, layer: str) -> dict:
-    """{(m, n, k): the mean over `frames` (rounds of one tree) of `layer`'s median us}."""
+def _ratio_of_rounds(frames: list, layer: str) -> dict:
+    """{(m, n, k): the mean over `frames` (rounds of one tree) of `layer`'s median over torch.mm's median, each
+    round's own}."""
     per = [medians(f) for f in frames]
     if any(set(p) != set(per[0]) for p in per):
         raise ValueError(f"the rounds of one tree time different shapes: {[sorted(p) for p in per]}")
+    return {shape: sum(p[shape][layer] / p[shape]["torch_mm"] for p in per) / len(per) for shape in per[0]}
+
+
+def _mean_of_rounds(frames: list, layer: str) -> dict:
+    """{(m, n, k): the mean over `frames` (rounds of one tree) of `layer`'s median us}."""
+    per = [medians(f) for f in frames]
     return {shape: sum(p[shape][layer] for p in per) / len(per) for shape in per[0]}
 
 
-def host_report(run, ab: dict | None = None):
+def host_report(run, trees: dict | None = None):
     """(text, figure) of the host's median us a call per benchmark shape and layer in `run` (one host_time.csv
-    frame), with custom_kernel over torch.mm per shape; and with `ab` ({"old": [frames], "new": [frames]}: rounds
-    of two trees timed in one call on one machine) custom_kernel old and new per shape, each the mean of its
-    tree's rounds. The two panels may come from different machines: each title names its device."""
+    frame), with custom_kernel over torch.mm per shape; and with `trees` ({label: [frames]}, two or more trees in
+    the order they were made, each with its rounds timed in one call on one machine, the trees alternating)
+    custom_kernel per tree and shape: its median us and its ratio to torch.mm in the same process, each the mean
+    over the tree's rounds, and the ratio's change from the first tree to the last. The two panels may come from
+    different machines: each title names its device."""
     import matplotlib.pyplot as plt
 
     from . import figures
@@ -51,7 +65,9 @@ def host_report(run, ab: dict | None = None):
         row = table[shape]
         lines.append(f"{label:>14}" + "".join(f"{row[name]:>{width}.1f}" for name in LAYERS)
                      + f"   {row['custom_kernel'] / row['torch_mm']:.1f}x")
-    panels = 1 if ab is None else 2
+    if trees is not None and len(trees) < 2:
+        raise ValueError(f"trees must hold two or more trees to compare, got {list(trees)}")
+    panels = 1 if trees is None else 2
     fig, axes = plt.subplots(1, panels, figsize=(6.5 * panels, 4.2), layout="constrained", squeeze=False)
     ax = axes[0][0]
     bar = 0.8 / len(LAYERS)
@@ -63,21 +79,29 @@ def host_report(run, ab: dict | None = None):
     ax.set(ylabel="host time per call, median (us)", title=f"{run.device.iloc[0]}: where a call's host time goes",
            ylim=(0, 1.35 * top))
     ax.legend(fontsize=7, ncol=3, loc="upper center")
-    if ab is not None:
-        old, new = _mean_of_rounds(ab["old"], "custom_kernel"), _mean_of_rounds(ab["new"], "custom_kernel")
-        if set(old) != set(shapes) or set(new) != set(shapes):
-            raise ValueError("ab: every round must time the shapes of run, "
-                             f"{sorted(shapes)}; got {sorted(old)} (old) and {sorted(new)} (new)")
-        device = ab["new"][0].device.iloc[0]
-        lines += ["", f"custom_kernel, old tree / new tree, median us, mean of {len(ab['old'])} and {len(ab['new'])} "
-                      f"rounds ({device}, one call, trees alternating)"]
-        lines += [f"{label:>14} {old[s]:8.1f} {new[s]:8.1f}   {100 * (1 - new[s] / old[s]):4.1f}% less"
-                  for s, label in zip(shapes, labels)]
+    if trees is not None:
+        ratio = {label: _ratio_of_rounds(frames, "custom_kernel") for label, frames in trees.items()}
+        us = {label: _mean_of_rounds(frames, "custom_kernel") for label, frames in trees.items()}
+        for label, per in ratio.items():
+            if set(per) != set(shapes):
+                raise ValueError(f"trees: every round must time the shapes of run, {sorted(shapes)}; "
+                                 f"tree {label!r} times {sorted(per)}")
+        names, first, last = list(trees), next(iter(trees)), list(trees)[-1]
+        device = trees[last][0].device.iloc[0]
+        rounds = ", ".join(f"{name} {len(frames)}" for name, frames in trees.items())
+        lines += ["", f"custom_kernel per tree: median us / the same process's torch.mm, mean of its rounds ({rounds}; "
+                      f"{device}, one call, trees alternating)",
+                  f"{'shape':>14}" + "".join(f"{name:>18}" for name in names) + f"   {first} -> {last}"]
+        lines += [f"{label:>14}" + "".join(f"{us[name][s]:>9.1f} {ratio[name][s]:>5.2f}x  " for name in names)
+                  + f"   {100 * (1 - ratio[last][s] / ratio[first][s]):4.1f}% less" for s, label in zip(shapes, labels)]
         ax = axes[0][1]
-        ax.bar([j - 0.2 for j in range(len(shapes))], [old[s] for s in shapes], 0.4, label="old tree", color="#999999")
-        ax.bar([j + 0.2 for j in range(len(shapes))], [new[s] for s in shapes], 0.4, label="new tree",
-               color=figures.COLORS["mxlib"])
+        step = 0.8 / len(names)
+        grey = ("#bbbbbb", "#888888", "#555555")
+        for i, name in enumerate(names):
+            color = figures.COLORS["mxlib"] if name == last else grey[min(i, len(grey) - 1)]
+            ax.bar([j - 0.4 + step * (i + 0.5) for j in range(len(shapes))], [ratio[name][s] for s in shapes], step,
+                   label=name, color=color)
         ax.set_xticks(range(len(shapes)), labels, rotation=30, ha="right")
-        ax.set(ylabel="custom_kernel host time, median (us)", title=f"{device}: custom_kernel before and after")
+        ax.set(ylabel="custom_kernel / torch.mm, host time", title=f"{device}: custom_kernel, tree by tree")
         ax.legend(fontsize=8)
     return "\n".join(lines), fig
