@@ -17,6 +17,8 @@ over `--calls` calls after 20 untimed ones):
   custom_kernel   `mxlib.custom_kernel(data)`: everything a contest call does on the host
   torch_mm        `torch.mm` of bf16 A and B^T (cuBLAS): the host cost of one library GEMM, for scale
   empty_launch    one Triton launch of an empty kernel
+  graph_replay    one replay of a CUDA graph holding one `custom_kernel(data)` call (`timing.capture_graph`):
+                  what a caller who captures the call once pays the host for each call after
 With `--profile`, each layer on the shapes named is also run under cProfile (its own calls, after every timed
 row) and the functions with the most time of their own are printed, then those with the most time including
 their callees: where the host's time goes. Each row also carries the GPU's time of the bench's flush as
@@ -48,7 +50,7 @@ from mxlib.tools.files import atomic_open  # noqa: E402
 from mxlib.tools.host_costs import LAYERS  # noqa: E402
 from mxlib.tools.provenance import run_metadata  # noqa: E402
 from mxlib.tools.stats import summarize  # noqa: E402
-from mxlib.tools.timing import L2Flush  # noqa: E402
+from mxlib.tools.timing import L2Flush, capture_graph  # noqa: E402
 
 WARMUP = 20
 
@@ -126,6 +128,7 @@ def main() -> int:
             "custom_kernel": lambda: mxlib.custom_kernel(data),
             "torch_mm": lambda: torch.mm(a, b.t()),
             "empty_launch": lambda: _empty[(1,)](dummy),
+            "graph_replay": capture_graph(mxlib.custom_kernel, (data,)).replay,
         }
         if backend == "triton":
             gemm = path_module(path).gemm

@@ -12,9 +12,11 @@ control timed beside it cancels most of that where absolute times do not.
 """
 from __future__ import annotations
 
-LAYERS = ("plan", "unpack", "path_gemm", "custom_kernel", "torch_mm", "empty_launch")
+LAYERS = ("plan", "unpack", "path_gemm", "custom_kernel", "torch_mm", "empty_launch", "graph_replay")
 LAYER_LABELS = {"plan": "dispatch.plan", "unpack": "unpack_data", "path_gemm": "the path's gemm",
-                "custom_kernel": "custom_kernel", "torch_mm": "torch.mm (cuBLAS)", "empty_launch": "one Triton launch"}
+                "custom_kernel": "custom_kernel", "torch_mm": "torch.mm (cuBLAS)", "empty_launch": "one Triton launch",
+                "graph_replay": "a graph replay"}
+OPTIONAL_LAYERS = ("graph_replay",)  # timed since the twentieth session: earlier runs' CSVs have no such rows
 
 
 def medians(frame) -> dict:
@@ -23,7 +25,7 @@ def medians(frame) -> dict:
     for r in frame.itertuples():
         out.setdefault((int(r.m), int(r.n), int(r.k)), {})[str(r.layer)] = float(r.median_us)
     for shape, layers in out.items():
-        missing = [name for name in LAYERS if name not in layers]
+        missing = [name for name in LAYERS if name not in layers and name not in OPTIONAL_LAYERS]
         if missing:
             raise ValueError(f"host_time frame: shape {'x'.join(map(str, shape))} has no row for layer(s) {missing}")
     return out
@@ -58,24 +60,25 @@ def host_report(run, trees: dict | None = None):
     table = medians(run)
     shapes = list(table)
     labels = ["x".join(map(str, s)) for s in shapes]
-    width = max(len(LAYER_LABELS[name]) for name in LAYERS) + 1
+    shown = [name for name in LAYERS if all(name in table[s] for s in shapes)]  # an optional layer where timed
+    width = max(len(LAYER_LABELS[name]) for name in shown) + 1
     lines = [f"host time per call, median us ({run.device.iloc[0]}; the GPU idle before each call)",
-             f"{'shape':>14}" + "".join(f"{LAYER_LABELS[name]:>{width}}" for name in LAYERS) + "   custom_kernel / torch.mm"]
+             f"{'shape':>14}" + "".join(f"{LAYER_LABELS[name]:>{width}}" for name in shown) + "   custom_kernel / torch.mm"]
     for shape, label in zip(shapes, labels):
         row = table[shape]
-        lines.append(f"{label:>14}" + "".join(f"{row[name]:>{width}.1f}" for name in LAYERS)
+        lines.append(f"{label:>14}" + "".join(f"{row[name]:>{width}.1f}" for name in shown)
                      + f"   {row['custom_kernel'] / row['torch_mm']:.1f}x")
     if trees is not None and len(trees) < 2:
         raise ValueError(f"trees must hold two or more trees to compare, got {list(trees)}")
     panels = 1 if trees is None else 2
     fig, axes = plt.subplots(1, panels, figsize=(6.5 * panels, 4.2), layout="constrained", squeeze=False)
     ax = axes[0][0]
-    bar = 0.8 / len(LAYERS)
-    for i, name in enumerate(LAYERS):
+    bar = 0.8 / len(shown)
+    for i, name in enumerate(shown):
         ax.bar([j - 0.4 + bar * (i + 0.5) for j in range(len(shapes))], [table[s][name] for s in shapes], bar,
                label=LAYER_LABELS[name])
     ax.set_xticks(range(len(shapes)), labels, rotation=30, ha="right")
-    top = max(max(row.values()) for row in table.values())
+    top = max(table[s][name] for s in shapes for name in shown)
     ax.set(ylabel="host time per call, median (us)", title=f"{run.device.iloc[0]}: where a call's host time goes",
            ylim=(0, 1.35 * top))
     ax.legend(fontsize=7, ncol=3, loc="upper center")

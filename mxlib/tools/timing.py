@@ -120,9 +120,25 @@ def time_graph(fn: Callable, inputs: tuple = (), *, calls: int = GRAPH_CALLS, re
     per-replay times divided by `calls`.
     """
     require_cuda("time_graph")
-    validate.positive(calls, "calls")
     validate.positive(replays, "replays")
-    # torch asks for warm-up calls on a side queue before capture (lazy initialisation, allocator).
+    graph = capture_graph(fn, inputs, calls=calls, warmup=warmup)
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(replays)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(replays)]
+    for s, e in zip(starts, ends):
+        s.record()
+        graph.replay()
+        e.record()
+    torch.cuda.synchronize()
+    del graph
+    return summarize([s.elapsed_time(e) * 1e3 / calls for s, e in zip(starts, ends)])
+
+
+def capture_graph(fn: Callable, inputs: tuple = (), *, calls: int = 1, warmup: int = 3):
+    """A CUDA graph of `calls` calls of `fn(*inputs)`, replayed once (the first replay uploads it) and
+    synchronized. torch's recipe: `warmup` calls first on a side queue, where lazy initialisation and the
+    allocator settle, then the capture."""
+    require_cuda("capture_graph")
+    validate.positive(calls, "calls")
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
@@ -133,17 +149,9 @@ def time_graph(fn: Callable, inputs: tuple = (), *, calls: int = GRAPH_CALLS, re
     with torch.cuda.graph(graph):
         for _ in range(calls):
             fn(*inputs)
-    graph.replay()  # the first replay uploads the graph
+    graph.replay()
     torch.cuda.synchronize()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(replays)]
-    ends = [torch.cuda.Event(enable_timing=True) for _ in range(replays)]
-    for s, e in zip(starts, ends):
-        s.record()
-        graph.replay()
-        e.record()
-    torch.cuda.synchronize()
-    del graph
-    return summarize([s.elapsed_time(e) * 1e3 / calls for s, e in zip(starts, ends)])
+    return graph
 
 
 def poison_allocator(nbytes: int, copies: int = 16) -> None:
