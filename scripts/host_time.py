@@ -128,7 +128,7 @@ def main() -> int:
             "custom_kernel": lambda: mxlib.custom_kernel(data),
             "torch_mm": lambda: torch.mm(a, b.t()),
             "empty_launch": lambda: _empty[(1,)](dummy),
-            "graph_replay": capture_graph(mxlib.custom_kernel, (data,)).replay,
+            "graph_replay": capture_graph(mxlib.custom_kernel, (data,))[0].replay,
         }
         if backend == "triton":
             gemm = path_module(path).gemm

@@ -121,7 +121,7 @@ def time_graph(fn: Callable, inputs: tuple = (), *, calls: int = GRAPH_CALLS, re
     """
     require_cuda("time_graph")
     validate.positive(replays, "replays")
-    graph = capture_graph(fn, inputs, calls=calls, warmup=warmup)
+    graph, _ = capture_graph(fn, inputs, calls=calls, warmup=warmup)
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(replays)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(replays)]
     for s, e in zip(starts, ends):
@@ -134,9 +134,10 @@ def time_graph(fn: Callable, inputs: tuple = (), *, calls: int = GRAPH_CALLS, re
 
 
 def capture_graph(fn: Callable, inputs: tuple = (), *, calls: int = 1, warmup: int = 3):
-    """A CUDA graph of `calls` calls of `fn(*inputs)`, replayed once (the first replay uploads it) and
-    synchronized. torch's recipe: `warmup` calls first on a side queue, where lazy initialisation and the
-    allocator settle, then the capture."""
+    """(graph, out): a CUDA graph of `calls` calls of `fn(*inputs)`, replayed once (the first replay uploads it)
+    and synchronized, and what the last captured call returned. torch's recipe: `warmup` calls first on a side
+    queue, where lazy initialisation and the allocator settle, then the capture. Each replay recomputes `out`
+    from the values the input tensors hold then: copy new values into them, replay, read `out`."""
     require_cuda("capture_graph")
     validate.positive(calls, "calls")
     side = torch.cuda.Stream()
@@ -148,10 +149,10 @@ def capture_graph(fn: Callable, inputs: tuple = (), *, calls: int = 1, warmup: i
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
         for _ in range(calls):
-            fn(*inputs)
+            out = fn(*inputs)
     graph.replay()
     torch.cuda.synchronize()
-    return graph
+    return graph, out
 
 
 def poison_allocator(nbytes: int, copies: int = 16) -> None:
