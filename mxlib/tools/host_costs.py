@@ -31,19 +31,15 @@ def medians(frame) -> dict:
     return out
 
 
-def _ratio_of_rounds(frames: list, layer: str) -> dict:
-    """{(m, n, k): the mean over `frames` (rounds of one tree) of `layer`'s median over torch.mm's median, each
-    round's own}."""
+def _tree_means(frames: list, layer: str) -> tuple[dict, dict]:
+    """({(m, n, k): `layer`'s median us}, {(m, n, k): `layer`'s median over torch.mm's median, each round's own}),
+    each the mean over `frames` (the rounds of one tree); the rounds must time the same shapes."""
     per = [medians(f) for f in frames]
     if any(set(p) != set(per[0]) for p in per):
         raise ValueError(f"the rounds of one tree time different shapes: {[sorted(p) for p in per]}")
-    return {shape: sum(p[shape][layer] / p[shape]["torch_mm"] for p in per) / len(per) for shape in per[0]}
-
-
-def _mean_of_rounds(frames: list, layer: str) -> dict:
-    """{(m, n, k): the mean over `frames` (rounds of one tree) of `layer`'s median us}."""
-    per = [medians(f) for f in frames]
-    return {shape: sum(p[shape][layer] for p in per) / len(per) for shape in per[0]}
+    us = {shape: sum(p[shape][layer] for p in per) / len(per) for shape in per[0]}
+    ratio = {shape: sum(p[shape][layer] / p[shape]["torch_mm"] for p in per) / len(per) for shape in per[0]}
+    return us, ratio
 
 
 def host_report(run, trees: dict | None = None):
@@ -83,8 +79,8 @@ def host_report(run, trees: dict | None = None):
            ylim=(0, 1.35 * top))
     ax.legend(fontsize=7, ncol=3, loc="upper center")
     if trees is not None:
-        ratio = {label: _ratio_of_rounds(frames, "custom_kernel") for label, frames in trees.items()}
-        us = {label: _mean_of_rounds(frames, "custom_kernel") for label, frames in trees.items()}
+        means = {label: _tree_means(frames, "custom_kernel") for label, frames in trees.items()}
+        us, ratio = ({label: m[i] for label, m in means.items()} for i in (0, 1))
         for label, per in ratio.items():
             if set(per) != set(shapes):
                 raise ValueError(f"trees: every round must time the shapes of run, {sorted(shapes)}; "
