@@ -5,6 +5,7 @@ The compile test is CI's guard against a broken kernel: it builds the shipped so
 the nvcc this machine has (PATH, /usr/local/cuda, $CUDA_HOME or the nvidia-cuda-nvcc wheel) and
 requires every kernel to use no local memory. It skips, saying so, only where no nvcc exists.
 """
+import ctypes
 import dataclasses
 import importlib.util
 import random
@@ -901,3 +902,126 @@ def test_a_failed_module_load_releases_the_primary_context(monkeypatch):
         G._mma_module(0)
     assert calls.count("cuDevicePrimaryCtxRetain") == 1 and calls.count("cuDevicePrimaryCtxRelease") == 1
     assert 0 not in G._MMA_STATE
+
+
+class _RecordingDriver:
+    """libcuda for mma_launch on the CPU: every call succeeds, and each cuLaunchKernelEx is recorded as the
+    driver reads it at that moment: the kernel's name, grid, block, shared memory, queue, launch attributes
+    and arguments (the leading 64-bit addresses, then 32-bit integers)."""
+
+    ADDRESSES = {G.MMA_QUANT_KERNEL: 2}  # every GEMM kernel takes 4 (A or a_q, B, B's scales, C)
+
+    def __init__(self):
+        self.names, self.launches = {}, []
+
+    def cuModuleGetFunction(self, fn_ref, mod, name):
+        fn_ref._obj.value = self.names.setdefault(name.decode(), len(self.names) + 1)
+        return 0
+
+    def cuLaunchKernelEx(self, launch_ref, fn, params, extra):
+        launch = launch_ref._obj
+        name = next(k for k, v in self.names.items() if v == fn.value)
+        n_addr = self.ADDRESSES.get(name, 4)
+        args = [ctypes.c_uint64.from_address(params[i]).value for i in range(n_addr)]
+        args += [ctypes.c_int32.from_address(params[i]).value for i in range(n_addr, len(params))]
+        attrs = [(launch.attrs[i].id, launch.attrs[i].x, launch.attrs[i].y, launch.attrs[i].z)
+                 for i in range(launch.num_attrs)]
+        self.launches.append(dict(name=name, grid=list(launch.grid), block=list(launch.block), smem=launch.smem,
+                                  queue=launch.queue, attrs=attrs, args=args))
+        return 0
+
+    def __getattr__(self, name):
+        return lambda *args: 0
+
+
+def _fake_driver(monkeypatch):
+    driver = _RecordingDriver()
+    monkeypatch.setattr(G, "_MMA_STATE", {"cuda": driver, None: (ctypes.c_void_p(), ctypes.c_void_p(1), {})})
+    monkeypatch.setattr(G, "_MMA_CALLS", {})
+    return driver
+
+
+def _operands(m, n, k):
+    return (torch.zeros(m, k, dtype=torch.bfloat16), torch.zeros(n, k // 2, dtype=torch.uint8),
+            torch.zeros(n, k // 32, dtype=torch.uint8), torch.zeros(m, n, dtype=torch.bfloat16))
+
+
+ONE_LAUNCH = G.Config(block_m=16, block_n=64, block_k=512, split_k=1, num_warps=8, num_stages=1, warps_k=2, wgmma=0)
+TWO_LAUNCHES = G.Config(block_m=128, block_n=64, block_k=128, split_k=2, num_warps=4, num_stages=4, warps_k=0, wgmma=2)
+
+
+@pytest.mark.parametrize("cfg, mnk", [(ONE_LAUNCH, (32, 2880, 512)), (TWO_LAUNCHES, (256, 3072, 1536))])
+def test_launches_built_once_carry_each_calls_own_tensors(monkeypatch, cfg, mnk):
+    """mma_launch builds a signature's argument blocks once: the second call's launches carry its own tensors'
+    addresses and otherwise the first's values; both are the kernels' argument lists as written out here."""
+    m, n, k = mnk
+    driver = _fake_driver(monkeypatch)
+    first, second = _operands(m, n, k), _operands(m, n, k)
+    G.mma_launch(*first, cfg, False)
+    G.mma_launch(*second, cfg, True)
+    assert len(G._MMA_CALLS) == 2  # the rounding is in the key: two signatures
+    G.mma_launch(*first, cfg, False)
+    assert len(G._MMA_CALLS) == 2
+    per_call = G.mma_launches(cfg)
+    calls = [driver.launches[i:i + per_call] for i in range(0, len(driver.launches), per_call)]
+    assert len(calls) == 3
+    grid = G.mma_grid_dims(m, n, cfg)
+    for (a, b, bs, c), launches, ties in zip((first, second, first), calls, (0, 1, 0)):
+        gemm = launches[-1]
+        assert gemm["name"] == G.mma_kernel_name(cfg) and gemm["grid"] == grid and gemm["queue"]
+        assert gemm["args"][1:4] == [b.data_ptr(), bs.data_ptr(), c.data_ptr()]
+        if per_call == 1:
+            assert gemm["args"][0] == a.data_ptr()
+            assert gemm["args"][4:] == [m, n, k, a.stride(0), bs.shape[1], 4, ties]
+            assert gemm["attrs"] == [(4, 1, 1, cfg.split_k)] and gemm["block"] == [256, 1, 1]
+        else:
+            quant = launches[0]
+            kb_pad, rows = G.mma_quant_blocks(k), G.mma_quant_rows(m, cfg)
+            assert quant["name"] == G.MMA_QUANT_KERNEL and quant["args"][0] == a.data_ptr()
+            assert quant["args"][2:] == [m, k, a.stride(0), kb_pad, ties, 2, rows, cfg.block_m]
+            assert quant["grid"] == [-(-rows * kb_pad // G.MMA_QUANT_THREADS), 1, 1] and quant["attrs"] == []
+            assert gemm["args"][0] == quant["args"][1]  # the GEMM reads the buffer the quantizer wrote
+            assert gemm["args"][4:] == [m, n, k, kb_pad, bs.shape[1], cfg.num_stages]
+            assert gemm["attrs"] == [(4, 1, 1, cfg.split_k), (6, 1, 0, 0)] and gemm["block"] == [160, 1, 1]
+    assert calls[0][-1]["smem"] == calls[2][-1]["smem"] > 0
+
+
+def test_a_config_the_shape_cannot_launch_is_refused_on_every_call_and_kept_nowhere(monkeypatch):
+    driver = _fake_driver(monkeypatch)
+    cfg = dataclasses.replace(TWO_LAUNCHES, split_k=1)  # its scales for the whole K range grow with K
+    k = 128
+    while G.mma_smem_bytes(cfg, -(-k // 128)) <= G.MMA_MAX_SMEM:
+        k *= 2
+    for _ in range(2):
+        with pytest.raises(ValueError, match="bytes of shared memory"):
+            G.mma_launch(*_operands(128, 64, k), cfg, False)
+    assert G._MMA_CALLS == {} and driver.launches == []
+
+
+def test_each_thread_launches_from_its_own_argument_blocks(monkeypatch):
+    """The driver reads a call's addresses from the argument block while it launches: threads must not share one."""
+    import threading
+
+    driver = _fake_driver(monkeypatch)
+    operands = [_operands(32, 2880, 512) for _ in range(2)]
+    both = threading.Barrier(2)  # both threads alive at once, so they are two threads to the cache
+
+    def launch(ops):
+        both.wait()
+        G.mma_launch(*ops, ONE_LAUNCH, False)
+
+    threads = [threading.Thread(target=launch, args=(ops,)) for ops in operands]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(G._MMA_CALLS) == 2 and len({id(v) for v in G._MMA_CALLS.values()}) == 2
+    assert sorted(launch["args"][0] for launch in driver.launches) == sorted(ops[0].data_ptr() for ops in operands)
+
+
+def test_the_kept_argument_blocks_are_bounded(monkeypatch):
+    _fake_driver(monkeypatch)
+    monkeypatch.setattr(G, "_MMA_CALLS_MAX", 2)
+    for m in (16, 32, 48):
+        G.mma_launch(*_operands(m, 2880, 512), ONE_LAUNCH, False)
+    assert len(G._MMA_CALLS) <= 2

@@ -516,15 +516,33 @@ def _mma_function(lib, mod, functions: dict, name: str, smem: int):
     return fn
 
 
+class _MmaPlannedLaunch:
+    """One kernel launch built once: its CUlaunchConfig and kernel argument block over the ctypes scalars
+    `values` (the caller keeps the ones it rewrites per call, e.g. tensor addresses). `start(queue)` launches
+    it on `queue`; cuLaunchKernelEx copies the arguments, so the values may change as soon as it returns."""
+
+    __slots__ = ("lib", "fn", "name", "launch", "launch_ref", "params", "keep")
+
+    def __init__(self, lib, fn, name: str, values: list, grid: list, threads: int, smem: int, attrs: list):
+        self.lib, self.fn, self.name = lib, fn, name
+        self.params = (ctypes.c_void_p * len(values))(*map(ctypes.addressof, values))
+        array = (_MmaLaunchAttr * max(1, len(attrs)))(*attrs)
+        self.launch = _MmaLaunchConfig(smem=smem, attrs=array, num_attrs=len(attrs))
+        self.launch.grid[:] = grid
+        self.launch.block[:] = [threads, 1, 1]
+        self.launch_ref = ctypes.byref(self.launch)
+        self.keep = (values, array)  # what params and launch point into
+
+    def start(self, queue: int) -> None:
+        self.launch.queue = queue
+        _mma_check(self.lib, self.lib.cuLaunchKernelEx(self.launch_ref, self.fn, self.params, None),
+                   f"launching {self.name}")
+
+
 def _mma_start(lib, fn, name: str, values: list, grid: list, threads: int, smem: int, queue: int,
                attrs: list) -> None:
-    """cuLaunchKernelEx of `fn` with the kernel arguments `values` (ctypes scalars) and launch `attrs`."""
-    params = (ctypes.c_void_p * len(values))(*map(ctypes.addressof, values))
-    array = (_MmaLaunchAttr * max(1, len(attrs)))(*attrs)
-    launch = _MmaLaunchConfig(smem=smem, queue=queue, attrs=array, num_attrs=len(attrs))
-    launch.grid[:] = grid
-    launch.block[:] = [threads, 1, 1]
-    _mma_check(lib, lib.cuLaunchKernelEx(ctypes.byref(launch), fn, params, None), f"launching {name}")
+    """cuLaunchKernelEx of `fn` with the kernel arguments `values` (ctypes scalars) and launch `attrs`, once."""
+    _MmaPlannedLaunch(lib, fn, name, values, grid, threads, smem, attrs).start(queue)
 
 
 MMA_MAX_GRID_Y = 65535  # CUDA's limit on a grid's y dimension, where the kernels put the M tiles
@@ -540,47 +558,89 @@ def mma_grid_dims(m: int, n: int, cfg: MmaConfig) -> list[int]:
     return [-(-n // cfg.block_n), tiles_m, cfg.split_k]
 
 
+class _MmaCall:
+    """The launches of one call signature (`_mma_call`'s key), built once: each call writes its tensors'
+    addresses into them and starts them on its queue. Building raises ValueError for a config the shape
+    cannot launch (shared memory, the grid's y limit), so nothing is kept for it and nothing is launched."""
+
+    def __init__(self, lib, mod, functions: dict, m: int, n: int, k: int, a_stride: int, scale_cols: int,
+                 cfg: MmaConfig, ties_away: bool):
+        chunks = -(-k // MMA_CHUNK_K)
+        span = -(-chunks // cfg.split_k)  # chunks of the CTA with the longest K range
+        rounds = span if cfg.num_stages > 1 else max(1, min(cfg.block_k // MMA_CHUNK_K, span))
+        smem = mma_smem_bytes(cfg, rounds)
+        if smem > MMA_MAX_SMEM:
+            raise ValueError(f"mma_sm90 Config {cfg} needs {smem} bytes of shared memory for K={k} "
+                             f"(> {MMA_MAX_SMEM}): raise split_k or lower num_stages")
+        grid = mma_grid_dims(m, n, cfg)
+        name = mma_kernel_name(cfg)
+        fn = _mma_function(lib, mod, functions, name, smem)
+        cluster = _MmaLaunchAttr(id=_MMA_CLUSTER_DIMENSION, x=1, y=1, z=cfg.split_k)
+        self.addresses = [ctypes.c_uint64() for _ in range(4)]  # the GEMM's A (or a_q), B, B's scales, C
+        if mma_launches(cfg) == 1:
+            ints = (m, n, k, a_stride, scale_cols, rounds, int(ties_away))
+            self.quant = None
+            self.gemm = _MmaPlannedLaunch(lib, fn, name, self.addresses + [ctypes.c_int32(v) for v in ints], grid,
+                                          32 * cfg.num_warps, smem, [cluster])
+            return
+        kb_pad = mma_quant_blocks(k)
+        rows = mma_quant_rows(m, cfg)
+        self.a_q_bytes = rows * kb_pad * 64
+        self.quant_addresses = [ctypes.c_uint64(), ctypes.c_uint64()]  # A, a_q
+        ints = (m, k, a_stride, kb_pad, int(ties_away), cfg.wgmma, rows, cfg.block_m)
+        quant = _mma_function(lib, mod, functions, MMA_QUANT_KERNEL, 0)
+        self.quant = _MmaPlannedLaunch(lib, quant, MMA_QUANT_KERNEL,
+                                       self.quant_addresses + [ctypes.c_int32(v) for v in ints],
+                                       [-(-rows * kb_pad // MMA_QUANT_THREADS), 1, 1], MMA_QUANT_THREADS, 0, [])
+        ints = (m, n, k, kb_pad, scale_cols, cfg.num_stages)
+        threads = 32 * (cfg.num_warps + (cfg.wgmma == 2))  # wspec: the producer warp
+        self.gemm = _MmaPlannedLaunch(lib, fn, name, self.addresses + [ctypes.c_int32(v) for v in ints], grid,
+                                      threads, smem, [cluster, _MmaLaunchAttr(id=_MMA_PROGRAMMATIC, x=1)])
+
+    def __call__(self, a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tensor, queue: int) -> None:
+        first = a
+        if self.quant is not None:
+            first = torch.empty(self.a_q_bytes, dtype=torch.uint8, device=a.device)  # freed in queue order
+            self.quant_addresses[0].value, self.quant_addresses[1].value = a.data_ptr(), first.data_ptr()
+            self.quant.start(queue)
+        for slot, t in zip(self.addresses, (first, b, bs, c)):
+            slot.value = t.data_ptr()
+        self.gemm.start(queue)
+
+
+_MMA_CALLS: dict = {}  # (thread, module, config, shape, ...) -> _MmaCall
+_MMA_CALLS_MAX = 1024  # call signatures kept before the cache starts over
+
+
+def _mma_call(lib, state, m: int, n: int, k: int, a_stride: int, scale_cols: int, cfg: MmaConfig,
+              ties_away: bool) -> _MmaCall:
+    """This thread's `_MmaCall` for the signature, built the first time. Kept per thread: a call writes
+    its addresses into the argument block and the driver reads them during the launch, so two threads
+    sharing one could launch each other's tensors. Kept per loaded module too (its handle is in the key)."""
+    ctx, mod, functions = state
+    key = (threading.get_ident(), mod.value, cfg, m, n, k, a_stride, scale_cols, ties_away)
+    call = _MMA_CALLS.get(key)
+    if call is None:
+        call = _MmaCall(lib, mod, functions, m, n, k, a_stride, scale_cols, cfg, ties_away)
+        if len(_MMA_CALLS) >= _MMA_CALLS_MAX:
+            _MMA_CALLS.clear()
+        _MMA_CALLS[key] = call
+    return call
+
+
 def mma_launch(a: torch.Tensor, b: torch.Tensor, bs: torch.Tensor, c: torch.Tensor, cfg: MmaConfig,
                ties_away: bool) -> None:
     """The launches for `cfg` writing C into `c` (all tensors checked by the caller): one kernel, or for
     the families with a ring A's quantizer into a fresh per-call buffer and the GEMM as its programmatic
-    dependent (nothing of the buffer outlives the call: it is freed in queue order)."""
+    dependent (nothing of the buffer outlives the call: it is freed in queue order). The launches' argument
+    blocks are built once per call signature and thread (`_mma_call`)."""
     m, k = a.shape
-    n = b.shape[0]
     lib = _mma_cuda()
-    ctx, mod, functions = _mma_module(a.device.index)
-    chunks = -(-k // MMA_CHUNK_K)
-    span = -(-chunks // cfg.split_k)  # chunks of the CTA with the longest K range
-    rounds = span if cfg.num_stages > 1 else max(1, min(cfg.block_k // MMA_CHUNK_K, span))
-    smem = mma_smem_bytes(cfg, rounds)
-    if smem > MMA_MAX_SMEM:
-        raise ValueError(f"mma_sm90 Config {cfg} needs {smem} bytes of shared memory for K={k} (> {MMA_MAX_SMEM}): "
-                         "raise split_k or lower num_stages")
-    grid = mma_grid_dims(m, n, cfg)  # before any launch: a refused grid leaves nothing queued
-    name = mma_kernel_name(cfg)
+    state = _mma_module(a.device.index)
     queue = mx_queue_state(a.device)[0]
-    cluster = _MmaLaunchAttr(id=_MMA_CLUSTER_DIMENSION, x=1, y=1, z=cfg.split_k)
-    with _MmaContext(lib, ctx):
-        fn = _mma_function(lib, mod, functions, name, smem)
-        if mma_launches(cfg) == 1:
-            values = [ctypes.c_uint64(t.data_ptr()) for t in (a, b, bs, c)]
-            values += [ctypes.c_int32(v) for v in (m, n, k, a.stride(0), bs.shape[1], rounds, int(ties_away))]
-            _mma_start(lib, fn, name, values, grid, 32 * cfg.num_warps, smem, queue, [cluster])
-            return
-        kb_pad = mma_quant_blocks(k)
-        rows = mma_quant_rows(m, cfg)
-        a_q = torch.empty(rows * kb_pad * 64, dtype=torch.uint8, device=a.device)
-        quant = _mma_function(lib, mod, functions, MMA_QUANT_KERNEL, 0)
-        values = [ctypes.c_uint64(a.data_ptr()), ctypes.c_uint64(a_q.data_ptr())]
-        values += [ctypes.c_int32(v) for v in (m, k, a.stride(0), kb_pad, int(ties_away), cfg.wgmma, rows,
-                                               cfg.block_m)]
-        _mma_start(lib, quant, MMA_QUANT_KERNEL, values, [-(-rows * kb_pad // MMA_QUANT_THREADS), 1, 1],
-                   MMA_QUANT_THREADS, 0, queue, [])
-        values = [ctypes.c_uint64(t.data_ptr()) for t in (a_q, b, bs, c)]
-        values += [ctypes.c_int32(v) for v in (m, n, k, kb_pad, bs.shape[1], cfg.num_stages)]
-        threads = 32 * (cfg.num_warps + (cfg.wgmma == 2))  # wspec: the producer warp
-        _mma_start(lib, fn, name, values, grid, threads, smem, queue,
-                   [cluster, _MmaLaunchAttr(id=_MMA_PROGRAMMATIC, x=1)])
+    with _MmaContext(lib, state[0]):
+        call = _mma_call(lib, state, m, b.shape[0], k, a.stride(0), bs.shape[1], cfg, ties_away)
+        call(a, b, bs, c, queue)
 
 
 # ---------------------------------------------------------------------------------------------
