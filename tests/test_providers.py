@@ -14,7 +14,7 @@ def test_registry_names_and_selection():
 
     reg = providers.providers()
     touch = {"touch"} | {f"touch:{g}x{b}" for g, b in providers.TOUCH_GRIDS} - {"touch:528x1024"}
-    fixed = {"empty", "mxlib", "cublas_bf16", "torch_dequant", "naive_dot_scaled"} | touch
+    fixed = {"empty", "mxlib", "cublas_bf16", "cublas_fp8", "torch_dequant", "naive_dot_scaled"} | touch
     assert set(reg) == fixed | {f"mxlib:{p}" for p in PATHS}
     assert {p.name for p in providers.select_providers("mxlib:*", reg)} == {f"mxlib:{p}" for p in PATHS}
     assert [p.name for p in providers.select_providers("cublas_bf16, empty,cublas_bf16", reg)] == ["cublas_bf16", "empty"]
@@ -22,7 +22,7 @@ def test_registry_names_and_selection():
     with pytest.raises(ValueError, match="unknown provider 'cublas'"):
         providers.select_providers("cublas", reg)
     # Only results that are MXFP4 GEMMs are checked; cuBLAS on unquantized B, the empty and touch kernels are not.
-    assert {p.name for p in reg.values() if not p.checked} == {"empty", "cublas_bf16"} | touch
+    assert {p.name for p in reg.values() if not p.checked} == {"empty", "cublas_bf16", "cublas_fp8"} | touch
     assert not reg["torch_dequant"].graph  # its torch.tensor(...) constants copy from the host: not capturable
 
 
@@ -64,6 +64,18 @@ def test_checked_providers_agree_with_the_reference():
             assert ok, (p.name, (m, n, k), msg)
             path, _ = p.describe(m, n, k, DEVICE)
             assert isinstance(path, str) and path
+
+
+@pytest.mark.parametrize("m", [4, 16, 17])
+def test_cublas_fp8_is_the_product_of_both_operands_in_e4m3(m):
+    """The FP8 reference: (M, N) however A's rows are padded, equal to the fp32 product of A and B each rounded to
+    e4m3 (the sums of a small K are exact in fp32 either way; bf16's rounding of the result aside)."""
+    n, k = 32, 64
+    data = generate_input(m, n, k, random.randrange(1 << 30), device=DEVICE)
+    out = providers.providers()["cublas_fp8"].make(data)()
+    a8, b8 = (t.to(torch.float8_e4m3fn).float() for t in data[:2])
+    assert out.shape == (m, n) and out.dtype == torch.bfloat16
+    torch.testing.assert_close(out.float(), (a8 @ b8.t()).to(torch.bfloat16).float(), rtol=2 ** -7, atol=0)
 
 
 @pytest.mark.parametrize("env", [{}, {"MXLIB_BACKEND": "triton"}, {"MXLIB_BACKEND": "triton", "MXLIB_PATH": "fused"},

@@ -4,7 +4,8 @@ A provider turns the contest's input tuple into a zero-argument call (made outsi
 what it runs (path and config, for the CSV). mxlib itself (`mxlib`, the dispatcher's choice), each path
 alone (`mxlib:<path>`) and the baselines: an empty kernel, the `touch` launch that only moves the bytes
 (at its default grid, `touch`, and at each of `TOUCH_GRIDS`, `touch:<programs>x<block>`), cuBLAS on the
-unquantized bf16 B, the torch reference and a naive `tl.dot_scaled` kernel.
+unquantized bf16 B (and on both operands cast to FP8, `cublas_fp8`), the torch reference and a naive
+`tl.dot_scaled` kernel.
 
 Every provider whose output is an MXFP4 GEMM result is checked (`check_call`): one untimed call made
 after the allocator was filled with NaN blocks of the output's size, compared with the reference (rne).
@@ -99,6 +100,20 @@ def _make_cublas(data):
     return lambda: torch.mm(a, bt)
 
 
+FP8_ROWS = 16  # cuBLASLt's FP8 GEMM takes operand dimensions in multiples of 16: A's rows are padded to them
+
+
+def _make_cublas_fp8(data):
+    a, b = data[0], data[1]
+    m, k = a.shape
+    a8 = torch.zeros(-(-m // FP8_ROWS) * FP8_ROWS, k, dtype=torch.float8_e4m3fn, device=a.device)
+    a8[:m] = a.to(torch.float8_e4m3fn)
+    bt = b.to(torch.float8_e4m3fn).t()  # the K-major B transposed: the column-major (K, N) operand, no copy
+    one = torch.ones((), dtype=torch.float32, device=a.device)
+    return lambda: torch._scaled_mm(a8, bt, scale_a=one, scale_b=one, out_dtype=torch.bfloat16,
+                                    use_fast_accum=True)[:m]
+
+
 def _make_torch_dequant(data):
     return lambda: ref_kernel(data, "rne")
 
@@ -135,6 +150,10 @@ def providers() -> dict[str, Provider]:
     reg += [
         Provider("cublas_bf16", _make_cublas, _fixed("torch.mm bf16"), False, True,
                  "torch.mm of A on the unquantized bf16 B^T (not an MXFP4 result: not checked)"),
+        Provider("cublas_fp8", _make_cublas_fp8,
+                 _fixed("torch._scaled_mm e4m3", f"A rows padded to a multiple of {FP8_ROWS}, unit scales, fast accum"),
+                 False, True, "cuBLAS's FP8 GEMM of A and the unquantized B, both cast to e4m3 outside the timed call: "
+                              "a speed reference at twice bf16's tensor rate (not an MXFP4 result: not checked)"),
         Provider("torch_dequant", _make_torch_dequant, _fixed("torch reference"), True, False,
                  "mxlib.spec.reference.ref_kernel: quantize A, dequantize both, fp32 matmul, in torch"),
         Provider("naive_dot_scaled", _make_naive, _fixed("triton naive dot_scaled", naive_config),
