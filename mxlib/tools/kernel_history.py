@@ -329,7 +329,7 @@ PAIRED_RUNS = (  # every bench run that timed `mxlib` and `mxlib:mma_sm90` on on
     "run_36e1c5e/bench_2.csv", "run_fc616db/bench.csv", "run_a8e5cc9/bench.csv", "final/bench.csv",
     "final/bench_2.csv", "final/bench_3.csv", "run_c1a1bd7/bench.csv", "run_7c05e03/bench.csv",
     "run_21d80f8/bench1.csv", "run_21d80f8/bench2.csv", "run_caf1fad/bench.csv", "run_9126f21/bench.csv",
-    "run_ba81f6f/bench.csv",
+    "run_ba81f6f/bench.csv", "fp8_0d97ebd/bench_1.csv", "fp8_0d97ebd/bench_2.csv",
 )
 
 
