@@ -100,7 +100,8 @@ def _make_cublas(data):
     return lambda: torch.mm(a, bt)
 
 
-FP8_ROWS = 16  # cuBLASLt's FP8 GEMM takes operand dimensions in multiples of 16: A's rows are padded to them
+FP8_ROWS = 16  # A's rows padded to a multiple of 16, the alignment FP8 GEMMs want (12 zero rows at M = 4), so that
+# every shape takes the same kind of cuBLASLt kernel
 
 
 def _make_cublas_fp8(data):
