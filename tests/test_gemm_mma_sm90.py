@@ -131,7 +131,30 @@ def test_default_configs_fit_and_cover_every_contest_shape():
         else:
             rounds = min(cfg.block_k // 128, span)
             assert G.mma_ctas_per_sm(cfg, rounds) * cfg.num_warps >= G.MMA_SM_WARPS, (s.mnk, cfg)
-        assert cfg.block_m >= min(s.m, 64) and G.grid(*s.mnk, cfg) >= 1
+        assert G.grid(*s.mnk, cfg) >= 1
+
+
+# The contest shapes whose H200 table row the default rule reproduces (the rule is those rows' pattern); the other
+# four are M <= 32 with long K (three different families in the table) and (256, 7168, 2048) (128-row B tiles).
+RULE_ROWS = ((4, 2880, 512), (32, 4096, 512), (32, 2880, 512), (64, 2880, 512), (64, 3072, 1536), (64, 7168, 2048),
+             (128, 2112, 7168), (256, 2880, 512), (256, 3072, 1536))
+
+
+def test_the_default_is_the_h200_tables_row_where_the_rule_applies(monkeypatch):
+    monkeypatch.setattr(G, "compute_units", lambda: 132)  # the H200's SMs
+    rows = {shape: cfg for shape, entries in dispatch.load_table("h200").items()
+            for path, cfg in entries if path == "mma_sm90"}
+    for shape in RULE_ROWS:
+        assert G.default_config(*shape) == G.Config(**rows[shape]), shape
+    assert sum(G.default_config(*shape) == G.Config(**cfg) for shape, cfg in rows.items()) == len(RULE_ROWS)
+
+
+def test_the_default_split_leaves_wspec_grids_under_the_sm_count():
+    """wspec's default split_k keeps tiles x split_k below the SM count: at 33 tiles on 132 SMs, 3 (99 CTAs), not 4."""
+    for m, n, k in ((128, 2112, 7168), (64, 3072, 1536), (256, 64 * 50, 4096), (48, 64 * 33, 8192)):
+        cfg = G._mma_default_config(m, n, k, 132)
+        assert G.mma_family(cfg) == "wspec" and G.mma_gemm_ctas(m, n, k, cfg) < 132, ((m, n, k), cfg)
+    assert G._mma_default_config(128, 2112, 7168, 132).split_k == 3
 
 
 def test_default_config_holds_any_k_at_any_m():
@@ -142,15 +165,17 @@ def test_default_config_holds_any_k_at_any_m():
             cfg = G.default_config(m, 16, k)
             span = -(-(-(-k // 128)) // cfg.split_k)
             rounds = span if cfg.num_stages > 1 else max(1, min(cfg.block_k // 128, span))
-            assert G.mma_smem_bytes(cfg, rounds) <= G.MMA_MAX_SMEM and cfg.block_m >= min(m, 64), (m, k, cfg)
+            assert G.mma_smem_bytes(cfg, rounds) <= G.MMA_MAX_SMEM and G.grid(m, 16, k, cfg) >= 1, (m, k, cfg)
     assert G.mma_family(G.default_config(64, 16, 2**20)) == "direct" and G.default_config(64, 16, 2**20).block_m == 64
 
 
-def test_default_wspec_tiles_64_rows_up_to_m_64_and_128_above():
-    """Family wspec's default (M > 32) takes block_m 64 for M up to 64 inclusive, 128 from M = 65."""
-    for m, block_m in ((33, 64), (64, 64), (65, 128), (256, 128)):
-        cfg = G.default_config(m, 4096, 7168)
-        assert G.mma_family(cfg) == "wspec" and cfg.block_m == block_m, (m, cfg)
+def test_default_wspec_tiles_by_m_and_k():
+    """Family wspec's default (M > 32): up to M = 64 two consumer warpgroups along K, block_m 32 for K up to 4
+    chunks and 64 above; from M = 65 one warpgroup at block_m 128."""
+    for m, k, block_m, warps_k in ((33, 7168, 64, 2), (64, 7168, 64, 2), (33, 512, 32, 2), (64, 384, 32, 2),
+                                   (64, 640, 64, 2), (65, 7168, 128, 0), (256, 512, 128, 0)):
+        cfg = G.default_config(m, 4096, k)
+        assert G.mma_family(cfg) == "wspec" and (cfg.block_m, cfg.warps_k) == (block_m, warps_k), (m, k, cfg)
 
 
 def test_the_default_aims_at_the_current_gpus_sms(monkeypatch):

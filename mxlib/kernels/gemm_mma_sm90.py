@@ -238,15 +238,19 @@ def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
 
 
 def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
-    """A heuristic for shapes without a tuned row, the pattern of the H200 sweeps' winners (KERNEL_NOTES.md).
-    M > 32: family "wspec", block_m 64 up to M = 64 and 128 above, 64-row B tiles, 4 stages, split_k aiming
-    at about one CTA per SM (the H200 table's rule for every M >= 64 shape). M <= 32: up to 4 chunks of K,
-    family "direct", block_m the smallest tile that holds M; 32-row B tiles with 4 warps along K at block_m
-    = 8, 64-row tiles with 2 at 16 and 32; no split. Longer K: family "pipelined", block_m 16 or 32, 64-row
-    B tiles, 4 warps, 3 stages, split_k aiming at about 2.5 CTAs per SM (`spec.devices.compute_units()`:
-    the current GPU's SMs, the H200's without a GPU). Fewer stages where the scales of a long K range need
-    the shared memory; where no ring fits them (K of about a million at M > 32), family "direct", whose
-    shared memory does not grow with K, at block_m 64 above M = 32."""
+    """A heuristic for shapes without a tuned row, the pattern of the H200 table's rows (the sweeps' winners,
+    KERNEL_NOTES.md). M > 64: family "wspec", block_m 128, 64-row B tiles, one consumer warpgroup, 4 stages.
+    32 < M <= 64: family "wspec" with two consumer warpgroups along K (the table's three M = 64 rows since v14),
+    block_m 32 for K up to 4 chunks and 64 above, 8 stages up to 4 chunks and 6 above. Both wspec: split_k the
+    largest that keeps tiles x split_k under the SM count (at least 1): a grid that fills every SM exactly
+    leaves its clusters no slack to be placed (each cluster's CTAs share a GPC), and at (128, 2112, 7168) the
+    table's split 3 (99 CTAs) took 20.4 us where split 4 (132) took 28.0. M <= 32: up
+    to 4 chunks of K, family "direct", block_m 8 up to M = 8 and 16 above (two M tiles at M = 32, as the table's
+    K = 512 rows); 32-row B tiles with 4 warps along K at block_m 8, 64-row tiles with 2 at 16; no split.
+    Longer K: family "pipelined", block_m 16 or 32, 64-row B tiles, 4 warps, 3 stages, split_k aiming at about
+    2.5 CTAs per SM (`spec.devices.compute_units()`: the current GPU's SMs, the H200's without a GPU). Fewer
+    stages where the scales of a long K range need the shared memory; where no ring fits them (K of about a
+    million at M > 32), family "direct", whose shared memory does not grow with K, at block_m 64 above M = 32."""
     return _mma_default_config(m, n, k, compute_units())
 
 
@@ -255,18 +259,26 @@ def _mma_default_config(m: int, n: int, k: int, units: int) -> MmaConfig:
     """`mma_default_config` for a GPU of `units` SMs, made once per shape and GPU size: making and checking its
     candidate Configs costs the host 7-14 us, which every call of a shape without a table row would pay."""
     chunks = -(-k // MMA_CHUNK_K)
-    if chunks > 4 or m > 32:
+    if 32 < m <= 64:
+        block_m = 32 if chunks <= 4 else 64
+        split = max(1, min(MMA_MAX_SPLIT, chunks, (units - 1) // (-(-m // block_m) * -(-n // 64))))
+        for stages in ((8, 6, 4, 3) if chunks <= 4 else (6, 4, 3)):
+            cfg = MmaConfig(block_m=block_m, block_n=64, block_k=MMA_CHUNK_K, split_k=split, num_warps=8,
+                            num_stages=stages, warps_k=2, wgmma=2)
+            if mma_smem_bytes(cfg, -(-chunks // split)) <= MMA_MAX_SMEM:
+                return cfg
+    elif chunks > 4 or m > 32:
         wspec = m > 32
-        block_m = (64 if m <= 64 else 128) if wspec else next(b for b in (16, 32) if m <= b)
+        block_m = 128 if wspec else next(b for b in (16, 32) if m <= b)
         tiles = -(-m // block_m) * -(-n // 64)
-        split = max(1, min(MMA_MAX_SPLIT, chunks, round((1 if wspec else 2.5) * units / tiles)))
+        split = max(1, min(MMA_MAX_SPLIT, chunks, (units - 1) // tiles if wspec else round(2.5 * units / tiles)))
         for stages in ((4, 3, 2) if wspec else (3, 2)):
             cfg = MmaConfig(block_m=block_m, block_n=64, block_k=MMA_CHUNK_K, split_k=split, num_warps=4,
                             num_stages=stages, warps_k=0, wgmma=2 if wspec else 0)
             if mma_smem_bytes(cfg, -(-chunks // split)) <= MMA_MAX_SMEM:
                 return cfg
-    block_m = next((b for b in (8, 16, 32) if m <= b), 64)
-    p16, kw = {8: (2, 4), 16: (4, 2), 32: (4, 2), 64: (4, 2)}[block_m]
+    block_m = 8 if m <= 8 else 16 if m <= 32 else 64
+    p16, kw = {8: (2, 4), 16: (4, 2), 64: (4, 2)}[block_m]
     cfg = MmaConfig(block_m=block_m, block_n=16 * p16, block_k=MMA_CHUNK_K, num_warps=p16 * kw, warps_k=kw)
     tiles = -(-m // block_m) * -(-n // cfg.block_n)
     split = 1 if chunks <= 4 else max(1, min(MMA_MAX_SPLIT, chunks, round(1.5 * units / tiles)))
