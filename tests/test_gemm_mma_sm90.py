@@ -135,9 +135,9 @@ def test_default_configs_fit_and_cover_every_contest_shape():
 
 
 # The contest shapes whose H200 table row the default rule reproduces (the rule is those rows' pattern); the other
-# four are M <= 32 with long K (three different families in the table) and (256, 7168, 2048) (128-row B tiles).
+# three are M <= 32 with long K (two families in the table; the default stays "pipelined").
 RULE_ROWS = ((4, 2880, 512), (32, 4096, 512), (32, 2880, 512), (64, 2880, 512), (64, 3072, 1536), (64, 7168, 2048),
-             (128, 2112, 7168), (256, 2880, 512), (256, 3072, 1536))
+             (128, 2112, 7168), (256, 2880, 512), (256, 3072, 1536), (256, 7168, 2048))
 
 
 def test_the_default_is_the_h200_tables_row_where_the_rule_applies(monkeypatch):
@@ -176,6 +176,9 @@ def test_default_wspec_tiles_by_m_and_k():
                                    (64, 640, 64, 2), (65, 7168, 128, 0), (256, 512, 128, 0)):
         cfg = G.default_config(m, 4096, k)
         assert G.mma_family(cfg) == "wspec" and (cfg.block_m, cfg.warps_k) == (block_m, warps_k), (m, k, cfg)
+    # Above M = 64, 128-row B tiles where they take fewer waves of one CTA an SM than 64-row ones, else 64.
+    for m, n, block_n in ((256, 7168, 128), (256, 3072, 64), (128, 8192, 64), (4096, 7168, 128)):
+        assert G._mma_default_config(m, n, 2048, 132).block_n == block_n, (m, n)
 
 
 def test_the_default_aims_at_the_current_gpus_sms(monkeypatch):

@@ -239,7 +239,9 @@ def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
 
 def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
     """A heuristic for shapes without a tuned row, the pattern of the H200 table's rows (the sweeps' winners,
-    KERNEL_NOTES.md). M > 64: family "wspec", block_m 128, 64-row B tiles, one consumer warpgroup, 4 stages.
+    KERNEL_NOTES.md). M > 64: family "wspec", block_m 128, one consumer warpgroup, 4 stages, 64-row B tiles, or
+    128-row ones (two warpgroups side by side) where they take fewer waves of one CTA an SM (the table's
+    (256, 7168, 2048): 112 CTAs where 64-row tiles make 224).
     32 < M <= 64: family "wspec" with two consumer warpgroups along K (the table's three M = 64 rows since v14),
     block_m 32 for K up to 4 chunks and 64 above, 8 stages up to 4 chunks and 6 above. Both wspec: split_k the
     largest that keeps tiles x split_k under the SM count (at least 1): a grid that fills every SM exactly
@@ -270,11 +272,14 @@ def _mma_default_config(m: int, n: int, k: int, units: int) -> MmaConfig:
     elif chunks > 4 or m > 32:
         wspec = m > 32
         block_m = 128 if wspec else next(b for b in (16, 32) if m <= b)
-        tiles = -(-m // block_m) * -(-n // 64)
+        rows = -(-m // block_m)
+        waves = {bn: -(-rows * -(-n // bn) // units) for bn in (64, 128)}  # at one CTA an SM
+        block_n = 128 if wspec and waves[128] < waves[64] else 64
+        tiles = rows * -(-n // block_n)
         split = max(1, min(MMA_MAX_SPLIT, chunks, (units - 1) // tiles if wspec else round(2.5 * units / tiles)))
         for stages in ((4, 3, 2) if wspec else (3, 2)):
-            cfg = MmaConfig(block_m=block_m, block_n=64, block_k=MMA_CHUNK_K, split_k=split, num_warps=4,
-                            num_stages=stages, warps_k=0, wgmma=2 if wspec else 0)
+            cfg = MmaConfig(block_m=block_m, block_n=block_n, block_k=MMA_CHUNK_K, split_k=split,
+                            num_warps=block_n // 16, num_stages=stages, warps_k=0, wgmma=2 if wspec else 0)
             if mma_smem_bytes(cfg, -(-chunks // split)) <= MMA_MAX_SMEM:
                 return cfg
     block_m = 8 if m <= 8 else 16 if m <= 32 else 64
