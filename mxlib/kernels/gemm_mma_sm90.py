@@ -238,21 +238,21 @@ def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
 
 
 def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
-    """A heuristic for shapes without a tuned row, the pattern of the H200 table's rows (the sweeps' winners,
-    KERNEL_NOTES.md). M > 64: family "wspec", block_m 128, one consumer warpgroup, 4 stages, 64-row B tiles, or
-    128-row ones (two warpgroups side by side) where they take fewer waves of one CTA an SM (the table's
-    (256, 7168, 2048): 112 CTAs where 64-row tiles make 224).
-    32 < M <= 64: family "wspec" with two consumer warpgroups along K (the table's three M = 64 rows since v14),
-    block_m 32 for K up to 4 chunks and 64 above, 8 stages up to 4 chunks and 6 above. Both wspec: split_k the
-    largest that keeps tiles x split_k under the SM count (at least 1): a grid that fills every SM exactly
-    leaves its clusters no slack to be placed (each cluster's CTAs share a GPC), and at (128, 2112, 7168) the
-    table's split 3 (99 CTAs) took 20.4 us where split 4 (132) took 28.0. M <= 32: up
-    to 4 chunks of K, family "direct", block_m 8 up to M = 8 and 16 above (two M tiles at M = 32, as the table's
-    K = 512 rows); 32-row B tiles with 4 warps along K at block_m 8, 64-row tiles with 2 at 16; no split.
-    Longer K: family "pipelined", block_m 16 or 32, 64-row B tiles, 4 warps, 3 stages, split_k aiming at about
-    2.5 CTAs per SM (`spec.devices.compute_units()`: the current GPU's SMs, the H200's without a GPU). Fewer
-    stages where the scales of a long K range need the shared memory; where no ring fits them (K of about a
-    million at M > 32), family "direct", whose shared memory does not grow with K, at block_m 64 above M = 32."""
+    """A heuristic for shapes without a tuned row, the pattern of the H200 table's rows (the sweeps' winners;
+    KERNEL_NOTES.md, "The default configs follow the table").
+    - M > 64: family "wspec", block_m 128, one consumer warpgroup, 4 stages, 64-row B tiles, or 128-row ones (two
+      warpgroups side by side) where they take fewer waves of one CTA an SM.
+    - 32 < M <= 64: family "wspec" with two consumer warpgroups along K, block_m 32 for K up to 4 chunks and 64
+      above, 8 stages up to 4 chunks and 6 above.
+    - Both: split_k the largest that keeps tiles x split_k under the SM count (at least 1): a grid that fills
+      every SM exactly leaves its clusters no slack to be placed (each cluster's CTAs share a GPC).
+    - M <= 32, up to 4 chunks of K: family "direct", block_m 8 up to M = 8 and 16 above (two M tiles at
+      M = 32); 32-row B tiles with 4 warps along K at block_m 8, 64-row tiles with 2 at 16; no split.
+    - M <= 32, longer K: family "pipelined", block_m 16 or 32, 64-row B tiles, 4 warps, 3 stages, split_k aiming
+      at about 2.5 CTAs per SM.
+    SMs are `spec.devices.compute_units()`'s: the current GPU's, the H200's without a GPU. Fewer stages where the
+    scales of a long K range need the shared memory; where no ring fits them (K of about a million at M > 32),
+    family "direct", whose shared memory does not grow with K, at block_m 64."""
     return _mma_default_config(m, n, k, compute_units())
 
 
