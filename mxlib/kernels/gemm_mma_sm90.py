@@ -248,8 +248,8 @@ def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
       every SM exactly leaves its clusters no slack to be placed (each cluster's CTAs share a GPC).
     - M <= 32, up to 4 chunks of K: family "direct", block_m 8 up to M = 8 and 16 above (two M tiles at
       M = 32); 32-row B tiles with 4 warps along K at block_m 8, 64-row tiles with 2 at 16; no split.
-    - M <= 32, longer K: family "pipelined", block_m 16 or 32, 64-row B tiles, 4 warps, 3 stages, split_k aiming
-      at about 2.5 CTAs per SM.
+    - M <= 32, longer K: family "wspec", block_m 16 or 32, 64-row B tiles, one consumer warpgroup, 4 stages,
+      split_k aiming at about 1.5 CTAs per SM (several fit an SM at these tiles).
     SMs are `spec.devices.compute_units()`'s: the current GPU's, the H200's without a GPU. Fewer stages where the
     scales of a long K range need the shared memory; where no ring fits them (K of about a million at M > 32),
     family "direct", whose shared memory does not grow with K, at block_m 64."""
@@ -270,16 +270,16 @@ def _mma_default_config(m: int, n: int, k: int, units: int) -> MmaConfig:
             if mma_smem_bytes(cfg, -(-chunks // split)) <= MMA_MAX_SMEM:
                 return cfg
     elif chunks > 4 or m > 32:
-        wspec = m > 32
-        block_m = 128 if wspec else next(b for b in (16, 32) if m <= b)
+        big = m > 32
+        block_m = 128 if big else next(b for b in (16, 32) if m <= b)
         rows = -(-m // block_m)
         waves = {bn: -(-rows * -(-n // bn) // units) for bn in (64, 128)}  # at one CTA an SM
-        block_n = 128 if wspec and waves[128] < waves[64] else 64
+        block_n = 128 if big and waves[128] < waves[64] else 64
         tiles = rows * -(-n // block_n)
-        split = max(1, min(MMA_MAX_SPLIT, chunks, (units - 1) // tiles if wspec else round(2.5 * units / tiles)))
-        for stages in ((4, 3, 2) if wspec else (3, 2)):
+        split = max(1, min(MMA_MAX_SPLIT, chunks, (units - 1) // tiles if big else round(1.5 * units / tiles)))
+        for stages in (4, 3, 2):
             cfg = MmaConfig(block_m=block_m, block_n=block_n, block_k=MMA_CHUNK_K, split_k=split,
-                            num_warps=block_n // 16, num_stages=stages, warps_k=0, wgmma=2 if wspec else 0)
+                            num_warps=block_n // 16, num_stages=stages, warps_k=0, wgmma=2)
             if mma_smem_bytes(cfg, -(-chunks // split)) <= MMA_MAX_SMEM:
                 return cfg
     block_m = 8 if m <= 8 else 16 if m <= 32 else 64
