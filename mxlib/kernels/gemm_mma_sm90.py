@@ -261,25 +261,19 @@ def _mma_default_config(m: int, n: int, k: int, units: int) -> MmaConfig:
     """`mma_default_config` for a GPU of `units` SMs, made once per shape and GPU size: making and checking its
     candidate Configs costs the host 7-14 us, which every call of a shape without a table row would pay."""
     chunks = -(-k // MMA_CHUNK_K)
-    if 32 < m <= 64:
-        block_m = 32 if chunks <= 4 else 64
-        split = max(1, min(MMA_MAX_SPLIT, chunks, (units - 1) // (-(-m // block_m) * -(-n // 64))))
-        for stages in ((8, 6, 4, 3) if chunks <= 4 else (6, 4, 3)):
-            cfg = MmaConfig(block_m=block_m, block_n=64, block_k=MMA_CHUNK_K, split_k=split, num_warps=8,
-                            num_stages=stages, warps_k=2, wgmma=2)
-            if mma_smem_bytes(cfg, -(-chunks // split)) <= MMA_MAX_SMEM:
-                return cfg
-    elif chunks > 4 or m > 32:
-        big = m > 32
-        block_m = 128 if big else next(b for b in (16, 32) if m <= b)
+    if chunks > 4 or m > 32:  # family wspec
+        if 32 < m <= 64:
+            block_m, warps_k, depths = (32, 2, (8, 6, 4, 3)) if chunks <= 4 else (64, 2, (6, 4, 3))
+        else:
+            block_m, warps_k, depths = 128 if m > 64 else next(b for b in (16, 32) if m <= b), 0, (4, 3, 2)
         rows = -(-m // block_m)
         waves = {bn: -(-rows * -(-n // bn) // units) for bn in (64, 128)}  # at one CTA an SM
-        block_n = 128 if big and waves[128] < waves[64] else 64
+        block_n = 128 if m > 64 and waves[128] < waves[64] else 64
         tiles = rows * -(-n // block_n)
-        split = max(1, min(MMA_MAX_SPLIT, chunks, (units - 1) // tiles if big else round(1.5 * units / tiles)))
-        for stages in (4, 3, 2):
+        split = max(1, min(MMA_MAX_SPLIT, chunks, (units - 1) // tiles if m > 32 else round(1.5 * units / tiles)))
+        for stages in depths:
             cfg = MmaConfig(block_m=block_m, block_n=block_n, block_k=MMA_CHUNK_K, split_k=split,
-                            num_warps=block_n // 16, num_stages=stages, warps_k=0, wgmma=2)
+                            num_warps=block_n // 16 * max(1, warps_k), num_stages=stages, warps_k=warps_k, wgmma=2)
             if mma_smem_bytes(cfg, -(-chunks // split)) <= MMA_MAX_SMEM:
                 return cfg
     block_m = 8 if m <= 8 else 16 if m <= 32 else 64
@@ -634,7 +628,7 @@ def _mma_call(lib, state, m: int, n: int, k: int, a_stride: int, scale_cols: int
     """This thread's `_MmaCall` for the signature, built the first time. Kept per thread: a call writes
     its addresses into the argument block and the driver reads them during the launch, so two threads
     sharing one could launch each other's tensors. Kept per loaded module too (its handle is in the key)."""
-    ctx, mod, functions = state
+    _, mod, functions = state
     key = (threading.get_ident(), mod.value, cfg, m, n, k, a_stride, scale_cols, ties_away)
     call = _MMA_CALLS.get(key)
     if call is None:
