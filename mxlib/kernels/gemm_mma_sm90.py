@@ -222,6 +222,14 @@ def mma_smem_bytes(cfg: MmaConfig, round_chunks: int) -> int:
     return max(staged, max(cfg.warps_k, 1) * bm * (bn + 4) * 4)
 
 
+def mma_round_chunks(cfg: MmaConfig, k: int) -> int:
+    """Chunks a CTA of `cfg` holds in shared memory at once for K = `k` (what a launch sizes shared memory by):
+    the ring families' whole K range of the CTA with the longest one, whose scales they keep; else one round,
+    block_k's chunks or fewer where the range is shorter."""
+    span = -(-(-(-k // MMA_CHUNK_K)) // cfg.split_k)  # chunks of the CTA with the longest K range
+    return span if cfg.num_stages > 1 else max(1, min(cfg.block_k // MMA_CHUNK_K, span))
+
+
 def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
     """CTAs of `cfg` an SM holds at once (registers: MMA_SM_WARPS warps for "direct", one CTA for
     "staged", 8 warps for "pipelined" by its launch bounds, MMA_WGMMA_REGS for "wgmma", MMA_WSPEC's
@@ -576,9 +584,7 @@ class _MmaCall:
 
     def __init__(self, lib, mod, functions: dict, m: int, n: int, k: int, a_stride: int, scale_cols: int,
                  cfg: MmaConfig, ties_away: bool):
-        chunks = -(-k // MMA_CHUNK_K)
-        span = -(-chunks // cfg.split_k)  # chunks of the CTA with the longest K range
-        rounds = span if cfg.num_stages > 1 else max(1, min(cfg.block_k // MMA_CHUNK_K, span))
+        rounds = mma_round_chunks(cfg, k)
         smem = mma_smem_bytes(cfg, rounds)
         if smem > MMA_MAX_SMEM:
             raise ValueError(f"mma_sm90 Config {cfg} needs {smem} bytes of shared memory for K={k} "

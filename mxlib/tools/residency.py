@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from ..spec import seed as seed_mod
 from ..spec import shapes as shapes_mod
-from ..spec.ints import cdiv
 from . import occupancy as occ
 from .stats import median_abs_pct_error
 from .path_sections import ISA_DISPATCH_CSV, ISA_SEED_CSV, aiter_asm_kernel, config_fields, read_rows, seed_backend
@@ -112,7 +111,7 @@ def _dispatch_launch(shape, target: str) -> Launch:
 def _mma_launch(shape) -> Launch:
     """mma_sm90's GEMM launch at the H200 table's config for `shape`: its CTAs (`mma_gemm_ctas`, the
     quantizer's launch left out) and CTAs per SM (`mma_ctas_per_sm`: launch bounds and shared memory, for
-    the chunks per round that `mma_launch` sizes shared memory by). Its loads are not modelled (block_k
+    the chunks a launch sizes shared memory by, `mma_round_chunks`). Its loads are not modelled (block_k
     None)."""
     from ..kernels import gemm_mma_sm90 as mma
     from ..runtime.dispatch import load_table
@@ -120,10 +119,9 @@ def _mma_launch(shape) -> Launch:
 
     m, n, k = shape
     cfg = next(mma.MmaConfig(**fields) for path, fields in load_table(H200.kind)[shape] if path == "mma_sm90")
-    span = cdiv(cdiv(k, mma.MMA_CHUNK_K), cfg.split_k)
-    round_chunks = span if cfg.num_stages > 1 else max(1, min(cfg.block_k // mma.MMA_CHUNK_K, span))
     return Launch("H200", f"mxlib mma_sm90 {cfg.block_m}x{cfg.block_n} {mma.mma_family(cfg)}", k,
-                  mma.mma_gemm_ctas(m, n, k, cfg), mma.mma_ctas_per_sm(cfg, round_chunks), (cfg.block_m, cfg.block_n),
+                  mma.mma_gemm_ctas(m, n, k, cfg), mma.mma_ctas_per_sm(cfg, mma.mma_round_chunks(cfg, k)),
+                  (cfg.block_m, cfg.block_n),
                   None, cfg.split_k, None, "bf16")
 
 
