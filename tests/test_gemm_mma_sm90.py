@@ -124,14 +124,13 @@ def test_wspec_family_configs():
 def test_default_configs_fit_and_cover_every_contest_shape():
     for s in shapes.load():
         cfg = G.default_config(*s.mnk)
-        span = -(-(-(-s.k // 128)) // cfg.split_k)  # chunks of the longest CTA range
+        rounds = G.mma_round_chunks(cfg, s.k)
         if cfg.num_stages > 1:  # pipelined fills the GPU, wspec (about one CTA an SM) most of it; the ring fits
             least = 132 if G.mma_family(cfg) == "pipelined" else 66
-            assert G.mma_smem_bytes(cfg, span) <= G.MMA_MAX_SMEM and G.mma_gemm_ctas(*s.mnk, cfg) >= least, (s.mnk, cfg)
+            assert G.mma_smem_bytes(cfg, rounds) <= G.MMA_MAX_SMEM and G.mma_gemm_ctas(*s.mnk, cfg) >= least, (s.mnk, cfg)
         else:
-            rounds = min(cfg.block_k // 128, span)
             assert G.mma_ctas_per_sm(cfg, rounds) * cfg.num_warps >= G.MMA_SM_WARPS, (s.mnk, cfg)
-        assert G.grid(*s.mnk, cfg) >= 1
+        G.mma_grid_dims(s.m, s.n, cfg)  # within the grid's limits (raises otherwise)
 
 
 # The contest shapes whose H200 table row the default rule reproduces (the rule is those rows' pattern); the other
@@ -163,10 +162,25 @@ def test_default_config_holds_any_k_at_any_m():
     for m in (1, 8, 17, 32, 33, 64, 65, 256, 4096):
         for k in (64, 512, 7168, 2**16, 2**20, 2**24):
             cfg = G.default_config(m, 16, k)
-            span = -(-(-(-k // 128)) // cfg.split_k)
-            rounds = span if cfg.num_stages > 1 else max(1, min(cfg.block_k // 128, span))
-            assert G.mma_smem_bytes(cfg, rounds) <= G.MMA_MAX_SMEM and G.grid(m, 16, k, cfg) >= 1, (m, k, cfg)
-    assert G.mma_family(G.default_config(64, 16, 2**20)) == "direct" and G.default_config(64, 16, 2**20).block_m == 64
+            assert G.mma_smem_bytes(cfg, G.mma_round_chunks(cfg, k)) <= G.MMA_MAX_SMEM, (m, k, cfg)
+            G.mma_grid_dims(m, 16, cfg)  # within the grid's limits (raises otherwise)
+    for m, block_m in ((64, 64), (16, 16), (1, 8)):  # direct, the fallback at every M
+        cfg = G.default_config(m, 16, 2**20)
+        assert G.mma_family(cfg) == "direct" and cfg.block_m == block_m, (m, cfg)
+    for bad in ((64, 0, 512), (0, 64, 512), (64, 64, 0)):
+        with pytest.raises(ValueError, match="must be a positive integer"):
+            G.default_config(*bad)
+
+
+def test_round_chunks_are_the_longest_ranges_or_one_round():
+    """What a launch sizes shared memory by: a ring family holds its longest K range (balanced split), a one-round
+    config block_k's chunks or the range where that is shorter, and at least one chunk."""
+    ring = dataclasses.replace(TWO_LAUNCHES, split_k=3)
+    assert [G.mma_round_chunks(ring, k) for k in (1088, 1152, 128, 64)] == [3, 3, 1, 1]  # 9 chunks over 3: 3 each
+    assert G.mma_round_chunks(dataclasses.replace(ring, split_k=2), 1152) == 5  # 9 chunks over 2: 5 and 4
+    assert G.mma_round_chunks(ring, 7168) == 19  # 56 chunks over 3: 19, 19 and 18
+    one = dataclasses.replace(ONE_LAUNCH, block_k=1024)
+    assert [G.mma_round_chunks(one, k) for k in (256, 2048, 8192, 64)] == [2, 8, 8, 1]
 
 
 def test_default_wspec_tiles_by_m_and_k():
@@ -177,8 +191,8 @@ def test_default_wspec_tiles_by_m_and_k():
         cfg = G.default_config(m, 4096, k)
         assert G.mma_family(cfg) == "wspec" and (cfg.block_m, cfg.warps_k) == (block_m, warps_k), (m, k, cfg)
     # Above M = 64, 128-row B tiles where they take fewer waves of one CTA an SM than 64-row ones, else 64.
-    for m, n, block_n in ((256, 7168, 128), (256, 3072, 64), (128, 8192, 64), (4096, 7168, 128)):
-        assert G._mma_default_config(m, n, 2048, 132).block_n == block_n, (m, n)
+    for m, n, block_n in ((256, 7168, 128), (256, 3072, 64), (128, 8192, 64), (4096, 7168, 128), (64, 16384, 64)):
+        assert G._mma_default_config(m, n, 2048, 132).block_n == block_n, (m, n)  # M <= 64: no such two-warpgroup tiling
 
 
 def test_the_default_aims_at_the_current_gpus_sms(monkeypatch):
@@ -933,21 +947,35 @@ def test_a_failed_module_load_releases_the_primary_context(monkeypatch):
 
 
 class _RecordingDriver:
-    """libcuda for mma_launch on the CPU: every call succeeds, and each cuLaunchKernelEx is recorded as the
-    driver reads it at that moment: the kernel's name, grid, block, shared memory, queue, launch attributes
-    and arguments (the leading 64-bit addresses, then 32-bit integers)."""
+    """libcuda for mma_launch on the CPU: each cuLaunchKernelEx is recorded as the driver reads it at that
+    moment: the kernel's name, grid, block, shared memory, queue, launch attributes and arguments (the leading
+    64-bit addresses, then 32-bit integers). As the real driver, it refuses a launch whose shared memory is
+    above what cuFuncSetAttribute granted its kernel (48 KiB without a grant). `read_delay` seconds pass
+    before it reads a launch and `grant_delay(bytes)` before a grant lands, releasing the GIL as ctypes does."""
 
     ADDRESSES = {G.MMA_QUANT_KERNEL: 2}  # every GEMM kernel takes 4 (A or a_q, B, B's scales, C)
 
-    def __init__(self):
-        self.names, self.launches = {}, []
+    def __init__(self, read_delay: float = 0.0, grant_delay=None):
+        self.names, self.launches, self.grants, self.loads = {}, [], {}, 0
+        self.read_delay, self.grant_delay = read_delay, grant_delay
 
     def cuModuleGetFunction(self, fn_ref, mod, name):
+        self.loads += 1
         fn_ref._obj.value = self.names.setdefault(name.decode(), len(self.names) + 1)
         return 0
 
+    def cuFuncSetAttribute(self, fn, what, value):
+        if self.grant_delay is not None:
+            time.sleep(self.grant_delay(value))
+        self.grants[fn.value] = value
+        return 0
+
     def cuLaunchKernelEx(self, launch_ref, fn, params, extra):
+        if self.read_delay:
+            time.sleep(self.read_delay)
         launch = launch_ref._obj
+        if launch.smem > self.grants.get(fn.value, 48 * 1024):
+            return 1  # CUDA_ERROR_INVALID_VALUE
         name = next(k for k, v in self.names.items() if v == fn.value)
         n_addr = self.ADDRESSES.get(name, 4)
         args = [ctypes.c_uint64.from_address(params[i]).value for i in range(n_addr)]
@@ -962,16 +990,18 @@ class _RecordingDriver:
         return lambda *args: 0
 
 
-def _fake_driver(monkeypatch):
-    driver = _RecordingDriver()
+def _fake_driver(monkeypatch, **kwargs):
+    driver = _RecordingDriver(**kwargs)
     monkeypatch.setattr(G, "_MMA_STATE", {"cuda": driver, None: (ctypes.c_void_p(), ctypes.c_void_p(1), {})})
     monkeypatch.setattr(G, "_MMA_CALLS", {})
     return driver
 
 
-def _operands(m, n, k):
-    return (torch.zeros(m, k, dtype=torch.bfloat16), torch.zeros(n, k // 2, dtype=torch.uint8),
-            torch.zeros(n, k // 32, dtype=torch.uint8), torch.zeros(m, n, dtype=torch.bfloat16))
+def _operands(m, n, k, a_cols=None):
+    """A (a column slice of a wider tensor where `a_cols` > k), B, B's scales and C for mma_launch."""
+    a = torch.zeros(m, a_cols or k, dtype=torch.bfloat16)[:, :k]
+    return (a, torch.zeros(n, k // 2, dtype=torch.uint8), torch.zeros(n, k // 32, dtype=torch.uint8),
+            torch.zeros(m, n, dtype=torch.bfloat16))
 
 
 ONE_LAUNCH = G.Config(block_m=16, block_n=64, block_k=512, split_k=1, num_warps=8, num_stages=1, warps_k=2, wgmma=0)
@@ -984,19 +1014,24 @@ def test_launches_built_once_carry_each_calls_own_tensors(monkeypatch, cfg, mnk)
     addresses and otherwise the first's values; both are the kernels' argument lists as written out here."""
     m, n, k = mnk
     driver = _fake_driver(monkeypatch)
+    queues = iter(range(101, 110))
+    monkeypatch.setattr(G, "mx_queue_state", lambda device: (next(queues), False))  # a new queue each call
     first, second = _operands(m, n, k), _operands(m, n, k)
     G.mma_launch(*first, cfg, False)
     G.mma_launch(*second, cfg, True)
     assert len(G._MMA_CALLS) == 2  # the rounding is in the key: two signatures
+    built = dict(G._MMA_CALLS)
     G.mma_launch(*first, cfg, False)
-    assert len(G._MMA_CALLS) == 2
+    assert G._MMA_CALLS.keys() == built.keys() and all(G._MMA_CALLS[key] is call for key, call in built.items())
+    assert driver.loads == G.mma_launches(cfg)  # each kernel looked up once
     per_call = G.mma_launches(cfg)
     calls = [driver.launches[i:i + per_call] for i in range(0, len(driver.launches), per_call)]
     assert len(calls) == 3
     grid = G.mma_grid_dims(m, n, cfg)
-    for (a, b, bs, c), launches, ties in zip((first, second, first), calls, (0, 1, 0)):
+    for i, ((a, b, bs, c), launches, ties) in enumerate(zip((first, second, first), calls, (0, 1, 0))):
         gemm = launches[-1]
-        assert gemm["name"] == G.mma_kernel_name(cfg) and gemm["grid"] == grid and gemm["queue"]
+        assert gemm["name"] == G.mma_kernel_name(cfg) and gemm["grid"] == grid
+        assert {launch["queue"] for launch in launches} == {101 + i}  # this call's own queue
         assert gemm["args"][1:4] == [b.data_ptr(), bs.data_ptr(), c.data_ptr()]
         if per_call == 1:
             assert gemm["args"][0] == a.data_ptr()
@@ -1011,7 +1046,64 @@ def test_launches_built_once_carry_each_calls_own_tensors(monkeypatch, cfg, mnk)
             assert gemm["args"][0] == quant["args"][1]  # the GEMM reads the buffer the quantizer wrote
             assert gemm["args"][4:] == [m, n, k, kb_pad, bs.shape[1], cfg.num_stages]
             assert gemm["attrs"] == [(4, 1, 1, cfg.split_k), (6, 1, 0, 0)] and gemm["block"] == [160, 1, 1]
+            call = next(iter(built.values()))  # a bf16 block of 32 values (64 bytes) per quantizer thread
+            assert call.a_q_bytes == rows * kb_pad * 64 and quant["block"] == [G.MMA_QUANT_THREADS, 1, 1]
     assert calls[0][-1]["smem"] == calls[2][-1]["smem"] > 0
+
+
+def test_each_signature_launches_with_its_own_shape_stride_and_config(monkeypatch):
+    """Every part of a call's signature reaches its launches: an M that is not a multiple of block_m (wspec
+    quantizes whole tiles of rows), A a column slice of a wider tensor (its row stride), another config."""
+    driver = _fake_driver(monkeypatch)
+    other = dataclasses.replace(TWO_LAUNCHES, split_k=1, num_stages=3)
+    cases = [(TWO_LAUNCHES, (256, 3072, 1536), None), (TWO_LAUNCHES, (200, 3072, 1536), None),
+             (TWO_LAUNCHES, (256, 3072, 1536), 2048), (other, (256, 3072, 1536), None), (ONE_LAUNCH, (32, 2880, 512), 640)]
+    for cfg, (m, n, k), a_cols in cases:
+        before = len(driver.launches)
+        a, b, bs, c = _operands(m, n, k, a_cols)
+        G.mma_launch(a, b, bs, c, cfg, False)
+        launches = driver.launches[before:]
+        gemm = launches[-1]
+        assert gemm["name"] == G.mma_kernel_name(cfg) and gemm["grid"] == G.mma_grid_dims(m, n, cfg)
+        assert gemm["smem"] == G.mma_smem_bytes(cfg, G.mma_round_chunks(cfg, k))
+        if G.mma_launches(cfg) == 1:
+            assert gemm["args"][4:8] == [m, n, k, a_cols or k]
+            continue
+        rows, kb_pad = G.mma_quant_rows(m, cfg), G.mma_quant_blocks(k)
+        assert launches[0]["args"][2:5] == [m, k, a_cols or k] and launches[0]["args"][8] == rows
+        assert launches[0]["grid"] == [-(-rows * kb_pad // G.MMA_QUANT_THREADS), 1, 1]
+        assert gemm["args"][4:] == [m, n, k, kb_pad, bs.shape[1], cfg.num_stages]
+    assert len(G._MMA_CALLS) == len(cases)
+    assert G.mma_quant_rows(200, TWO_LAUNCHES) == 256  # the second case's rows are whole tiles, not M
+
+
+def test_a_kernels_shared_memory_grant_only_rises_across_threads(monkeypatch):
+    """Two threads building one kernel at different shared-memory sizes at once: the grant that lands last must
+    not be the smaller one, or the larger signature's launch, built once, fails on every later call."""
+    import threading
+
+    small_last = lambda value: 0.2 if value < 160_000 else 0.05  # noqa: E731 - the smaller request lands last
+    driver = _fake_driver(monkeypatch, grant_delay=small_last)
+    cfg = dataclasses.replace(TWO_LAUNCHES, split_k=1)
+    sizes = {k: G.mma_smem_bytes(cfg, G.mma_round_chunks(cfg, k)) for k in (512, 24576)}
+    assert sizes[512] < 160_000 <= sizes[24576] <= G.MMA_MAX_SMEM
+    both, failed = threading.Barrier(2), []
+
+    def calls(k):
+        both.wait()
+        for _ in range(3):
+            try:
+                G.mma_launch(*_operands(128, 64, k), cfg, False)
+            except RuntimeError as e:
+                failed.append((k, str(e)))
+            time.sleep(0.3)
+
+    threads = [threading.Thread(target=calls, args=(k,)) for k in sizes]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failed == [] and max(driver.grants.values()) == sizes[24576]
 
 
 def test_a_config_the_shape_cannot_launch_is_refused_on_every_call_and_kept_nowhere(monkeypatch):
@@ -1030,7 +1122,7 @@ def test_each_thread_launches_from_its_own_argument_blocks(monkeypatch):
     """The driver reads a call's addresses from the argument block while it launches: threads must not share one."""
     import threading
 
-    driver = _fake_driver(monkeypatch)
+    driver = _fake_driver(monkeypatch, read_delay=0.05)  # the other thread runs while a launch is read
     operands = [_operands(32, 2880, 512) for _ in range(2)]
     both = threading.Barrier(2)  # both threads alive at once, so they are two threads to the cache
 

@@ -24,7 +24,9 @@ layout, are `csrc/mxfp4_mma_sm90.cu`.
 Building: the source is compiled once with nvcc (``-gencode arch=compute_90a,code=sm_90a``) to a cubin,
 cached under $MXLIB_CACHE_DIR (default ~/.cache/mxlib) by a hash of source, flags and the compiler's
 `--version`, and loaded and
-launched through the CUDA driver API (ctypes on libcuda), on the caller's current CUDA queue. nvcc is
+launched through the CUDA driver API (ctypes on libcuda), on the caller's current CUDA queue. On the host,
+each call signature's launches (argument blocks and launch configs) are built once per thread and kept, up
+to `_MMA_CALLS_MAX` signatures (`_mma_call`); a call writes only its tensors' addresses and queue into them. nvcc is
 looked up in $MXLIB_NVCC, $CUDA_HOME/bin, PATH, /usr/local/cuda/bin and the PyPI wheel
 nvidia-cuda-nvcc. `available(device)` says, in one line, whether the path can run and why not; the
 dispatcher then keeps the Triton path "fused".
@@ -51,6 +53,7 @@ from pathlib import Path
 import torch
 
 from ..spec.devices import compute_units
+from ..spec.ints import cdiv, gemm_shape
 from ..spec.quant import ROUNDINGS
 from ..spec.validate import choice
 from .common import mx_check_gemm_args, mx_int, mx_output, mx_queue_state, mx_resolve_config
@@ -226,7 +229,7 @@ def mma_round_chunks(cfg: MmaConfig, k: int) -> int:
     """Chunks a CTA of `cfg` holds in shared memory at once for K = `k` (what a launch sizes shared memory by):
     the ring families' whole K range of the CTA with the longest one, whose scales they keep; else one round,
     block_k's chunks or fewer where the range is shorter."""
-    span = -(-(-(-k // MMA_CHUNK_K)) // cfg.split_k)  # chunks of the CTA with the longest K range
+    span = cdiv(cdiv(k, MMA_CHUNK_K), cfg.split_k)  # chunks of the CTA with the longest K range
     return span if cfg.num_stages > 1 else max(1, min(cfg.block_k // MMA_CHUNK_K, span))
 
 
@@ -254,20 +257,24 @@ def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
       above, 8 stages up to 4 chunks and 6 above.
     - Both: split_k the largest that keeps tiles x split_k under the SM count (at least 1): a grid that fills
       every SM exactly leaves its clusters no slack to be placed (each cluster's CTAs share a GPC).
+    - Every split_k at most MMA_MAX_SPLIT and at most K's chunks.
     - M <= 32, up to 4 chunks of K: family "direct", block_m 8 up to M = 8 and 16 above (two M tiles at
       M = 32); 32-row B tiles with 4 warps along K at block_m 8, 64-row tiles with 2 at 16; no split.
     - M <= 32, longer K: family "wspec", block_m 16 or 32, 64-row B tiles, one consumer warpgroup, 4 stages,
       split_k aiming at about 1.5 CTAs per SM (several fit an SM at these tiles).
     SMs are `spec.devices.compute_units()`'s: the current GPU's, the H200's without a GPU. Fewer stages where the
-    scales of a long K range need the shared memory; where no ring fits them (K of about a million at M > 32),
-    family "direct", whose shared memory does not grow with K, at block_m 64."""
+    scales of a long K range need the shared memory; where no ring fits them (K of about a million), family
+    "direct", whose shared memory does not grow with K, at block_m 8, 16 or 64 by M. The shape follows
+    `mxlib.spec.ints.gemm_shape`."""
     return _mma_default_config(m, n, k, compute_units())
 
 
 @functools.lru_cache(maxsize=4096)
 def _mma_default_config(m: int, n: int, k: int, units: int) -> MmaConfig:
     """`mma_default_config` for a GPU of `units` SMs, made once per shape and GPU size: making and checking its
-    candidate Configs costs the host 7-14 us, which every call of a shape without a table row would pay."""
+    candidate Configs costs the host 7-14 us, which every call of a shape without a table row would pay. The
+    shape follows `mxlib.spec.ints.gemm_shape` (ValueError naming the argument otherwise)."""
+    m, n, k = gemm_shape(m, n, k)
     chunks = -(-k // MMA_CHUNK_K)
     if chunks > 4 or m > 32:  # family wspec
         if 32 < m <= 64:
@@ -282,7 +289,7 @@ def _mma_default_config(m: int, n: int, k: int, units: int) -> MmaConfig:
         for stages in depths:
             cfg = MmaConfig(block_m=block_m, block_n=block_n, block_k=MMA_CHUNK_K, split_k=split,
                             num_warps=block_n // 16 * max(1, warps_k), num_stages=stages, warps_k=warps_k, wgmma=2)
-            if mma_smem_bytes(cfg, -(-chunks // split)) <= MMA_MAX_SMEM:
+            if mma_smem_bytes(cfg, mma_round_chunks(cfg, k)) <= MMA_MAX_SMEM:
                 return cfg
     block_m = 8 if m <= 8 else 16 if m <= 32 else 64
     p16, kw = {8: (2, 4), 16: (4, 2), 64: (4, 2)}[block_m]
@@ -522,16 +529,22 @@ class _MmaContext:
             self.lib.cuCtxSetCurrent(self.prev)
 
 
+_MMA_FUNCTION_LOCK = threading.Lock()  # one kernel's shared-memory grant changed at a time
+
+
 def _mma_function(lib, mod, functions: dict, name: str, smem: int):
-    """The module's kernel `name`, allowed `smem` bytes of dynamic shared memory (cached per name)."""
-    fn, granted = functions.get(name, (None, 0))
-    if fn is None:
-        fn = ctypes.c_void_p()
-        _mma_check(lib, lib.cuModuleGetFunction(ctypes.byref(fn), mod, name.encode()), f"loading {name}")
-    if smem > granted:
-        _mma_check(lib, lib.cuFuncSetAttribute(fn, _MMA_MAX_DYNAMIC_SMEM, smem), f"{name} shared memory")
-        granted = smem
-    functions[name] = (fn, granted)
+    """The module's kernel `name`, allowed at least `smem` bytes of dynamic shared memory (cached per name).
+    The grant only ever rises, under a lock: a launch built once (`_MmaCall`) keeps relying on the grant it
+    saw, so two threads building the same kernel at different sizes must not leave the smaller one last."""
+    with _MMA_FUNCTION_LOCK:
+        fn, granted = functions.get(name, (None, 0))
+        if fn is None:
+            fn = ctypes.c_void_p()
+            _mma_check(lib, lib.cuModuleGetFunction(ctypes.byref(fn), mod, name.encode()), f"loading {name}")
+        if smem > granted:
+            _mma_check(lib, lib.cuFuncSetAttribute(fn, _MMA_MAX_DYNAMIC_SMEM, smem), f"{name} shared memory")
+            granted = smem
+        functions[name] = (fn, granted)
     return fn
 
 
