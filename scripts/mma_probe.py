@@ -228,7 +228,7 @@ def candidates(m: int, n: int, k: int, families=("direct",)) -> list:
                     cfg = dataclasses.replace(tiling, split_k=split, num_stages=stages)
                 except ValueError:
                     continue
-                if split > chunks or G.mma_smem_bytes(cfg, -(-chunks // split)) > G.MMA_MAX_SMEM:
+                if split > chunks or G.mma_smem_bytes(cfg, G.mma_round_chunks(cfg, k)) > G.MMA_MAX_SMEM:
                     continue
                 if 40 <= G.mma_gemm_ctas(m, n, k, cfg) <= 4.5 * SMS:
                     out.append(cfg)

@@ -146,3 +146,22 @@ def test_a_moved_row_lands_among_its_shapes_rows_in_an_interleaved_table(tmp_pat
     set_row(file, (4, 64, 512), "ck", "block_n=64")
     assert _rows(file) == ["4,64,512,mma_sm90,split_k=1", "8,64,512,fused,split_k=2", "8,64,512,mma_sm90,split_k=1",
                            "4,64,512,fused,split_k=4", "4,64,512,ck,block_n=64"]
+
+
+def test_describe_names_the_first_row_its_family_and_unseen_shapes(tmp_path):
+    from mxlib.spec.shapes import Shape
+    from mxlib.tools.config_table import describe
+
+    (tmp_path / "kind.csv").write_text(
+        "m,n,k,path,config\n"
+        "64,128,512,fused,block_m=64 block_n=64 block_k=128 split_k=1 num_warps=4 num_stages=3 a_once=0\n"
+        "64,128,512,mma_sm90,block_m=64 block_n=64 block_k=128 split_k=1 num_warps=8 num_stages=6 warps_k=2 wgmma=2\n"
+        "4,128,512,mma_sm90,block_m=8 block_n=32 block_k=512 split_k=1 num_warps=8 num_stages=1 warps_k=4 wgmma=0\n"
+        "8,128,512,mma_sm90,block_m=16 block_n=64 block_k=128 split_k=1 num_warps=4 num_stages=4 warps_k=0 wgmma=2\n")
+    shapes = [Shape("test", 64, 128, 512, 1), Shape("test", 4, 128, 512, 2), Shape("benchmark", 8, 128, 512, 3),
+              Shape("extra", 16, 128, 512, 4)]
+    lines = describe("kind", shapes, "no row here", directory=str(tmp_path))
+    assert [ln.split()[2:4] for ln in lines[:3]] == [["fused", "block_m=64"], ["mma_sm90", "(direct)"],
+                                                     ["mma_sm90", "(wspec)"]]  # the first row of each shape
+    assert lines[0].endswith("a_once=0") and lines[2].startswith("benchmark ")
+    assert lines[3].split(None, 2)[2] == "no row here"

@@ -305,3 +305,37 @@ def test_configs_changes_and_faster_than():
     assert history.config_changes(a, b) == ["split_k 2 -> 4", "a_once 0 -> 1"]  # b_cg is not in CONFIG_FIELDS
     assert history.faster_than(frame, "mxlib", "cublas_bf16") == {(4, 64, 512): 1.25}
     assert history.faster_than(frame, "mxlib", "cublas_bf16", "median_us") == {}
+
+
+def _scored_run(times: dict) -> pd.DataFrame:
+    """A bench.csv frame of the benchmark shapes: {provider: (mean, median) on every shape, or {shape: (mean, median)}}."""
+    rows = []
+    for provider, got in times.items():
+        for s in shapes.load("benchmark"):
+            mean, median = got[s.mnk] if isinstance(got, dict) else got
+            rows.append({"timing": "contest", "kind": "benchmark", "provider": provider, "m": s.m, "n": s.n, "k": s.k,
+                         "mean_us": mean, "median_us": median})
+    return pd.DataFrame(rows)
+
+
+def test_same_kernel_runs_scores_margins_and_shapes():
+    m256 = (256, 3072, 1536)
+    slow256 = {s.mnk: ((30.0, 30.0) if s.mnk == m256 else (9.0, 9.0)) for s in shapes.load("benchmark")}
+    runs = {"a/bench.csv": _scored_run({"mxlib:mma_sm90": (8.0, 8.0), "mxlib": (9.0, 8.5), "cublas_bf16": (10.0, 10.0)}),
+            "b/bench.csv": _scored_run({"mxlib:mma_sm90": (8.5, 8.5), "mxlib": slow256, "cublas_bf16": (10.0, 9.0)}),
+            "missing": None,
+            "no cublas": _scored_run({"mxlib:mma_sm90": (1.0, 1.0), "mxlib": (1.0, 1.0)})}
+    text = history.same_kernel_runs(runs)
+    lines = text.splitlines()
+    assert [ln.split()[0] for ln in lines[1:3]] == ["a/bench.csv", "b/bench.csv"] and lines[3] == ""  # the others left out
+    assert "10.0% (15.0%)" in lines[1] and lines[1].endswith("none")
+    assert lines[2].endswith("256x3072x1536")  # the one shape where cuBLAS bf16 is the faster
+    assert lines[4] == ("over 2 runs (scores: geomeans of contest means, us): forced mma_sm90 8.00-8.50, mxlib 9.00-11.00, "
+                        "cuBLAS bf16 10.00-10.00; mxlib under cuBLAS by -10.0% to 10.0% on the means, -22.2% to 15.0% "
+                        "on the medians")  # run b: 30 us at M = 256 puts its mxlib score 10% above cuBLAS's
+    assert lines[5] == ("cuBLAS bf16 faster than mxlib at one of {none}, {256x3072x1536} a run (means); "
+                        "at one of {none}, {256x3072x1536} a run (medians)")
+    one = history.same_kernel_runs({"a/bench.csv": runs["a/bench.csv"]}).splitlines()
+    assert one[-1] == "cuBLAS bf16 faster than mxlib at {none} in every run (means); at {none} in every run (medians)"
+    assert history.same_kernel_runs({"missing": None}) == "no run recorded"
+    assert history.V15_RUNS[0] == "final/bench.csv" and history.V15_RUNS[-1] == history.PAIRED_RUNS[-1]

@@ -366,6 +366,16 @@ def test_recorded_says_plainly_when_a_csv_is_missing(capsys):
     assert workbook.recorded("no_such_file.csv", device="nowhere") is None
     out = capsys.readouterr().out
     assert "not recorded yet" in out and "data/results/nowhere/no_such_file.csv" in out
+    assert workbook.recorded_rows("no_such_file.csv", device="nowhere") is None
+    assert "data/results/nowhere/no_such_file.csv" in capsys.readouterr().out
+
+
+def test_recorded_rows_are_the_csv_rows_of_the_same_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(workbook, "RESULTS_DIR", tmp_path)
+    (tmp_path / "dev").mkdir()
+    (tmp_path / "dev" / "run.csv").write_text("m,state\n4,cold\n16,\n")
+    assert workbook.recorded_rows("run.csv", device="dev") == [{"m": "4", "state": "cold"}, {"m": "16", "state": ""}]
+    assert workbook.recorded("run.csv", device="dev").m.tolist() == [4, 16]
 
 
 def test_rerun_dir_is_a_folder_of_its_own_beside_the_records(tmp_path, monkeypatch):

@@ -31,6 +31,26 @@ def add_arguments(p) -> None:
     p.add_argument("--path", choices=tuple(PATHS), help="default: the dispatcher's choice per shape")
 
 
+HEADER = (f"{'kind':<10} {'M':>5} {'N':>5} {'K':>5} {'seed':>5}  {'backend':<7} {'path':<6}  {'ok':<4} "
+          f"{'seconds':>7}  message")
+
+
+def checked(rows, device, backend: str | None = None, path: str | None = None, timed: bool = True):
+    """For each (kind, m, n, k, seed) of `rows`, one call of custom_kernel on fresh inputs checked against the
+    reference (round-half-even, the checker's rule): yields (the table's line under `HEADER`, passed). The line
+    names the backend and path the dispatcher ran, and the seconds the shape took (timed False: "-", for a page
+    whose text must not change from run to run)."""
+    from ..runtime.dispatch import custom_kernel, plan
+
+    for kind, m, n, k, seed in rows:
+        t0 = time.perf_counter()
+        ran, ran_path, _ = plan(m, n, k, device, backend, path)
+        data = generate_input(m, n, k, seed, device=device)
+        ok, msg = check_implementation(data, custom_kernel(data, backend=backend, path=path), "rne")
+        yield (f"{kind:<10} {m:>5} {n:>5} {k:>5} {seed:>5}  {ran:<7} {ran_path or '-':<6}  {'yes' if ok else 'NO':<4} "
+               f"{f'{time.perf_counter() - t0:.2f}' if timed else '-':>7}  {msg}"), ok
+
+
 def run(args) -> int:
     device = check_device(args.device, "--device")
     backend = args.backend
@@ -43,26 +63,17 @@ def run(args) -> int:
             backend = "triton" if triton_ok else "torch"
             if not triton_ok:
                 note = f"the kernels were not checked ({reason}): this compared the reference with itself"
-    from ..runtime.dispatch import custom_kernel, plan
-
     if args.kind:
         rows = [(s.kind, s.m, s.n, s.k, s.seed) for kind in args.kind for s in shapes_mod.load(kind)]
     elif device.type == "cpu":
         rows = [("small", m, n, k, seed) for m, n, k, seed in SMALL_SHAPES]
     else:
         rows = [(s.kind, s.m, s.n, s.k, s.seed) for kind in ("test", "benchmark") for s in shapes_mod.load(kind)]
-    print(f"{'kind':<10} {'M':>5} {'N':>5} {'K':>5} {'seed':>5}  {'backend':<7} {'path':<6}  {'ok':<4} "
-          f"{'seconds':>7}  message")
+    print(HEADER)
     failed = 0
-    for kind, m, n, k, seed in rows:
-        t0 = time.perf_counter()
-        ran, path, _ = plan(m, n, k, device, backend, args.path)
-        data = generate_input(m, n, k, seed, device=device)
-        out = custom_kernel(data, backend=backend, path=args.path)
-        ok, msg = check_implementation(data, out, "rne")
+    for line, ok in checked(rows, device, backend, args.path):
         failed += not ok
-        print(f"{kind:<10} {m:>5} {n:>5} {k:>5} {seed:>5}  {ran:<7} {path or '-':<6}  {'yes' if ok else 'NO':<4} "
-              f"{time.perf_counter() - t0:7.2f}  {msg}")
+        print(line)
     print(f"{len(rows) - failed} passed, {failed} failed (A quantized round-half-even, the checker's rule)")
     if note:
         print(note)

@@ -1,4 +1,5 @@
-"""Writing one (shape, path) row of a dispatcher config table (`mxlib/data/configs/<kind>.csv`) in place.
+"""Writing one (shape, path) row of a dispatcher config table (`mxlib/data/configs/<kind>.csv`) in place,
+and reading a table's plan for a list of shapes (`describe`).
 
 The dispatcher takes a shape's first usable row, so a row's position among its shape's rows is part of
 what the table says. Every script that writes a table goes through `set_row`, which moves only the row
@@ -54,3 +55,26 @@ def set_row(file: Path, shape: tuple[int, int, int], path: str, config: str, ind
             lines.insert(mine[index], new)
     write_text_atomic(file, "\n".join(lines) + "\n")
     load_table.cache_clear()
+
+
+def describe(kind: str, shape_list, unseen: str, directory: str | None = None) -> list[str]:
+    """One line a shape (`mxlib.spec.shapes.Shape`s) of what the table of `kind` plans for it: its first row's
+    path, the CUDA path's kernel family (`gemm_mma_sm90.mma_family`) where that path is mma_sm90, and the config;
+    `unseen` for a shape without a row (`directory` as for `dispatch.load_table`). The first row is what a device on which that row's path can run takes
+    (`dispatch.first_usable`); the lines say nothing about this machine."""
+    from ..runtime.paths import path_module
+
+    table = load_table(kind, directory)
+    lines = []
+    for s in shape_list:
+        rows = table.get(s.mnk)
+        if not rows:
+            lines.append(f"{s.kind:9s} {str(s):>14}  {unseen}")
+            continue
+        path, config = rows[0]
+        family = ""
+        if path == "mma_sm90":
+            mma = path_module(path)
+            family = f" ({mma.mma_family(mma.Config(**config))})"
+        lines.append(f"{s.kind:9s} {str(s):>14}  {path}{family:12s} {' '.join(f'{k}={v}' for k, v in config.items())}")
+    return lines

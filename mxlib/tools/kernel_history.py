@@ -20,10 +20,10 @@ FUSED_VERSIONS = (  # (name, recorded CSV under data/results/h200/, "tuning" or 
 
 def floors(frame):
     """(text, figure) of the floors under any single launch in one bench.csv frame (contest timing, benchmark
-    shapes): per shape the floor, the empty kernel and the first target, `acceptance.TARGET_EMPTY_PLUS_FLOOR`
+    shapes): per shape the floor, the empty kernel and the old acceptance target `acceptance.TARGET_EMPTY_PLUS_FLOOR`
     x (empty + floor); then the read-only launch (`touch`) at its best grid beside mxlib and cuBLAS bf16, and
     mxlib over that launch per shape, and on how many shapes that launch is above the target (the figure's title
-    says the same). The figure: the three as bars, the first target dashed over each shape."""
+    says the same). The figure: the three as bars, that target dashed over each shape."""
     import matplotlib.pyplot as plt
 
     from . import figures, ranking
@@ -52,7 +52,7 @@ def floors(frame):
     figures.speed_bars(ax, contest, providers)
     for j, (fl, em) in enumerate(base.itertuples(index=False)):
         ax.hlines(ratio * (em + fl), j - 0.45, j + 0.45, color="#D55E00", lw=1, ls="--",
-                  label=f"first target: {ratio} x (empty + floor)" if j == 0 else None)
+                  label=f"old target: {ratio} x (empty + floor)" if j == 0 else None)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.set_title(f"H200, benchmark shapes: the best read-only launch is {verdict}")
     return "\n".join(lines), fig
@@ -331,6 +331,56 @@ PAIRED_RUNS = (  # every bench run that timed `mxlib` and `mxlib:mma_sm90` on on
     "run_21d80f8/bench1.csv", "run_21d80f8/bench2.csv", "run_caf1fad/bench.csv", "run_9126f21/bench.csv",
     "run_ba81f6f/bench.csv", "fp8_0d97ebd/bench_1.csv", "fp8_0d97ebd/bench_2.csv",
 )
+
+
+V15_RUNS = PAIRED_RUNS[PAIRED_RUNS.index("final/bench.csv"):]  # the bench runs of v15's kernels (none changed since)
+
+
+def same_kernel_runs(frames: dict) -> str:
+    """The spread between bench runs of one set of kernels (`frames`: {name: bench.csv frame}, None where not
+    recorded, left out; `V15_RUNS` for the CUDA path's current kernels): per run the scores (geometric means of
+    the benchmark shapes' contest means, medians in brackets) of the forced path, the dispatcher and cuBLAS bf16,
+    the dispatcher's margin under cuBLAS, and the shapes where cuBLAS is the faster; then the ranges over the
+    runs. What one kernel scores from call to call, so what a difference between two versions must exceed."""
+    from . import ranking
+
+    def label(keys) -> str:
+        return ", ".join("x".join(map(str, key)) for key in sorted(keys)) or "none"
+
+    rows, spans = [], {"forced": [], "mxlib": [], "cublas": [], "margin_mean": [], "margin_median": []}
+    ahead_sets = {"mean_us": set(), "median_us": set()}
+    for name, frame in frames.items():
+        if frame is None:
+            continue
+        got = {prov: (mean, median) for prov, mean, median in
+               ranking.scores(frame, ["mxlib:mma_sm90", "mxlib", "cublas_bf16"])}
+        if len(got) < 3:
+            continue
+        (f_mean, _), (m_mean, m_med), (c_mean, c_med) = got["mxlib:mma_sm90"], got["mxlib"], got["cublas_bf16"]
+        margins = (100 * (1 - m_mean / c_mean), 100 * (1 - m_med / c_med))
+        ahead = {stat: set(faster_than(frame, "mxlib", "cublas_bf16", stat)) for stat in ahead_sets}
+        for stat in ahead_sets:
+            ahead_sets[stat].add(frozenset(ahead[stat]))
+        for key, value in zip(spans, (f_mean, m_mean, c_mean) + margins):
+            spans[key].append(value)
+        rows.append(f"{name:>26} {f_mean:8.2f} {m_mean:7.2f} ({m_med:.2f}) {c_mean:7.2f} ({c_med:.2f})"
+                    f" {margins[0]:5.1f}% ({margins[1]:.1f}%)  {label(ahead['mean_us'])}")
+    if not rows:
+        return "no run recorded"
+    head = (f"{'run':>26} {'forced':>8} {'mxlib':>15} {'cublas_bf16':>15} {'mxlib under cuBLAS':>19}  "
+            "shapes where cuBLAS bf16 is faster (means)")
+    span = {key: (min(v), max(v)) for key, v in spans.items()}
+    sets = {stat: ("{" + label(next(iter(found))) + "} in every run" if len(found) == 1 else
+                   "one of {" + "}, {".join(label(s) for s in sorted(found, key=len)) + "} a run")
+            for stat, found in ahead_sets.items()}
+    return "\n".join([head, *rows, "",
+                      f"over {len(rows)} runs (scores: geomeans of contest means, us): forced mma_sm90 "
+                      f"{span['forced'][0]:.2f}-{span['forced'][1]:.2f}, mxlib {span['mxlib'][0]:.2f}-{span['mxlib'][1]:.2f}, "
+                      f"cuBLAS bf16 {span['cublas'][0]:.2f}-{span['cublas'][1]:.2f}; mxlib under cuBLAS by "
+                      f"{span['margin_mean'][0]:.1f}% to {span['margin_mean'][1]:.1f}% on the means, "
+                      f"{span['margin_median'][0]:.1f}% to {span['margin_median'][1]:.1f}% on the medians",
+                      f"cuBLAS bf16 faster than mxlib at {sets['mean_us']} (means); "
+                      f"at {sets['median_us']} (medians)"])
 
 
 def dispatcher_minus_forced(frame) -> dict:

@@ -98,6 +98,15 @@ def rerun_dir(profile: str) -> Path:
     return path
 
 
+def _recorded_path(name: str, device: str | None) -> Path | None:
+    path = RESULTS_DIR / name if device is None else RESULTS_DIR / device / name
+    if not path.is_file():
+        print(f"not recorded yet: {path.relative_to(ROOT)} does not exist, so this figure is not drawn. "
+              f"Run this notebook (or the command that writes that file) on the {device or 'GPU'} to record it.")
+        return None
+    return path
+
+
 def recorded(name: str, device: str | None = "h200"):
     """The recorded CSV data/results/<device>/<name> (device None: data/results/<name>) as a DataFrame.
 
@@ -106,12 +115,18 @@ def recorded(name: str, device: str | None = "h200"):
     """
     import pandas as pd
 
-    path = RESULTS_DIR / name if device is None else RESULTS_DIR / device / name
-    if not path.is_file():
-        print(f"not recorded yet: {path.relative_to(ROOT)} does not exist, so this figure is not drawn. "
-              f"Run this notebook (or the command that writes that file) on the {device or 'GPU'} to record it.")
+    path = _recorded_path(name, device)
+    return None if path is None else pd.read_csv(path)
+
+
+def recorded_rows(name: str, device: str | None = "h200") -> list[dict] | None:
+    """The same CSV as `recorded`, as its rows of strings (`csv.DictReader`: what `mxlib.tools.probe` reads);
+    None, said plainly, when it is not there."""
+    path = _recorded_path(name, device)
+    if path is None:
         return None
-    return pd.read_csv(path)
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
 
 
 def recorded_triton_versions() -> set[str]:

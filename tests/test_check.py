@@ -1,0 +1,17 @@
+"""mxlib.tools.check.checked: one checked call a shape, the line naming what ran."""
+from mxlib.runtime import dispatch
+from mxlib.tools import check
+
+
+def test_checked_names_what_ran_and_fails_a_wrong_output(monkeypatch):
+    rows = [("small", 4, 64, 512, 11), ("small", 8, 32, 256, 12)]
+    got = list(check.checked(rows, "cpu", backend="torch"))
+    assert [ok for _, ok in got] == [True, True]
+    assert got[0][0].split()[:7] == ["small", "4", "64", "512", "11", "torch", "-"] and " yes " in got[0][0]
+    real = dispatch.custom_kernel
+    monkeypatch.setattr(dispatch, "custom_kernel", lambda data, **kw: real(data, **kw) + 1.0)  # every output off by 1
+    (line, ok), = check.checked(rows[:1], "cpu", backend="torch")
+    assert not ok and " NO " in line and len(check.HEADER.split()) == 10
+    monkeypatch.undo()
+    (line, ok), = check.checked(rows[1:], "cpu", backend="torch", timed=False)
+    assert ok and line.split()[8] == "-"
