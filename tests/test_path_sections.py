@@ -138,3 +138,33 @@ def test_num_ksplit_model_pins_what_aiter_runs():
     assert asked == f"asked: {list(range(1, 9))}" and runs == "runs : [1, 2, 1, 2, 2, 1, 7, 7]"
     assert tiles_line == "17 tiles; header NUM_KSPLIT=14 -> 238 CTAs; config NUM_KSPLIT=7 -> 119 CTAs"
     assert [len(ax.lines[0].get_xdata()) for ax in fig.axes] == [8, 8]
+
+
+def test_poisoned_checks_run_check_and_catch_unwritten_or_unrepeatable_outputs(monkeypatch):
+    given = gemm_splitk.Config(block_m=16, block_n=64, block_k=128, split_k=4)
+    text, ok = sections.poisoned_checks("splitk", [(16, 128, 1024, 3, None), (5, 64, 512, 4, given)], "cpu", repeats=2)
+    assert ok and text.count("2 runs bitwise equal") == 2 and "(default)" in text and "split_k=4" in text
+    assert "(given)" in text.splitlines()[2]
+    from types import SimpleNamespace
+
+    from mxlib.runtime import paths
+    from mxlib.spec.reference import ref_kernel
+
+    calls = []
+
+    def gemm(a, b_shuffle, b_scale_sh, config, out):  # the reference's C, but row 0 left as it was found
+        calls.append(config)
+        out[1:] = ref_kernel(fake_data[0])[1:]
+        return out
+
+    fake = SimpleNamespace(default_config=lambda m, n, k: "cfg", gemm=gemm)
+    monkeypatch.setattr(paths, "path_module", lambda name: fake)
+    from mxlib.spec.reference import generate_input
+
+    fake_data = [generate_input(2, 64, 256, 7)]
+    text, ok = sections.poisoned_checks("any", [(2, 64, 256, 7, None)], "cpu")
+    assert not ok and calls == ["cfg"] and "64 of 128 elements" in text  # the row still NaN fails the check
+    drift = iter(range(1, 100))
+    fake.gemm = lambda a, b, s, config, out: out.fill_(float(next(drift)))  # every run writes other values
+    text, ok = sections.poisoned_checks("any", [(2, 64, 256, 7, None)], "cpu", repeats=2)
+    assert not ok and "bitwise DIFFERENT" in text

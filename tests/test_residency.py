@@ -196,3 +196,15 @@ def test_revalidation_reads_both_fits():
     one, resident = residency.revalidation(reval).splitlines()
     assert "one CTA per SM" in one and "= 30.0% over 2 configs" in one  # median of 10% and 50%
     assert "compiled residency" in resident and "= 0.0% over 2 configs" in resident
+
+
+def test_model_examples_put_measured_beside_the_rows_own_prediction():
+    from mxlib.tools import occupancy as occ
+
+    sweep = pd.read_csv(RESULTS_DIR / "h200" / "splitk_sweep.csv")
+    lines = residency.model_examples(sweep).splitlines()
+    assert len(lines) == 4 and "measured  151.2" in lines[1] and "2 kernels" in lines[1] and "3 kernels" in lines[2]
+    row = sweep[(sweep.m == 16) & (sweep.k == 7168) & (sweep.tile_n == 64) & (sweep.split_k == 7)].iloc[0].to_dict()
+    assert f"predicted {occ.predict_row(row, 'H200', occ.model_params('H200')).us:6.2f}" in lines[2]
+    with pytest.raises(ValueError, match="no row at split_k 5"):
+        residency.model_examples(sweep, splits=(5,))

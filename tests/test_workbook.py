@@ -416,6 +416,13 @@ def test_utilization_panels_draw_one_axes_per_device_with_labelled_bars():
     plt.close(fig)
 
 
+def test_recorded_triton_versions_of_named_records(tmp_path):
+    (tmp_path / "a.csv").write_text("shape,triton\n4x64x512,3.9.0\n8x64x512,\n")
+    (tmp_path / "b.csv").write_text("shape,triton\n4x64x512,3.6.0\n")
+    assert workbook.recorded_triton_versions([tmp_path / "a.csv"]) == {"3.9.0"}
+    assert workbook.recorded_triton_versions([tmp_path / "a.csv", tmp_path / "b.csv"]) == {"3.6.0", "3.9.0"}
+
+
 def test_recorded_triton_versions_come_from_the_isa_records():
     import csv
 

@@ -255,7 +255,7 @@ def speed_bars(ax, frame, providers, *, timing: str = "contest", stat: str = "me
 
 
 def utilization_panels(panels, *, suptitle: str = "", width_per_panel: float = 4.6):
-    """One panel per device: bars of GEMM utilization (%) per shape, each bar labelled with its CTA count
+    """One panel per device: bars of GEMM wave fill (%, `occupancy.cu_utilization`) per shape, each bar labelled with its CTA count
     and tile. `panels` is a list of (title, color, rows) with rows (shape label, CTAs, utilization 0..1,
     tile text). Devices never share an axes: a bar of one machine beside a bar of another would read as
     a comparison that these numbers do not support. Returns the figure.
@@ -270,7 +270,7 @@ def utilization_panels(panels, *, suptitle: str = "", width_per_panel: float = 4
         ax.set_xticks(list(x), [r[0] for r in rows], rotation=20, ha="right")
         ax.set(title=title, ylim=(0, 125), yticks=range(0, 101, 20))
         ax.title.set_fontsize(9.5)
-    axes[0, 0].set_ylabel("GEMM utilization (%)\n= CTAs / (waves x units)")
+    axes[0, 0].set_ylabel("GEMM wave fill (%)\n= CTAs / (waves x units)")
     if suptitle:
         fig.suptitle(suptitle, fontsize=10)
     return fig

@@ -254,14 +254,43 @@ def h200_config(path: str, shape):
     return (mod.Config(**fields[0]), "table") if fields else (mod.default_config(*shape), "default")
 
 
+def poisoned_checks(path: str, cases, device, *, repeats: int = 1) -> tuple[str, bool]:
+    """Each case (m, n, k, seed, config) through `path`'s gemm into an output filled with NaN first, so that an
+    element the kernel does not write cannot pass, checked against the reference (`check_implementation`);
+    config None takes the path's default, "h200" the H200 table's row (`h200_config`). With `repeats` > 1 the
+    case runs that many times into fresh poisoned outputs, which must agree bit for bit (a split-K sum that
+    depends on which program arrives first would not). (text, every case passed): a line per case."""
+    from ..runtime.paths import path_module
+    from ..spec.reference import check_implementation, generate_input
+
+    mod, lines, passed = path_module(path), [], True
+    for m, n, k, seed, config in cases:
+        where = "given"
+        if config is None:
+            config, where = mod.default_config(m, n, k), "default"
+        elif config == "h200":
+            config, where = h200_config(path, (m, n, k))
+        data = generate_input(m, n, k, seed, device=device)
+        outs = []
+        for _ in range(repeats):
+            out = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device=device)
+            outs.append(mod.gemm(data[0], data[3], data[4], config=config, out=out))
+        ok, msg = check_implementation(data, outs[0])
+        same = all(torch.equal(outs[0].view(torch.int16), o.view(torch.int16)) for o in outs[1:])
+        passed &= ok and same
+        lines.append(f"{m}x{n}x{k} {config} ({where})\n    {msg}"
+                     + (f"; {repeats} runs bitwise {'equal' if same else 'DIFFERENT'}" if repeats > 1 else ""))
+    return "\n".join(lines), passed
+
+
 def _tile_text(tm, tn, split=1) -> str:
     return f"{tm}x{tn}" + (f" x{split}" if split > 1 else "")
 
 
 def occupancy(path: str, aiter: str = seed_mod.DEFAULT_AITER):
     """(text, figure): for each shape of `path`, the seed's GEMM on the MI355X (`seed_plan`: tile, CTAs,
-    share of the 256 CUs) and mxlib's config of the path on the H200 (CTAs, share of 132 SMs, one CTA per
-    SM as the utilization measure), one panel per device. Both are counts, nothing measured: the MI355X
+    wave fill of the 256 CUs) and mxlib's config of the path on the H200 (CTAs, wave fill of 132 SMs), one panel
+    per device; wave fill is `occupancy.cu_utilization`, CTAs / (waves x units) at one CTA a unit. Both are counts, nothing measured: the MI355X
     panel is `seed_plan` arithmetic for the aiter release line of version `aiter`, the H200 panel the config table's tiles
     (the figure's titles say so)."""
     from . import figures
@@ -276,7 +305,9 @@ def occupancy(path: str, aiter: str = seed_mod.DEFAULT_AITER):
         ctas = occ.cta_count(*s.mnk, cfg.block_m, cfg.block_n, cfg.split_k)
         rows.append((str(s), _tile_text(tm, tn, split), plan["ctas"], occ.cu_utilization(plan["ctas"], "MI355X"),
                      _tile_text(cfg.block_m, cfg.block_n, cfg.split_k), ctas, occ.cu_utilization(ctas, "H200")))
-    text = [f"{'shape':>14} | {'seed tile':>12} {'CTAs':>5} {'MI355X':>7} | {'H200 tile':>12} {'CTAs':>5} {'H200':>6}"]
+    text = ["wave fill: CTAs / (waves x units) at one CTA a unit (how full the launch's last round is at that"
+            " residency; not the share of units with work)",
+            f"{'shape':>14} | {'seed tile':>12} {'CTAs':>5} {'MI355X':>7} | {'H200 tile':>12} {'CTAs':>5} {'H200':>6}"]
     text += [f"{r[0]:>14} | {r[1]:>12} {r[2]:5d} {r[3]:7.1%} | {r[4]:>12} {r[5]:5d} {r[6]:6.1%}" for r in rows]
     release = next(iter(holds)) if len(holds) == 1 else f"{aiter_line(aiter).name} line"
     fig = figures.utilization_panels([
@@ -286,7 +317,7 @@ def occupancy(path: str, aiter: str = seed_mod.DEFAULT_AITER):
         (f"H200 ({occ.DEVICES['H200'].units} SMs): mxlib's H200 config of this path\n"
          "(config table, or the default), counted, nothing run", figures.COLORS["H200"],
          [(r[0], r[5], r[6], r[4]) for r in rows]),
-    ], suptitle=f"{path} path: GEMM CTAs (over each bar, with the tile) and utilization, one panel per device\n"
+    ], suptitle=f"{path} path: GEMM CTAs (over each bar, with the tile) and wave fill, one panel per device\n"
                 "static: seed_plan arithmetic / config table, nothing run")
     return "\n".join(text), fig
 
@@ -395,6 +426,6 @@ def num_ksplit_model(asked=range(1, 17)):
         d = occ.DEVICES[dev]
         ax.set(xlabel="NUM_KSPLIT asked (aiter's get_splitk decides what runs)", ylim=(0, 102),
                title=f"{dev} ({d.units} {d.unit_name}s), model")
-    axes[0].set_ylabel("utilization (%) = CTAs / (waves x units)")
+    axes[0].set_ylabel("wave fill (%) = CTAs / (waves x units)")
     fig.suptitle(f"({m}, {n}, {k}), {cfg['BLOCK_SIZE_M']}x{cfg['BLOCK_SIZE_N']} tiles: {tiles} x splits CTAs")
     return text, fig

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..spec import seed as seed_mod
 from ..spec import shapes as shapes_mod
+from ..spec.aiter_rules import aiter_line
 from . import occupancy as occ
 from .stats import median_abs_pct_error
 from .path_sections import ISA_DISPATCH_CSV, ISA_SEED_CSV, aiter_asm_kernel, config_fields, read_rows, seed_backend
@@ -80,9 +81,17 @@ def ceilings_against_model(runs) -> str:
         f"{launch - max(empty):.2f}-{launch - min(empty):.2f} us above"])
 
 
+COMPILED_RECORDS = (ISA_SEED_CSV, ISA_DISPATCH_CSV["gfx950"], ISA_DISPATCH_CSV["sm_90"])  # what gemm_launches reads
+
+
 def _seed_launch(shape) -> Launch:
+    """The seed's GEMM launch on the MI355X as `seed_plan` counts it for the aiter line of
+    `seed.DEFAULT_AITER` (named in the launch's text: the 0.1.11 line runs ASM 32x128 where the 0.1.10 one
+    runs CK, notebook 04); its split-K residency is that of aiter 0.1.7.post2's kernel compiled for gfx950
+    (`ISA_SEED_CSV`: the predecessor of the kernel the seed imports, whose registers are not known here)."""
     m, n, k = shape
     plan = seed_mod.seed_plan(m, n, k)
+    line = f"seed {aiter_line(seed_mod.DEFAULT_AITER).name}"
     tm, tn = plan["tile"]
     split = plan["ctas"] // occ.cta_count(m, n, k, tm, tn)
     if plan["path"] == "splitk":
@@ -90,12 +99,12 @@ def _seed_launch(shape) -> Launch:
         row = next(r for r in read_rows(ISA_SEED_CSV) if r["shape"] == key and "gemm" in r["kernel"]
                    and "reduce" not in r["kernel"] and r["ctas_per_unit"])
         cfg = plan["config"]
-        return Launch("MI355X", f"seed: aiter Triton split-K {tm}x{tn}", k, plan["ctas"], int(row["ctas_per_unit"]),
+        return Launch("MI355X", f"{line}: aiter split-K {tm}x{tn}", k, plan["ctas"], int(row["ctas_per_unit"]),
                       (tm, tn), cfg["BLOCK_SIZE_K"], split, cfg["num_stages"], "fp4")
     if seed_backend(plan) == "asm":
-        return Launch("MI355X", f"seed: aiter ASM {tm}x{tn}", k, plan["ctas"], int(aiter_asm_kernel((tm, tn))["ctas_per_cu"]),
+        return Launch("MI355X", f"{line}: aiter ASM {tm}x{tn}", k, plan["ctas"], int(aiter_asm_kernel((tm, tn))["ctas_per_cu"]),
                       (tm, tn), None, split, None, "fp4")
-    return Launch("MI355X", f"seed: aiter CK {tm}x{tn}", k, plan["ctas"], None, (tm, tn), None, split, None, "fp4")
+    return Launch("MI355X", f"{line}: aiter CK {tm}x{tn}", k, plan["ctas"], None, (tm, tn), None, split, None, "fp4")
 
 
 def _dispatch_launch(shape, target: str) -> Launch:
@@ -150,6 +159,9 @@ def residency_table(shapes=None) -> str:
             busy = min(ln.ctas, ln.units)
             lines.append(f"{'x'.join(map(str, s)):>14}  {ln.device:6} {ln.what:34} {ln.ctas:5d} {_opt(ln.resident):>8} "
                          f"{_opt(ln.rounds):>6} {f'{busy} of {ln.units} ({busy / ln.units:.0%})':>16}")
+    if any("split-K" in ln.what for s in shapes for ln in gemm_launches(s)[:1]):
+        lines.append("(the seed's split-K per unit: aiter 0.1.7.post2's kernel compiled for gfx950, the predecessor "
+                     "of the one the seed imports; the seed's launches as seed_plan counts them for aiter's 0.1.10 line)")
     return "\n".join(lines)
 
 
@@ -217,7 +229,8 @@ def seed_splits(res) -> str:
                      + ("  <- what the seed runs" if asked == cfg["NUM_KSPLIT"] else "  <- the header's number, not run"))
     mi_res = gemm_launches((m, n, k))[0].resident
     h200_res = seed_splitk_h200_resident(res)
-    lines += ["", f"CTAs one unit holds at once: MI355X {mi_res} (the seed's split-K GEMM compiled for gfx950), "
+    lines += ["", f"CTAs one unit holds at once: MI355X {mi_res} (the seed's split-K GEMM as in aiter 0.1.7.post2, "
+                  "compiled for gfx950: the predecessor of the kernel the seed imports), "
                   f"H200 {h200_res} (mxlib's split-K kernel, {tm}x{tn} tiles, compiled for sm_90)",
               f"{'split_k':>7} {'CTAs':>5} | {'MI355X CUs with work':>20} {'rounds':>6} | {'H200 SMs with work':>18} "
               f"{'one per SM: waves':>17} {'rounds':>6}"]
@@ -357,7 +370,7 @@ def utilization_vs_splitk(model):
         ax.grid(False)
         d = occ.DEVICES[dev]
         ax.set(title=f"{dev} ({d.units} {d.unit_name}s), 32x128 tiles", xlabel="split_k (K slices per output tile)")
-    fig.colorbar(im, ax=axes, label="utilization (%) = CTAs / (waves x units),\none CTA per unit at a time", shrink=0.9)
+    fig.colorbar(im, ax=axes, label="wave fill (%) = CTAs / (waves x units),\none CTA per unit at a time", shrink=0.9)
     fig.suptitle("Counted, not measured: utilization against split_k, every test and benchmark shape (blank: K too short to split)")
     return fig
 
@@ -410,6 +423,29 @@ def model_vs_measured(sweep):
     figures.plain_log(ax)
     ax.legend(fontsize=7, loc="lower right")
     return text, fig
+
+
+def model_examples(sweep, shape=(16, 2112, 7168), tile=(16, 64), splits=(1, 7, 14)) -> str:
+    """The latency model on a few rows of a recorded split-K sweep (splitk_sweep.csv: one tiling of one shape at a
+    few splits, the rows' own block_k and kernel counts, the quantizer's launch among them): measured beside
+    predicted with `occupancy.DEVICES`' H200 figures (`predict_row`), with the parts of the prediction. Split 1
+    at 16x64 is the shape and tiling `dot_efficiency`'s prior was solved from (a naive `tl.dot_scaled` kernel, one
+    launch), so there the prediction restates that kernel's time plus the quantizer's launch, not this kernel's."""
+    model = occ.model_params("H200")
+    rows = sweep[(sweep.m == shape[0]) & (sweep.n == shape[1]) & (sweep.k == shape[2]) & (sweep.tile_m == tile[0])
+                 & (sweep.tile_n == tile[1]) & sweep.measured_us.notna()]
+    lines = [f"H200, {'x'.join(map(str, shape))}, {tile[0]}x{tile[1]} tiles (occupancy.DEVICES' figures; measured: "
+             "the sweep's median, us per call)"]
+    for split in splits:
+        got = rows[rows.split_k == split]
+        if got.empty:
+            raise ValueError(f"sweep: no row at split_k {split} for {shape} {tile}")
+        r = got.iloc[0].to_dict()
+        p = occ.predict_row(r, "H200", model)
+        lines.append(f"  split_k={split:2d}: {p.ctas:4d} CTAs, {int(r['kernels'])} kernels, measured {r['measured_us']:6.1f}, "
+                     f"predicted {p.us:6.2f} (compute {p.compute_us:.2f}, memory {p.memory_us:.2f}, overhead "
+                     f"{p.overhead_us:.2f})")
+    return "\n".join(lines)
 
 
 def revalidation(reval) -> str:

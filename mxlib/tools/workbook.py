@@ -129,11 +129,12 @@ def recorded_rows(name: str, device: str | None = "h200") -> list[dict] | None:
         return list(csv.DictReader(f))
 
 
-def recorded_triton_versions() -> set[str]:
+def recorded_triton_versions(files=None) -> set[str]:
     """The Triton versions that compiled the committed ISA records (`triton` column of
-    data/results/*/isa*.csv): a notebook may print them, as data, even where the same version is installed."""
+    data/results/*/isa*.csv, or of `files`, the records a notebook reads): a notebook may print them, as data,
+    even where the same version is installed."""
     found = set()
-    for path in sorted(RESULTS_DIR.glob("*/isa*.csv")):
+    for path in sorted(RESULTS_DIR.glob("*/isa*.csv")) if files is None else [Path(f) for f in files]:
         with open(path, newline="") as f:
             found |= {row["triton"] for row in csv.DictReader(f) if row.get("triton")}
     return found
