@@ -201,6 +201,15 @@ def test_aiter_version_table_cites_its_sources():
     assert changes["splitk_k_in_elements"].date.startswith("2026-06")
     assert changes["module_move"].date.startswith("2026-01")
     assert aiter_backend.VERSIONS["splitk"][1] == "0.1.16"
+    assert aiter_backend.change("asm_tuned_csv") is changes["asm_tuned_csv"]
+    with pytest.raises(ValueError, match="name must be one of module_move, asm_tuned_csv"):
+        aiter_backend.change("nothing")
+
+
+def test_kernelbots_aiter_build_is_on_the_0_1_11_line():
+    from mxlib.spec import aiter_rules
+
+    assert aiter_rules.aiter_line(aiter_rules.KERNELBOT_AITER).name == "0.1.11"  # placed by the commit it names
 
 
 # --- gemm refusals -------------------------------------------------------------------------------

@@ -305,6 +305,8 @@ CK_64X128 = "a4w4_blockscale_256x64x128x128_16x16_16x16_8x32x1_8x32x1_1x32x1x8_8
 # (kernelbot#455), whose public Dockerfile, docker/amd-docker.Dockerfile, pins aiter main at f3be04a12a
 # (2026-03-04) from then on (the last change to the pin in kernelbot's history to 2026-07-15); that commit has
 # the 0.1.11 line's rows. Whether the image that ran was built from that file is not verifiable here.
+KERNELBOT_AITER = "0.1.10.post4.dev78+gf3be04a12a"  # setuptools_scm's version of that pin, f3be04a12a
+
 AITER_LINES = (
     AiterLine("0.1.10", "0.1.10", "0.1.11",
               "releases 0.1.10 to 0.1.10.post3 and main to 741f0b89f1 (2026-02-14)",

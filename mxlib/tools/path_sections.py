@@ -87,7 +87,8 @@ def seed_launches(path: str, aiter: str = seed_mod.DEFAULT_AITER) -> str:
         lines.append(f"  {str(s):>14}  GEMM: {plan['how']} {tile} tile, {plan['ctas']} CTAs{util}  "
                      f"(holds for aiter {plan['aiter']})")
         for launch in plan["launches"]:
-            lines.append(f"  {'':14}    {launch['kernel'][:60]:<60} grid {_grid(launch['grid']):>7}  {launch['ctas']} CTAs")
+            name = launch["kernel"] if len(launch["kernel"]) <= 60 else launch["kernel"][:59] + "…"  # cut, and marked
+            lines.append(f"  {'':14}    {name:<60} grid {_grid(launch['grid']):>7}  {launch['ctas']} CTAs")
     return "\n".join(lines)
 
 
@@ -332,7 +333,9 @@ def speed(frame, path: str):
     keys = [s.mnk for s in seed_shapes(path)]
     mine = frame[frame[["m", "n", "k"]].apply(tuple, axis=1).isin(keys)]
     providers = [f"mxlib:{path}", "mxlib:fused", "cublas_bf16"]
-    text = ranking.table(mine, providers, kinds=("test", "benchmark", "extra"))
+    devices, dates = sorted(set(mine.device)), sorted(set(mine.date))
+    text = (f"{', '.join(devices)}, {dates[0][:16].replace('T', ' ')} UTC (the recorded bench):\n"
+            + ranking.table(mine, providers, kinds=("test", "benchmark", "extra")))
     fig, ax = plt.subplots(figsize=(7, 4.2))
     figures.speed_bars(ax, mine, providers)
     ax.set_title(f"H200: the {path} path on its contest shapes (portable stand-ins)")
