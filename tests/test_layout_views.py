@@ -98,3 +98,21 @@ def test_map_figures_draw_the_first_bytes():
     assert len(scale.axes[0].texts) == 256 and scale.axes[0].texts[1].get_text() == "16,0"
     lanes = mfma.lanes_figure(7168)
     assert [len(ax.texts) for ax in lanes.axes] == [64, 64]
+
+
+def test_check_seed_views_passes_the_contests_tensors_and_names_a_wrong_piece(monkeypatch):
+    _, b, b_q, b_shuffle, b_scale_sh = mxlib.generate_input(8, 64, 512, seed=int(torch.randint(0, 2**31, ()).item()))
+    _, b_scale = mxlib.quantize_mxfp4(b, "rne")
+    assert len(lv.check_seed_views(b_q, b_scale, b_shuffle, b_scale_sh)) == 2
+    bad = b_scale.clone()
+    bad[33, 9] ^= 1  # row 33 is the second 32-row tile, column 9 its second 8-column rectangle
+    with pytest.raises(RuntimeError, match="scale view row 1, bytes 256..511"):
+        lv.check_seed_views(b_q, bad, b_shuffle, b_scale_sh)
+    bad_q = b_q.clone()
+    bad_q[20, 3] ^= 1
+    with pytest.raises(RuntimeError, match="weight view row 1: not B_q's rows 16..31"):
+        lv.check_seed_views(bad_q, b_scale, b_shuffle, b_scale_sh)
+    real = lv.seed_weight_view
+    monkeypatch.setattr(lv, "seed_weight_view", lambda t: real(t).clone())  # a copy, not a view
+    with pytest.raises(RuntimeError, match="share storage"):
+        lv.check_seed_views(b_q, b_scale, b_shuffle, b_scale_sh)

@@ -84,6 +84,30 @@ def weight_group_natural(row: torch.Tensor) -> torch.Tensor:
     return unshuffle_weight(row.view(WEIGHT_TILE_N, -1))
 
 
+def check_seed_views(b_q: torch.Tensor, b_scale: torch.Tensor, b_shuffle: torch.Tensor,
+                     b_scale_sh: torch.Tensor) -> list[str]:
+    """Notebook 02's proof on one input: both views share storage with what they view, every 32 x 256 rectangle
+    of the scale view the seed's kernel loads (B's rows below N: the rest is padding no kernel reads) un-permutes
+    to the natural scales `b_scale` ((N, K/32)), and every row of the weight view to 16 rows of `b_q`. Lines
+    saying so; RuntimeError naming the first piece that differs."""
+    n, k = b_q.shape[0], 2 * b_q.shape[1]
+    view, wview = seed_scale_view(b_scale_sh, k), seed_weight_view(b_shuffle)
+    if view.data_ptr() != b_scale_sh.data_ptr() or wview.data_ptr() != b_shuffle.data_ptr():
+        raise RuntimeError("a view does not share storage with the tensor it views")
+    for j in range(n // SCALE_TILE_ROWS):
+        for c in range(k // 256):
+            got = scale_tile_natural(view[j, 256 * c: 256 * (c + 1)])
+            if not torch.equal(got, b_scale[32 * j: 32 * (j + 1), 8 * c: 8 * (c + 1)]):
+                raise RuntimeError(f"scale view row {j}, bytes {256 * c}..{256 * c + 255}: not B's scales of rows "
+                                   f"{32 * j}..{32 * j + 31}, columns {8 * c}..{8 * c + 7}")
+    for j in range(n // WEIGHT_TILE_N):
+        if not torch.equal(weight_group_natural(wview[j]), b_q[16 * j: 16 * (j + 1)]):
+            raise RuntimeError(f"weight view row {j}: not B_q's rows {16 * j}..{16 * j + 15}")
+    return [f"B_scale_sh {tuple(b_scale_sh.shape)} viewed as {tuple(view.shape)}: every 32x256 tile of B's {n} rows "
+            "un-permutes to the natural scales",
+            f"B_shuffle {tuple(b_shuffle.shape)} viewed as {tuple(wview.shape)}: row j is B_q rows 16j..16j+15"]
+
+
 def _traced(shuffle, rows: int, cols: int) -> tuple[torch.Tensor, torch.Tensor]:
     """(row, col) of the source each output byte of `shuffle` on a (rows, cols) byte matrix holds, in the
     output's memory order: the shuffle run on the row and the column numbers as data."""
