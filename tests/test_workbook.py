@@ -416,6 +416,15 @@ def test_utilization_panels_draw_one_axes_per_device_with_labelled_bars():
     plt.close(fig)
 
 
+def test_doc_section_prints_a_models_own_statement_or_names_the_missing_heading():
+    from mxlib.tools import occupancy
+
+    text = workbook.doc_section(occupancy, "Latency model", "Bytes in flight")
+    assert "predicted = launch" in text and "Bytes in flight" not in text
+    with pytest.raises(ValueError, match="no heading 'No such heading'"):
+        workbook.doc_section(occupancy, "Latency model", "No such heading")
+
+
 def test_recorded_triton_versions_of_named_records(tmp_path):
     (tmp_path / "a.csv").write_text("shape,triton\n4x64x512,3.9.0\n8x64x512,\n")
     (tmp_path / "b.csv").write_text("shape,triton\n4x64x512,3.6.0\n")

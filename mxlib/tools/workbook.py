@@ -129,6 +129,16 @@ def recorded_rows(name: str, device: str | None = "h200") -> list[dict] | None:
         return list(csv.DictReader(f))
 
 
+def doc_section(obj, start: str, stop: str) -> str:
+    """The part of `obj`'s docstring between the headings `start` and `stop` (a notebook prints a library's own
+    statement of a model rather than a copy of it); ValueError naming the heading when one is missing."""
+    doc = obj.__doc__ or ""
+    for heading in (start, stop):
+        if heading not in doc:
+            raise ValueError(f"{getattr(obj, '__name__', obj)!s}'s docstring has no heading {heading!r}")
+    return doc.split(start, 1)[1].split(stop, 1)[0]
+
+
 def recorded_triton_versions(files=None) -> set[str]:
     """The Triton versions that compiled the committed ISA records (`triton` column of
     data/results/*/isa*.csv, or of `files`, the records a notebook reads): a notebook may print them, as data,
