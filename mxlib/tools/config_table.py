@@ -60,8 +60,8 @@ def set_row(file: Path, shape: tuple[int, int, int], path: str, config: str, ind
 def describe(kind: str, shape_list, unseen: str, directory: str | None = None) -> list[str]:
     """One line a shape (`mxlib.spec.shapes.Shape`s) of what the table of `kind` plans for it: its first row's
     path, the CUDA path's kernel family (`gemm_mma_sm90.mma_family`) where that path is mma_sm90, and the config;
-    `unseen` for a shape without a row (`directory` as for `dispatch.load_table`). The first row is what a device on which that row's path can run takes
-    (`dispatch.first_usable`); the lines say nothing about this machine."""
+    `unseen` for a shape without a row (`directory` as for `dispatch.load_table`). The first row is what a device
+    on which that row's path can run takes (`dispatch.first_usable`); the lines say nothing about this machine."""
     from ..runtime.paths import path_module
 
     table = load_table(kind, directory)
