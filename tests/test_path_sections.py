@@ -130,6 +130,29 @@ def test_data_contract_checks_the_triton_quantizer_against_the_spec(monkeypatch)
         sections.data_contract(32, 256, 512)
 
 
+def test_data_contract_in_natural_layout_reads_b_through_the_seeds_views(monkeypatch):
+    from mxlib.kernels import quant_triton
+
+    text = sections.data_contract(16, 256, 1024, layout="natural")
+    assert "B_shuffle viewed (16, 8192);  B_scale_sh viewed (8, 1024)" in text
+    assert "A_scale (16, 32) torch.uint8 (E8M0, natural layout)" in text and "C (16, 256) torch.bfloat16" in text
+    with pytest.raises(ValueError, match="k must be a multiple of 256"):
+        sections.data_contract(16, 256, 320, layout="natural")
+    with pytest.raises(ValueError, match="layout must be one of"):
+        sections.data_contract(16, 256, 1024, layout="views")
+    real = quant_triton.mxq_quantize
+
+    def one_code_off(a, rounding):
+        q, sc = real(a, rounding)
+        q = q.clone()
+        q[0, 0] ^= 1
+        return q, sc
+
+    monkeypatch.setattr(quant_triton, "mxq_quantize", one_code_off)
+    with pytest.raises(RuntimeError, match="natural scales.*differs from the spec"):
+        sections.data_contract(16, 256, 1024, layout="natural")
+
+
 def test_num_ksplit_model_pins_what_aiter_runs():
     """What get_splitk runs for NUM_KSPLIT 1..8 at the seed's K (7168) with its BLOCK_SIZE_K 512, written out
     (tests/test_seed.py pins get_splitk itself)."""

@@ -148,27 +148,42 @@ def source(obj) -> str:
     return textwrap.dedent(inspect.getsource(fn)).rstrip("\n")
 
 
-def data_contract(m: int, n: int, k: int, *, seed: int = 1, device: str = "cpu") -> str:
+def data_contract(m: int, n: int, k: int, *, seed: int = 1, device: str = "cpu", layout: str = "shuffled") -> str:
     """What goes into and comes out of one call on a small contest-style input (m, n, k): the inputs'
-    shapes and dtypes; A quantized by mxlib's Triton quant+shuffle kernel (A's scales written in the
-    e8m0_shuffle layout, as the seed's own quant kernel writes them), checked byte for byte against the
-    spec (`mxlib.spec.quant.quantize_mxfp4_shuffled`); and C as the spec's reference computes it. Raises
-    RuntimeError if the Triton kernel's bytes differ from the spec's."""
-    from ..runtime.quant import quantize_mxfp4_shuffled
+    shapes and dtypes; A quantized by mxlib's Triton kernel, checked byte for byte against the spec; and C as
+    the spec's reference computes it. `layout` "shuffled": A's scales written in the e8m0_shuffle layout, as
+    the seed's quant+shuffle kernel writes them for the ASM and CK paths (`quantize_mxfp4_shuffled`); "natural":
+    in (M, K/32) order, as its split-K path quantizes, with B read through the seed's zero-copy views
+    (`layout_views`: the scale view needs K % 256 == 0 and says so). Raises RuntimeError if the Triton kernel's
+    bytes differ from the spec's."""
+    from ..runtime.quant import quantize_mxfp4, quantize_mxfp4_shuffled
     from ..spec.reference import generate_input, ref_kernel
+    from ..spec.validate import choice
+    from . import layout_views
 
+    choice(layout, "layout", ("shuffled", "natural"))
     data = generate_input(m, n, k, seed, device=device)
     a, b, _, b_shuffle, b_scale_sh = data
-    a_q, a_scale_sh = quantize_mxfp4_shuffled(a, "rne", backend="triton")
-    ref_q, ref_scale_sh = quantize_mxfp4_shuffled(a, "rne", backend="torch")
-    if not (a_q.dtype == ref_q.dtype and torch.equal(a_q, ref_q) and torch.equal(a_scale_sh, ref_scale_sh)):
-        raise RuntimeError(f"mxlib's Triton quant+shuffle kernel differs from the spec on {m}x{n}x{k} seed {seed}")
+    quant = quantize_mxfp4_shuffled if layout == "shuffled" else quantize_mxfp4
+    a_q, a_scale = quant(a, "rne", backend="triton")
+    ref_q, ref_scale = quant(a, "rne", backend="torch")
+    if not (a_q.dtype == ref_q.dtype and torch.equal(a_q, ref_q) and torch.equal(a_scale, ref_scale)):
+        raise RuntimeError(f"mxlib's Triton quant kernel ({layout} scales) differs from the spec on {m}x{n}x{k} "
+                           f"seed {seed}")
     c = ref_kernel(data)
+    if layout == "shuffled":
+        inputs = (f"B_shuffle {tuple(b_shuffle.shape)} {b_shuffle.dtype} (fp4x2);  B_scale_sh {tuple(b_scale_sh.shape)} "
+                  f"{b_scale_sh.dtype} (E8M0, shuffled and padded)")
+        scales = f"A_scale_sh {tuple(a_scale.shape)} {a_scale.dtype} (E8M0, shuffled and padded)"
+    else:
+        wview, sview = layout_views.seed_weight_view(b_shuffle), layout_views.seed_scale_view(b_scale_sh, k)
+        inputs = (f"B_shuffle viewed {tuple(wview.shape)};  B_scale_sh viewed {tuple(sview.shape)} "
+                  "(both zero-copy views of the tensors as given)")
+        scales = f"A_scale {tuple(a_scale.shape)} {a_scale.dtype} (E8M0, natural layout)"
     return "\n".join([
-        f"in : A {tuple(a.shape)} {a.dtype};  B_shuffle {tuple(b_shuffle.shape)} {b_shuffle.dtype} (fp4x2);  "
-        f"B_scale_sh {tuple(b_scale_sh.shape)} {b_scale_sh.dtype} (E8M0, shuffled and padded)",
-        f"per call: A_q {tuple(a_q.shape)} {a_q.dtype} (fp4x2);  A_scale_sh {tuple(a_scale_sh.shape)} {a_scale_sh.dtype} "
-        "(E8M0, shuffled and padded), from mxlib's Triton quant+shuffle kernel: byte for byte the spec's",
+        f"in : A {tuple(a.shape)} {a.dtype};  {inputs}",
+        f"per call: A_q {tuple(a_q.shape)} {a_q.dtype} (fp4x2);  {scales}, from mxlib's Triton quant kernel: "
+        "byte for byte the spec's",
         f"out: C {tuple(c.shape)} {c.dtype}, here the spec's reference (mxlib.ref_kernel: "
         "dequant(A_q, A_scale) @ dequant(B_q, B_scale)^T summed in fp64, rounded to fp32, then to bf16)",
     ])
