@@ -45,6 +45,19 @@ def test_ci_runs_the_readme_commands():
     assert re.search(r"^workbook: setup\n\t\$\(PY\) -m mxlib workbook$", makefile, flags=re.M)
 
 
+def test_the_package_data_ships_every_file_the_package_reads():
+    """`pip install .` copies only the Python files and `package-data`'s patterns: every other file tracked under
+    mxlib/ (config tables, the CUDA path's source) must match one, or an installed mxlib cannot find it."""
+    import fnmatch
+    import subprocess
+
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["mxlib"]
+    tracked = subprocess.run(["git", "ls-files", "mxlib"], cwd=ROOT, capture_output=True, text=True, check=True)
+    others = [p.removeprefix("mxlib/") for p in tracked.stdout.split() if not p.endswith(".py")]
+    assert "kernels/csrc/mxfp4_mma_sm90.cu" in others
+    assert [p for p in others if not any(fnmatch.fnmatch(p, pat) for pat in patterns)] == []
+
+
 def test_every_command_has_help(capsys):
     from mxlib.__main__ import COMMANDS, main
 
