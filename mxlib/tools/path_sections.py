@@ -182,8 +182,8 @@ def data_contract(m: int, n: int, k: int, *, seed: int = 1, device: str = "cpu",
         scales = f"A_scale {tuple(a_scale.shape)} {a_scale.dtype} (E8M0, natural layout)"
     return "\n".join([
         f"in : A {tuple(a.shape)} {a.dtype};  {inputs}",
-        f"per call: A_q {tuple(a_q.shape)} {a_q.dtype} (fp4x2);  {scales}, from mxlib's Triton quant kernel: "
-        "byte for byte the spec's",
+        f"per call: A_q {tuple(a_q.shape)} {a_q.dtype} (fp4x2);  {scales}, from mxlib's Triton "
+        f"{'quant+shuffle' if layout == 'shuffled' else 'quant'} kernel: byte for byte the spec's",
         f"out: C {tuple(c.shape)} {c.dtype}, here the spec's reference (mxlib.ref_kernel: "
         "dequant(A_q, A_scale) @ dequant(B_q, B_scale)^T summed in fp64, rounded to fp32, then to bf16)",
     ])
