@@ -204,6 +204,8 @@ def test_aiter_version_table_cites_its_sources():
     assert aiter_backend.change("asm_tuned_csv") is changes["asm_tuned_csv"]
     with pytest.raises(ValueError, match="name must be one of module_move, asm_tuned_csv"):
         aiter_backend.change("nothing")
+    with pytest.raises(ValueError, match="name must be one of"):
+        aiter_backend.change("asm")  # a prefix of asm_tuned_csv: whole names only
 
 
 def test_kernelbots_aiter_build_is_on_the_0_1_11_line():

@@ -15,3 +15,12 @@ def test_checked_names_what_ran_and_fails_a_wrong_output(monkeypatch):
     monkeypatch.undo()
     (line, ok), = check.checked(rows[1:], "cpu", backend="torch", timed=False)
     assert ok and line.split()[8] == "-"
+
+
+def test_checked_passes_backend_and_path_and_names_what_ran(monkeypatch):
+    seen, real = [], dispatch.custom_kernel
+    monkeypatch.setattr(dispatch, "custom_kernel", lambda data, **kw: seen.append(kw) or real(data, backend="torch"))
+    (line, ok), = check.checked([("small", 4, 64, 512, 11)], "cpu", backend="triton", path="splitk")
+    assert ok and seen == [{"backend": "triton", "path": "splitk"}] and line.split()[5:7] == ["triton", "splitk"]
+    (line, ok), = check.checked([("small", 4, 64, 512, 11)], "cpu", backend="triton")
+    assert line.split()[5] == "triton"  # what ran, not the CPU's default backend

@@ -1145,3 +1145,24 @@ def test_the_kept_argument_blocks_are_bounded(monkeypatch):
     for m in (16, 32, 48):
         G.mma_launch(*_operands(m, 2880, 512), ONE_LAUNCH, False)
     assert len(G._MMA_CALLS) <= 2
+
+
+def test_a_kernels_grant_never_falls_in_one_thread():
+    """A smaller signature of a kernel built after a larger one leaves the larger grant in place."""
+
+    class Driver:
+        def __init__(self):
+            self.grants = []
+
+        def cuModuleGetFunction(self, fn_ref, mod, name):
+            fn_ref._obj.value = 1
+            return 0
+
+        def cuFuncSetAttribute(self, fn, what, value):
+            self.grants.append(value)
+            return 0
+
+    driver, functions = Driver(), {}
+    G._mma_function(driver, None, functions, "k", 200_000)
+    G._mma_function(driver, None, functions, "k", 100_000)
+    assert driver.grants == [200_000] and functions["k"][1] == 200_000

@@ -339,3 +339,14 @@ def test_same_kernel_runs_scores_margins_and_shapes():
     assert one[-1] == "cuBLAS bf16 faster than mxlib at {none} in every run (means); at {none} in every run (medians)"
     assert history.same_kernel_runs({"missing": None}) == "no run recorded"
     assert history.V15_RUNS[0] == "final/bench.csv" and history.V15_RUNS[-1] == history.PAIRED_RUNS[-1]
+
+
+def test_same_kernel_runs_forced_is_the_mean_and_medians_have_their_own_set():
+    m256 = (256, 3072, 1536)
+    run = _scored_run({"mxlib:mma_sm90": (8.0, 7.0),
+                       "mxlib": {s.mnk: ((30.0, 5.0) if s.mnk == m256 else (9.0, 9.0)) for s in shapes.load("benchmark")},
+                       "cublas_bf16": (10.0, 10.0)})
+    lines = history.same_kernel_runs({"c/bench.csv": run}).splitlines()
+    assert lines[1].split()[1] == "8.00"  # the forced path's mean, not its median (7.00)
+    assert lines[-1] == ("cuBLAS bf16 faster than mxlib at {256x3072x1536} in every run (means); "
+                         "at {none} in every run (medians)")

@@ -116,3 +116,16 @@ def test_check_seed_views_passes_the_contests_tensors_and_names_a_wrong_piece(mo
     monkeypatch.setattr(lv, "seed_weight_view", lambda t: real(t).clone())  # a copy, not a view
     with pytest.raises(RuntimeError, match="share storage"):
         lv.check_seed_views(b_q, b_scale, b_shuffle, b_scale_sh)
+
+
+def test_check_seed_views_reads_the_last_weight_group_and_the_scale_views_storage(monkeypatch):
+    _, b, b_q, b_shuffle, b_scale_sh = mxlib.generate_input(8, 64, 512, seed=3)
+    _, b_scale = mxlib.quantize_mxfp4(b, "rne")
+    bad_q = b_q.clone()
+    bad_q[63, 0] ^= 1  # the last 16-row group
+    with pytest.raises(RuntimeError, match="weight view row 3: not B_q's rows 48..63"):
+        lv.check_seed_views(bad_q, b_scale, b_shuffle, b_scale_sh)
+    real = lv.seed_scale_view
+    monkeypatch.setattr(lv, "seed_scale_view", lambda t, k: real(t, k).clone())  # a copy, not a view
+    with pytest.raises(RuntimeError, match="share storage"):
+        lv.check_seed_views(b_q, b_scale, b_shuffle, b_scale_sh)

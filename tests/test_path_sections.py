@@ -191,3 +191,52 @@ def test_poisoned_checks_run_check_and_catch_unwritten_or_unrepeatable_outputs(m
     fake.gemm = lambda a, b, s, config, out: out.fill_(float(next(drift)))  # every run writes other values
     text, ok = sections.poisoned_checks("any", [(2, 64, 256, 7, None)], "cpu", repeats=2)
     assert not ok and "bitwise DIFFERENT" in text
+
+
+def _fake_path(monkeypatch, gemm):
+    from types import SimpleNamespace
+
+    from mxlib.runtime import paths
+
+    fake = SimpleNamespace(default_config=lambda m, n, k: "cfg", gemm=gemm)
+    monkeypatch.setattr(paths, "path_module", lambda name: fake)
+    return fake
+
+
+def test_poisoned_checks_fail_repeats_that_differ_by_one_ulp(monkeypatch):
+    import torch
+
+    from mxlib.spec.reference import generate_input, ref_kernel
+
+    c = ref_kernel(generate_input(2, 64, 256, 7))
+    runs = iter(range(10))
+
+    def gemm(a, b, s, config, out):
+        out.copy_(c)
+        if next(runs) == 1:
+            out.view(torch.int16)[0, 0] ^= 1  # one ulp off in the second run: within tolerance, not bitwise
+        return out
+
+    _fake_path(monkeypatch, gemm)
+    text, ok = sections.poisoned_checks("any", [(2, 64, 256, 7, None)], "cpu", repeats=2)
+    assert "bitwise DIFFERENT" in text and not ok
+
+
+def test_poisoned_checks_ask_the_h200_table_for_the_cases_shape(monkeypatch):
+    from mxlib.spec.reference import generate_input, ref_kernel
+
+    c = ref_kernel(generate_input(2, 64, 256, 7))
+    used, asked = [], []
+    _fake_path(monkeypatch, lambda a, b, s, config, out: used.append(config) or out.copy_(c))
+    monkeypatch.setattr(sections, "h200_config", lambda path, shape: asked.append((path, shape)) or ("row", "table"))
+    text, ok = sections.poisoned_checks("any", [(2, 64, 256, 7, "h200")], "cpu")
+    assert ok and asked == [("any", (2, 64, 256))] and used == ["row"] and "row (table)" in text
+
+
+def test_data_contract_names_the_kernel_of_its_layout_and_speed_its_run():
+    natural = sections.data_contract(16, 256, 1024, layout="natural")
+    shuffled = sections.data_contract(32, 256, 512)
+    assert "from mxlib's Triton quant kernel" in natural and "quant+shuffle" not in natural
+    assert "from mxlib's Triton quant+shuffle kernel" in shuffled
+    text, _ = sections.speed(pd.read_csv(RESULTS_DIR / "h200" / "bench.csv"), "splitk")
+    assert text.splitlines()[0] == "NVIDIA H200, 2026-12-03 08:12 UTC (the recorded bench):"

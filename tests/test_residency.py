@@ -209,3 +209,31 @@ def test_model_examples_put_measured_beside_the_rows_own_prediction():
     assert f"predicted {occ.predict_row(row, 'H200', occ.model_params('H200')).us:6.2f}" in lines[2]
     with pytest.raises(ValueError, match="no row at split_k 5"):
         residency.model_examples(sweep, splits=(5,))
+
+
+def test_model_examples_parts_and_untimed_rows():
+    from mxlib.tools import occupancy as occ
+
+    sweep = pd.read_csv(RESULTS_DIR / "h200" / "splitk_sweep.csv")
+    lines = residency.model_examples(sweep).splitlines()
+    pick = (sweep.m == 16) & (sweep.n == 2112) & (sweep.tile_m == 16) & (sweep.tile_n == 64)
+    p = occ.predict_row(sweep[pick & (sweep.split_k == 7)].iloc[0].to_dict(), "H200", occ.model_params("H200"))
+    assert f"(compute {p.compute_us:.2f}, memory {p.memory_us:.2f}, overhead {p.overhead_us:.2f})" in lines[2]
+    untimed = sweep[pick].copy()
+    untimed["measured_us"] = float("nan")  # rows that failed their check come first and must be skipped
+    assert residency.model_examples(pd.concat([untimed, sweep])) == residency.model_examples(sweep)
+
+
+def test_compiled_records_are_what_gemm_launches_reads_and_seed_labels_name_line_and_backend(monkeypatch):
+    from mxlib.spec import seed
+    from mxlib.spec.aiter_rules import aiter_line
+    from mxlib.spec import shapes
+
+    line = aiter_line(seed.DEFAULT_AITER).name
+    assert [residency.gemm_launches(s)[0].what for s in ((16, 2112, 7168), (4, 2880, 512), (64, 7168, 2048))] == [
+        f"seed {line}: aiter split-K 16x128", f"seed {line}: aiter ASM 32x128", f"seed {line}: aiter CK 64x128"]
+    read, real = set(), residency.read_rows
+    monkeypatch.setattr(residency, "read_rows", lambda path: read.add(path) or real(path))
+    for s in shapes.load("benchmark"):
+        residency.gemm_launches(s.mnk)
+    assert read == set(residency.COMPILED_RECORDS)

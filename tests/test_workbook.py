@@ -459,3 +459,11 @@ def test_write_back_and_check_on_a_folder(tmp_path):
     assert "01_t.ipynb changed" in log.getvalue()
     assert workbook.check([ran_dir / "01_t.ipynb"], committed_dir, log=io.StringIO()) == []
     assert workbook.write_back([ran_dir / "01_t.ipynb"], committed_dir, log=io.StringIO()) == []
+
+
+def test_doc_section_wants_its_headings_in_order_and_no_files_give_no_versions():
+    from mxlib.tools import occupancy
+
+    with pytest.raises(ValueError, match="no heading 'Latency model' after 'Bytes in flight'"):
+        workbook.doc_section(occupancy, "Bytes in flight", "Latency model")
+    assert workbook.recorded_triton_versions([]) == set()

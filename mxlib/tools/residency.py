@@ -161,7 +161,8 @@ def residency_table(shapes=None) -> str:
                          f"{_opt(ln.rounds):>6} {f'{busy} of {ln.units} ({busy / ln.units:.0%})':>16}")
     if any("split-K" in ln.what for s in shapes for ln in gemm_launches(s)[:1]):
         lines.append("(the seed's split-K per unit: aiter 0.1.7.post2's kernel compiled for gfx950, the predecessor "
-                     "of the one the seed imports; the seed's launches as seed_plan counts them for aiter's 0.1.10 line)")
+                     "of the one the seed imports; the seed's launches as seed_plan counts them for aiter's "
+                     f"{aiter_line(seed_mod.DEFAULT_AITER).name} line)")
     return "\n".join(lines)
 
 

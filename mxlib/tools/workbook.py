@@ -133,10 +133,14 @@ def doc_section(obj, start: str, stop: str) -> str:
     """The part of `obj`'s docstring between the headings `start` and `stop` (a notebook prints a library's own
     statement of a model rather than a copy of it); ValueError naming the heading when one is missing."""
     doc = obj.__doc__ or ""
+    name = getattr(obj, "__name__", obj)
     for heading in (start, stop):
         if heading not in doc:
-            raise ValueError(f"{getattr(obj, '__name__', obj)!s}'s docstring has no heading {heading!r}")
-    return doc.split(start, 1)[1].split(stop, 1)[0]
+            raise ValueError(f"{name!s}'s docstring has no heading {heading!r}")
+    after = doc.split(start, 1)[1]
+    if stop not in after:
+        raise ValueError(f"{name!s}'s docstring has no heading {stop!r} after {start!r}")
+    return after.split(stop, 1)[0]
 
 
 def recorded_triton_versions(files=None) -> set[str]:
