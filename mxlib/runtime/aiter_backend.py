@@ -116,6 +116,7 @@ def change(name: str) -> AiterChange:
             return c
     raise ValueError(f"name must be one of {', '.join(c.name for c in CHANGES)}, got {name!r}")
 
+
 OLDEST_TRUSTED = "0.1.10"
 NEWEST_CHECKED = "0.1.21.dev46"  # setuptools_scm's version of ROCm/aiter main at e4048607a5 (v0.1.20-46)
 

@@ -172,18 +172,20 @@ def data_contract(m: int, n: int, k: int, *, seed: int = 1, device: str = "cpu",
                            f"seed {seed}")
     c = ref_kernel(data)
     if layout == "shuffled":
+        kernel = "quant+shuffle"
         inputs = (f"B_shuffle {tuple(b_shuffle.shape)} {b_shuffle.dtype} (fp4x2);  B_scale_sh {tuple(b_scale_sh.shape)} "
                   f"{b_scale_sh.dtype} (E8M0, shuffled and padded)")
         scales = f"A_scale_sh {tuple(a_scale.shape)} {a_scale.dtype} (E8M0, shuffled and padded)"
     else:
+        kernel = "quant"
         wview, sview = layout_views.seed_weight_view(b_shuffle), layout_views.seed_scale_view(b_scale_sh, k)
         inputs = (f"B_shuffle viewed {tuple(wview.shape)};  B_scale_sh viewed {tuple(sview.shape)} "
                   "(both zero-copy views of the tensors as given)")
         scales = f"A_scale {tuple(a_scale.shape)} {a_scale.dtype} (E8M0, natural layout)"
     return "\n".join([
         f"in : A {tuple(a.shape)} {a.dtype};  {inputs}",
-        f"per call: A_q {tuple(a_q.shape)} {a_q.dtype} (fp4x2);  {scales}, from mxlib's Triton "
-        f"{'quant+shuffle' if layout == 'shuffled' else 'quant'} kernel: byte for byte the spec's",
+        f"per call: A_q {tuple(a_q.shape)} {a_q.dtype} (fp4x2);  {scales}, from mxlib's Triton {kernel} "
+        "kernel: byte for byte the spec's",
         f"out: C {tuple(c.shape)} {c.dtype}, here the spec's reference (mxlib.ref_kernel: "
         "dequant(A_q, A_scale) @ dequant(B_q, B_scale)^T summed in fp64, rounded to fp32, then to bf16)",
     ])

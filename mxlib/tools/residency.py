@@ -154,12 +154,15 @@ def residency_table(shapes=None) -> str:
     round."""
     shapes = [s.mnk for s in shapes_mod.load("benchmark")] if shapes is None else [tuple(s) for s in shapes]
     lines = [f"{'shape':>14}  {'device':6} {'launch':34} {'CTAs':>5} {'per unit':>8} {'rounds':>6} {'units with work':>16}"]
+    seed_splitk = False
     for s in shapes:
-        for ln in gemm_launches(s):
+        launches = gemm_launches(s)
+        seed_splitk |= "split-K" in launches[0].what
+        for ln in launches:
             busy = min(ln.ctas, ln.units)
             lines.append(f"{'x'.join(map(str, s)):>14}  {ln.device:6} {ln.what:34} {ln.ctas:5d} {_opt(ln.resident):>8} "
                          f"{_opt(ln.rounds):>6} {f'{busy} of {ln.units} ({busy / ln.units:.0%})':>16}")
-    if any("split-K" in ln.what for s in shapes for ln in gemm_launches(s)[:1]):
+    if seed_splitk:
         lines.append("(the seed's split-K per unit: aiter 0.1.7.post2's kernel compiled for gfx950, the predecessor "
                      "of the one the seed imports; the seed's launches as seed_plan counts them for aiter's "
                      f"{aiter_line(seed_mod.DEFAULT_AITER).name} line)")

@@ -120,23 +120,20 @@ def recorded(name: str, device: str | None = "h200"):
 
 
 def recorded_rows(name: str, device: str | None = "h200") -> list[dict] | None:
-    """The same CSV as `recorded`, as its rows of strings (`csv.DictReader`: what `mxlib.tools.probe` reads);
+    """The same CSV as `recorded`, as its rows of strings (`probe.read_rows`, what `mxlib.tools.probe` reads);
     None, said plainly, when it is not there."""
+    from .probe import read_rows
+
     path = _recorded_path(name, device)
-    if path is None:
-        return None
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+    return None if path is None else read_rows(path)
 
 
 def doc_section(obj, start: str, stop: str) -> str:
     """The part of `obj`'s docstring between the headings `start` and `stop` (a notebook prints a library's own
     statement of a model rather than a copy of it); ValueError naming the heading when one is missing."""
-    doc = obj.__doc__ or ""
-    name = getattr(obj, "__name__", obj)
-    for heading in (start, stop):
-        if heading not in doc:
-            raise ValueError(f"{name!s}'s docstring has no heading {heading!r}")
+    doc, name = obj.__doc__ or "", getattr(obj, "__name__", obj)
+    if start not in doc:
+        raise ValueError(f"{name!s}'s docstring has no heading {start!r}")
     after = doc.split(start, 1)[1]
     if stop not in after:
         raise ValueError(f"{name!s}'s docstring has no heading {stop!r} after {start!r}")
