@@ -193,6 +193,25 @@ def test_aiter_calls_gate_reads_no_version(fake_aiter):
         aiter_calls._aiter_import.cache_clear()
 
 
+@pytest.mark.parametrize("version, ok", [("0.1.14", True), ("0.1.15", True), ("0.1.16", False), ("0.1.21", False)])
+def test_aiter_splitk_gate_reads_the_signature(fake_aiter, version, ok):
+    """The exported file's split-K gate: no version read, the first parameter's name (x, or from ROCm/aiter#3359
+    x_fp4) tells the version whose results are wrong."""
+    from mxlib.runtime import aiter_calls
+
+    for cached in (aiter_calls._aiter_import, aiter_calls._splitk_k_in_bytes):
+        cached.cache_clear()
+    try:
+        fake_aiter(version)
+        assert aiter_calls.aiter_available() == (True, "")
+        usable, why = aiter_calls.aiter_splitk_available()
+        assert usable is ok
+        assert why == "" if ok else "takes 'x_fp4' first, not 'x'" in why and "ROCm/aiter#3359" in why
+    finally:
+        for cached in (aiter_calls._aiter_import, aiter_calls._splitk_k_in_bytes):
+            cached.cache_clear()
+
+
 def test_aiter_version_table_cites_its_sources():
     changes = {c.name: c for c in aiter_backend.CHANGES}
     assert changes["module_move"].first_release == "0.1.10" and changes["module_move"].pr == "ROCm/aiter#1638"

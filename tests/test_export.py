@@ -292,6 +292,12 @@ def test_exported_amd_file_makes_the_seeds_aiter_calls(amd_file):
     module = amd_file(version="0.1.15")
     calls, data, result = _one_call(module, (16, 2112, 7168))
     _check_seed_call(calls, data, result, (16, 2112, 7168), module._MX_SEED[(16, 2112, 7168)][1]["config"], False)
+    # From 0.1.16 (ROCm/aiter#3359) its results are wrong, silently (the fake's too); the file sees that
+    # version in the function's signature and makes aiter's ASM call, with aiter's kernel choice, instead.
+    module = amd_file(version="0.1.16")
+    calls, data, result = _one_call(module, (16, 2112, 7168))
+    (call,) = calls
+    contract.check_asm_call(call, data, result, "", seed.SEED_LOG2_K_SPLIT, label="(16, 2112, 7168) on aiter 0.1.16")
 
 
 def test_exported_amd_file_constants_switch_paths(exported, amd_file):

@@ -13,8 +13,9 @@ takes `config` and `out`:
 - `aiter_splitk`: aiter's Triton ``gemm_afp4wfp4_preshuffle`` with `config` (default the seed's).
 
 `mxlib.runtime.aiter_backend.gemm` checks the shape and the installed aiter's version, then calls these.
-The exported MI355X submission (`python -m mxlib export --target amd`) calls them directly, gated only by
-`aiter_available`: like the seed, it makes its calls wherever aiter imports. aiter is imported inside the
+The exported MI355X submission (`python -m mxlib export --target amd`) calls them directly, gated by
+`aiter_available`: like the seed, it makes its calls wherever aiter imports, but for the split-K call where
+the function's signature shows the version that computes wrong (`aiter_splitk_available`). aiter is imported inside the
 functions, never when this module is.
 """
 from __future__ import annotations
@@ -102,9 +103,29 @@ def aiter_available(device=None) -> tuple[bool, str]:
     """(True, "") when the aiter entry points of the three calls import here, else (False, one line saying
     why): the gate of the exported MI355X submission, called as the paths' `available(device)` is
     (`device` is not looked at: aiter imports only where ROCm is). No version is read: the seed makes its
-    calls whenever aiter imports, and so does that file; the library's backend adds
-    `aiter_backend.available`'s version table."""
+    calls whenever aiter imports, and so does that file (but for split-K: `aiter_splitk_available`); the
+    library's backend adds `aiter_backend.available`'s version table."""
     return _aiter_import()
+
+
+def aiter_splitk_available(device=None) -> tuple[bool, str]:
+    """`aiter_available`, and for the split-K call one more refusal that reads no version: from aiter 0.1.16
+    (ROCm/aiter#3359) gemm_afp4wfp4_preshuffle hands its kernel K in elements where the kernel still counts
+    bytes, so the call reads past A and returns wrong numbers without an error. That change renamed the
+    function's first parameter from `x` to `x_fp4`, which is what is read here (once a process)."""
+    ok, why = _aiter_import()
+    return (ok, why) if not ok else _splitk_k_in_bytes()
+
+
+@functools.lru_cache(maxsize=None)
+def _splitk_k_in_bytes() -> tuple[bool, str]:
+    from aiter.ops.triton.gemm.basic.gemm_afp4wfp4 import gemm_afp4wfp4_preshuffle
+
+    first = next(iter(inspect.signature(gemm_afp4wfp4_preshuffle).parameters), "")
+    if first == "x":
+        return True, ""
+    return False, (f"aiter's gemm_afp4wfp4_preshuffle takes {first!r} first, not 'x': the version of "
+                   "ROCm/aiter#3359 (0.1.16 on), whose split-K passes K in elements to a kernel counting bytes")
 
 
 # The aiter modules the three calls import, and the names they take from each.

@@ -519,6 +519,7 @@ def _amd(col: Collector, kind: str) -> tuple[str, str, str]:
     fused = _add_path(col, "fused_fp4")
     aiter = {p: col.add(_AITER, f"aiter_{p}") for p in aiter_backend.PATHS}
     gate = col.add(_AITER, "aiter_available")
+    gates = {p: col.add(_AITER, "aiter_splitk_available") if p == "splitk" else gate for p in aiter}
     seed_path = col.add("mxlib.spec.seed", "seed_path")
     choice = col.add("mxlib.spec.validate", "choice")
     # Every shape the seed names a kernel or config for is baked in, so for any other shape the seed's
@@ -549,15 +550,17 @@ def _amd(col: Collector, kind: str) -> tuple[str, str, str]:
     rows_fn = [
         "def _mx_rows(shape):",
         '    """(path, keyword arguments) to try for a shape, in order: the seed\'s aiter call when the shape\'s',
-        '    path is "seed" (for a shape not in _MX_SEED, seed_path\'s route with aiter choosing the kernel), then',
-        '    fused_fp4."""',
+        '    path is "seed" (for a shape not in _MX_SEED, seed_path\'s route with aiter choosing the kernel; after',
+        "    a split-K call, which aiter_splitk_available may refuse, aiter's ASM kernel of its own choice, as the",
+        '    seed runs other shapes of M <= 32), then fused_fp4."""',
         '    fused_fp4 = ("fused_fp4", _MX_FUSED_FP4.get(shape, {}))',
         '    if PATH_OVERRIDES.get(shape, DEFAULT_PATH) == "fused_fp4":',
         "        return [fused_fp4]",
-        f"    return [_MX_SEED.get(shape) or ({seed_path}(*shape), {{}}), fused_fp4]",
+        f"    seed_row = _MX_SEED.get(shape) or ({seed_path}(*shape), {{}})",
+        '    return [seed_row, *([("asm", {})] if seed_row[0] == "splitk" else []), fused_fp4]',
     ]
     top = _amd_top(kind, plans, table)
-    dispatcher = _dispatcher(col, {**aiter, "fused_fp4": fused.gemm}, {p: gate for p in aiter}, sections, rows_fn)
+    dispatcher = _dispatcher(col, {**aiter, "fused_fp4": fused.gemm}, gates, sections, rows_fn)
     return _amd_doc(), top, dispatcher
 
 
@@ -588,7 +591,10 @@ def _amd_doc() -> str:
         *textwrap.wrap(f"aiter versions the calls were checked against, by reading aiter's source "
                        f"(mxlib.runtime.aiter_backend.VERSIONS; none was run): {checked}; nothing newer than "
                        f"{NEWEST_CHECKED}. The seed itself runs on aiter >= {SEED_AITER[0]} and < {SEED_AITER[1]}. "
-                       "This file reads no version: like the seed, it calls aiter wherever aiter imports.", 104),
+                       "This file reads no version: like the seed, it calls aiter wherever aiter imports, except "
+                       "the split-K call where gemm_afp4wfp4_preshuffle's signature is that of ROCm/aiter#3359 "
+                       "(its first parameter x_fp4, not x), whose results are wrong: there it makes aiter's ASM "
+                       "call instead (aiter_splitk_available).", 104),
     ])
 
 

@@ -1,5 +1,7 @@
 """aiter.ops.triton.gemm.basic.gemm_afp4wfp4.gemm_afp4wfp4_preshuffle, with the signature of the version
-in aiter/_version.py: `use_aot` exists only below 0.1.15 (ROCm/aiter#2695).
+in aiter/_version.py: `use_aot` exists only below 0.1.15 (ROCm/aiter#2695); from 0.1.16 (ROCm/aiter#3359) the
+first two parameters are `x_fp4` and `w_preshuf`, and the result is wrong (K handed to the kernel in elements,
+which it counts as bytes: it reads past A), silently, as there.
 
 Checks mirror the wrapper and `_gemm_afp4wfp4_preshuffle_kernel`: uint8 operands, w as (N/16, K/2*16),
 x_scales un-shuffled (M, K/32) with BLOCK_SIZE_M <= 16 when M < 32, w_scales as (N_pad/32, K), and the
@@ -54,7 +56,7 @@ if Version(__version__) < Version("0.1.15"):
                     skip_reduce=skip_reduce, config_object=config))
         return _run(x, w, x_scales, w_scales, dtype, y, config, skip_reduce)
 
-else:
+elif Version(__version__) < Version("0.1.16"):
 
     def gemm_afp4wfp4_preshuffle(x, w, x_scales, w_scales, dtype=torch.bfloat16, y=None, config=None,
                                  skip_reduce=False):
@@ -62,3 +64,12 @@ else:
                dict(dtype=dtype, y=y, config=None if config is None else dict(config),
                     skip_reduce=skip_reduce, config_object=config))
         return _run(x, w, x_scales, w_scales, dtype, y, config, skip_reduce)
+
+else:
+
+    def gemm_afp4wfp4_preshuffle(x_fp4, w_preshuf, x_scales, w_scales, dtype=torch.bfloat16, y=None, config=None,
+                                 skip_reduce=False):
+        record("gemm_afp4wfp4_preshuffle", (x_fp4, w_preshuf, x_scales, w_scales),
+               dict(dtype=dtype, y=y, config=None if config is None else dict(config),
+                    skip_reduce=skip_reduce, config_object=config))
+        return torch.full_like(_run(x_fp4, w_preshuf, x_scales, w_scales, dtype, y, config, skip_reduce), float("nan"))
