@@ -14,16 +14,32 @@ def test_registry_names_and_selection():
 
     reg = providers.providers()
     touch = {"touch"} | {f"touch:{g}x{b}" for g, b in providers.TOUCH_GRIDS} - {"touch:528x1024"}
-    fixed = {"empty", "mxlib", "cublas_bf16", "cublas_fp8", "torch_dequant", "naive_dot_scaled"} | touch
+    humming = {"humming_bf16", "humming_fp8"}
+    fixed = {"empty", "mxlib", "cublas_bf16", "cublas_fp8", "torch_dequant", "naive_dot_scaled"} | touch | humming
     assert set(reg) == fixed | {f"mxlib:{p}" for p in PATHS}
     assert {p.name for p in providers.select_providers("mxlib:*", reg)} == {f"mxlib:{p}" for p in PATHS}
     assert [p.name for p in providers.select_providers("cublas_bf16, empty,cublas_bf16", reg)] == ["cublas_bf16", "empty"]
-    assert len(providers.select_providers("all", reg)) == len(reg)
+    assert {p.name for p in reg.values() if p.needs} == humming and {reg[h].needs for h in humming} == {"humming"}
     with pytest.raises(ValueError, match="unknown provider 'cublas'"):
         providers.select_providers("cublas", reg)
     # Only results that are MXFP4 GEMMs are checked; cuBLAS on unquantized B, the empty and touch kernels are not.
-    assert {p.name for p in reg.values() if not p.checked} == {"empty", "cublas_bf16", "cublas_fp8"} | touch
+    assert {p.name for p in reg.values() if not p.checked} == {"empty", "cublas_bf16", "cublas_fp8"} | touch | humming
     assert not reg["torch_dequant"].graph  # its torch.tensor(...) constants copy from the host: not capturable
+
+
+@pytest.mark.parametrize("installed", [False, True])
+def test_all_leaves_out_a_provider_whose_module_is_missing(monkeypatch, installed):
+    """"all" takes a provider with `needs` only where that module imports; named outright, it is taken anyway
+    (its bench row then says why it failed)."""
+    import importlib.util
+
+    reg = providers.providers()
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: (real("torch") if installed else None) if name == "humming" else real(name, *a))
+    names = [p.name for p in providers.select_providers("all", reg)]
+    assert names == [p for p in reg if installed or not reg[p].needs]
+    assert [p.name for p in providers.select_providers("humming_bf16", reg)] == ["humming_bf16"]
 
 
 # The interpreter on CPU tensors, or the GPU when there is one (conftest sets TRITON_INTERPRET only without one).

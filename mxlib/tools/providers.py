@@ -4,7 +4,8 @@ A provider turns the contest's input tuple into a zero-argument call (made outsi
 what it runs (path and config, for the CSV). mxlib itself (`mxlib`, the dispatcher's choice), each path
 alone (`mxlib:<path>`) and the baselines: an empty kernel, the `touch` launch that only moves the bytes
 (at its default grid, `touch`, and at each of `TOUCH_GRIDS`, `touch:<programs>x<block>`), cuBLAS on the
-unquantized bf16 B (and on both operands cast to FP8, `cublas_fp8`), the torch reference and a naive
+unquantized bf16 B (and on both operands cast to FP8, `cublas_fp8`), vLLM's Humming kernels on the MXFP4 weight
+(`humming_bf16`, `humming_fp8`, where humming-kernels is installed), the torch reference and a naive
 `tl.dot_scaled` kernel.
 
 Every provider whose output is an MXFP4 GEMM result is checked (`check_call`): one untimed call made
@@ -12,6 +13,7 @@ after the allocator was filled with NaN blocks of the output's size, compared wi
 """
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass, fields
 from typing import Any, Callable
 
@@ -34,6 +36,7 @@ class Provider:
     checked: bool  # its output is an MXFP4 GEMM result that must pass check_implementation
     graph: bool  # its call can be captured in a CUDA graph
     help: str
+    needs: str = ""  # a module it imports that mxlib does not install ("": none); "all" leaves it out where absent
 
 
 def _fixed(path: str, config: str = "") -> Callable[[int, int, int, str], tuple[str, str]]:
@@ -115,6 +118,20 @@ def _make_cublas_fp8(data):
                                     use_fast_accum=True)[:m]
 
 
+def _make_humming(activation: str):
+    def make(data):
+        from .baselines import humming
+        return humming.make(data, activation)
+    return make
+
+
+def _describe_humming(activation: str):
+    def describe(m, n, k, device):
+        from .baselines import humming
+        return f"humming mxfp4 x {activation}", f"humming-kernels {humming.version() or '(not installed)'}"
+    return describe
+
+
 def _make_torch_dequant(data):
     return lambda: ref_kernel(data, "rne")
 
@@ -155,6 +172,12 @@ def providers() -> dict[str, Provider]:
                  _fixed("torch._scaled_mm e4m3", f"A rows padded to a multiple of {FP8_ROWS}, unit scales, fast accum"),
                  False, True, "cuBLAS's FP8 GEMM of A and the unquantized B, both cast to e4m3 outside the timed call: "
                               "a speed reference at twice bf16's tensor rate (not an MXFP4 result: not checked)"),
+        Provider("humming_bf16", _make_humming("bf16"), _describe_humming("bf16"), False, False,
+                 "vLLM's Humming on A in bf16 and the MXFP4 weight, converted outside the timed call (A not "
+                 "quantized: not an MXFP4 result, not checked)", needs="humming"),
+        Provider("humming_fp8", _make_humming("fp8"), _describe_humming("fp8"), False, False,
+                 "vLLM's Humming quantizing A to E4M3 (a scale per 32 values) in the call, then the MXFP4 weight's GEMM (A's 8-bit "
+                 "values, not the contest's 4-bit ones: not checked)", needs="humming"),
         Provider("torch_dequant", _make_torch_dequant, _fixed("torch reference"), True, False,
                  "mxlib.spec.reference.ref_kernel: quantize A, dequantize both, fp32 matmul, in torch"),
         Provider("naive_dot_scaled", _make_naive, _fixed("triton naive dot_scaled", naive_config),
@@ -164,9 +187,10 @@ def providers() -> dict[str, Provider]:
 
 
 def select_providers(spec: str | None, registry: dict[str, Provider]) -> list[Provider]:
-    """Providers named in a comma list ("all" or None: every one; "mxlib:*": every mxlib path)."""
+    """Providers named in a comma list ("all" or None: every one whose `needs` imports here; "mxlib:*": every
+    mxlib path). One named outright runs even where its module is missing, and its row says why it failed."""
     if spec is None or spec.strip() == "all":
-        return list(registry.values())
+        return [p for p in registry.values() if not p.needs or importlib.util.find_spec(p.needs) is not None]
     chosen: list[Provider] = []
     for name in (s.strip() for s in spec.split(",") if s.strip()):
         matches = [p for p in registry.values() if p.name.startswith("mxlib:")] if name == "mxlib:*" else \
