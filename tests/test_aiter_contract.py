@@ -284,6 +284,25 @@ def test_aiter_gemm_bad_arguments(fake_aiter):
     assert not contract.aiter_modules()
 
 
+@pytest.mark.parametrize("path", ["asm", "ck", "splitk"])
+@pytest.mark.parametrize("operand", [3, 4])
+def test_aiter_gemm_refuses_strided_weight_bytes_before_any_call(fake_aiter, path, operand):
+    """aiter reads B_shuffle and B_scale_sh as positions in storage: a strided one (the same values every
+    other byte of a wider buffer) is refused by name on all three paths, and no aiter call is made."""
+    fake_aiter("0.1.14")
+    data, _ = _data(16, 32, 512)
+    t = data[operand]
+    wide = torch.zeros(t.shape[0], 2 * t.shape[1], dtype=t.dtype)
+    wide[:, ::2] = t
+    strided = list(data)
+    strided[operand] = wide[:, ::2]
+    before = len(contract.calls())
+    name = "B_shuffle" if operand == 3 else "B_scale_sh"
+    with pytest.raises(ValueError, match=f"{name} must be contiguous"):
+        aiter_backend.gemm(path, tuple(strided))
+    assert len(contract.calls()) == before
+
+
 # --- the ASM path --------------------------------------------------------------------------------
 
 

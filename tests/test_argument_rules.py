@@ -352,3 +352,9 @@ def test_a_path_named_where_it_cannot_run_is_refused_by_name():
         dispatch.plan(64, 128, 256, "cpu", backend="triton", path="mma_sm90")
     with pytest.raises(ValueError, match="path 'mma_sm90' cannot run here"):
         dispatch.select(64, 128, 256, "cpu", path="mma_sm90")
+
+
+def test_a_path_from_the_environment_that_cannot_run_is_named_as_the_variable(monkeypatch):
+    monkeypatch.setenv(dispatch.ENV_PATH, "mma_sm90")
+    with pytest.raises(ValueError, match=r"^\$MXLIB_PATH 'mma_sm90' cannot run here"):
+        dispatch.plan(64, 128, 256, "cpu", backend="triton")

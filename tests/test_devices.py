@@ -8,6 +8,7 @@ from mxlib.spec import devices
 def test_kind_of_name():
     assert devices.kind_of_name("NVIDIA H200") == "h200"
     assert devices.kind_of_name("NVIDIA H200 NVL") == "h200"
+    assert devices.kind_of_name("NVIDIA GH200 480GB") == "nvidia_gh200_480gb"  # Grace Hopper: an H100-class GPU
     assert devices.kind_of_name("AMD Instinct MI355X") == "mi355x"
     assert devices.kind_of_name("NVIDIA GeForce RTX 4090") == "nvidia_geforce_rtx_4090"
     with pytest.raises(ValueError, match="name must be a GPU's name"):

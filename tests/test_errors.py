@@ -12,6 +12,7 @@ from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4
     (1.5, TypeError, "seed must be an integer, got float"),
     ("a", TypeError, "seed must be an integer, got str"),
     (True, TypeError, "seed must be an integer, got bool"),
+    (torch.tensor(1.5), TypeError, "seed must be an integer, got Tensor"),
     (2**70, ValueError, r"seed must be in \[0, 2\*\*64\)"),
     (-1, ValueError, r"seed must be in \[0, 2\*\*64\)"),
 ])
@@ -25,6 +26,17 @@ def test_generate_input_seed(seed, error, words):
 def test_generate_input_device(device, words):
     with pytest.raises(ValueError, match=words):
         mxlib.generate_input(4, 64, 64, 1, device=device)
+
+
+def test_the_reference_refuses_meta_tensors_by_name():
+    """Before anything reads a value (comparing B_q with B_shuffle has no meta kernel in torch)."""
+    from mxlib.spec.reference import check_exact, check_implementation, ref_kernel
+
+    data = tuple(t.to("meta") for t in mxlib.generate_input(4, 64, 64, 1))
+    for call in (lambda: ref_kernel(data), lambda: check_implementation(data, data[0][:, :64]),
+                 lambda: check_exact(data, data[0][:, :64])):
+        with pytest.raises(ValueError, match="A is a meta tensor: the reference computes on values"):
+            call()
 
 
 def test_dequantize_dtype():

@@ -139,3 +139,13 @@ def test_int32_helpers():
     t = torch.empty_strided((2, 2), (2**31 - 1, 1), device="meta")
     with pytest.raises(ValueError, match="t of shape"):
         common.mx_check_strided_int32(t, "t")
+
+
+def test_the_quantizer_refuses_packed_codes_past_int32_offsets():
+    """A whose rows share memory (stride 0) spans little of it, but its packed codes are M*K/2 bytes of their
+    own: 2**27 rows of 64 values would need 2**32, and are refused by name before anything is allocated."""
+    from mxlib.kernels.quant_triton import mxq_quantize
+
+    x = torch.zeros(1, 64, dtype=torch.bfloat16).expand(2**27, 64)
+    with pytest.raises(ValueError, match=r"x's packed codes \(M\*K/2 bytes\) must stay below 2\*\*31"):
+        mxq_quantize(x, "rne")

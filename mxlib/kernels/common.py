@@ -242,7 +242,7 @@ def mx_check_triton_device(t: torch.Tensor, name: str) -> None:
         return
     raise ValueError(
         f"{name} is on {t.device}: the Triton kernels need a CUDA/ROCm tensor, or a CPU tensor with "
-        "TRITON_INTERPRET=1 set before mxlib's kernels are imported"
+        "TRITON_INTERPRET=1 set before mxlib's kernels are imported and still set"
     )
 
 

@@ -105,7 +105,7 @@ def fused_default_config(m: int, n: int, k: int) -> FusedConfig:
     """A heuristic for shapes without a tuned row, the shape of the H200's winners (KERNEL_NOTES.md,
     "The fused path's default config and a_once"), with `units` the GPU's SMs or CUs
     (`mxlib.spec.devices.compute_units`): up to M = 32, one M tile, 64-row N tiles, 4 warps, split_k
-    aiming at two programs per unit and A quantized per program; from M = 64, M tiles of up to 128 rows,
+    aiming at two programs per unit and A quantized per program; above M = 32, M tiles of up to 128 rows,
     64-row N tiles, 4 warps, split_k aiming at one program per unit, and A quantized once per launch
     when the grid is at most two programs per unit (its programs wait on each other, so all of them
     must be resident). BLOCK_K = 128 (256 spills). split_k stays within MAX_UNROLLED_SPLIT_K. The M >= 64

@@ -1,4 +1,4 @@
-"""Path "mma_sm90": the MXFP4 GEMM as CUDA C++ kernels for Hopper (sm_90a), on mma.sync.
+"""Path "mma_sm90": the MXFP4 GEMM as CUDA C++ kernels for Hopper (sm_90a), on mma.sync and wgmma.
 
 ``C = dequant(quantize_mxfp4(A, rounding)) @ dequant(B_shuffle, B_scale_sh)^T`` as bf16 (M, N).
 

@@ -24,8 +24,8 @@ from ..spec.formats import BLOCK_SIZE
 from ..spec.layouts import shuffled_scale_shape
 from ..spec.quant import ROUNDINGS
 from ..spec.validate import choice, float_dtype, multiple, ndim, tensor
-from .common import (mx_block_exponent, mx_check_strided_int32, mx_check_triton_device, mx_launch_device,
-                     mx_shuffled_scale_col, mx_shuffled_scale_row)
+from .common import (mx_block_exponent, mx_check_int32, mx_check_strided_int32, mx_check_triton_device,
+                     mx_launch_device, mx_shuffled_scale_col, mx_shuffled_scale_row)
 
 _MXQ_BLOCKS_PER_PROGRAM = 64  # 32-element blocks per quantizing program: 2048 elements
 _MXQ_PAD_PER_PROGRAM = 1024  # padding scale bytes per padding program
@@ -135,6 +135,7 @@ def _mxq_launch(x: torch.Tensor, rounding: str, shuffled: bool):
     mx_check_triton_device(x, "x")
     m, k = x.shape
     mx_check_strided_int32(x, "x")
+    mx_check_int32(m * (k // 2), "x's packed codes (M*K/2 bytes)")  # rows that share memory span little of x
     g = k // BLOCK_SIZE
     if shuffled:
         rows, cols = shuffled_scale_shape(m, g)

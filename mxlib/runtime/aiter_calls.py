@@ -44,9 +44,10 @@ def _aiter_operands(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.
     e8m0_shuffle layout, everything viewed as aiter's fp4x2 and E8M0 dtypes."""
     from aiter import dtypes
 
+    b = _aiter_view(b_shuffle, tuple(b_shuffle.shape), "B_shuffle")  # aiter reads positions in storage
+    b_scale = _aiter_view(b_scale_sh, tuple(b_scale_sh.shape), "B_scale_sh")
     a_q, a_scale_sh = mxq_quantize_shuffled(a, rounding)
-    return (a_q.view(dtypes.fp4x2), as_bytes(b_shuffle).view(dtypes.fp4x2), a_scale_sh.view(dtypes.fp8_e8m0),
-            as_bytes(b_scale_sh).view(dtypes.fp8_e8m0))
+    return a_q.view(dtypes.fp4x2), b.view(dtypes.fp4x2), a_scale_sh.view(dtypes.fp8_e8m0), b_scale.view(dtypes.fp8_e8m0)
 
 
 def aiter_asm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, *, kernel_name: str = "",

@@ -56,8 +56,8 @@ def _triton_status() -> tuple[bool, str]:
         return True, f"triton {version} on {kind} device {gpu_facts(torch.cuda.current_device())[0]}"
     if _interpreting():
         return True, f"triton {version} interpreter on the CPU (TRITON_INTERPRET=1)"
-    return False, (f"triton {version} is installed but there is no CUDA/ROCm device and mxlib's kernels are not "
-                   "interpreted (TRITON_INTERPRET=1 must be set before they are imported)")
+    return False, (f"triton {version} is installed but there is no CUDA/ROCm device and mxlib's kernels cannot "
+                   "run in the interpreter (TRITON_INTERPRET=1 must be set before they are imported, and stay set)")
 
 
 def _interpreting() -> bool:

@@ -130,8 +130,7 @@ def parse_config(text: str, where: str) -> dict:
 
 
 def heuristic_path(m: int, n: int, k: int) -> str:
-    """The seed's route for a shape (`mxlib.spec.seed.seed_path`): "splitk" for (16, 2112, 7168) only,
-    "asm" for M <= 32, "ck" above."""
+    """The seed's route for a shape: `mxlib.spec.seed.seed_path`, which states it."""
     return seed_path(m, n, k)
 
 
@@ -212,8 +211,9 @@ def select(m: int, n: int, k: int, device, path: str | None = None, a_dtype=torc
     return _select(m, n, k, device, path, a_dtype)
 
 
-def _select(m: int, n: int, k: int, device, path: str | None, a_dtype):
-    """`select` on arguments already checked (M, N, K Python ints, `path` None or a path name)."""
+def _select(m: int, n: int, k: int, device, path: str | None, a_dtype, where: str = "path"):
+    """`select` on arguments already checked (M, N, K Python ints, `path` None or a path name); `where` names
+    where a given path came from, for the error when it cannot run here."""
     kind = device_kind(device)
     device_table(kind)  # the warning for a GPU kind without a table
     rows = _table_configs(kind).get((m, n, k), ())
@@ -223,7 +223,7 @@ def _select(m: int, n: int, k: int, device, path: str | None, a_dtype):
     else:
         ok, reason = usable(path, device, a_dtype)
         if not ok:
-            raise ValueError(f"path {path!r} cannot run here: {reason}")
+            raise ValueError(f"{where} {path!r} cannot run here: {reason}")
     for row_path, config in rows:
         if row_path == path:
             return path, config
@@ -303,7 +303,7 @@ def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str |
         validate.choice(path, where, AITER_PATHS)
         return "aiter", path, None
     # An empty A (M = 0) gives an empty C without a launch, so any shape's config serves it.
-    path, config = _select(max(m, 1), n, k, device, path, a_dtype)
+    path, config = _select(max(m, 1), n, k, device, path, a_dtype, where)
     return "triton", path, config
 
 

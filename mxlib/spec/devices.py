@@ -15,8 +15,8 @@ needs to know about a device lives here, once:
 
 Why in the spec layer: the kernels need a device fact (the fused path's default config aims its split-K
 at the SM count) and may import only the spec, and a device fact is part of the problem's setting as
-much as the formats are. Nothing here imports torch until a function reads a running device, so the
-occupancy model (plain Python) can use these facts too.
+much as the formats are. The module imports torch only inside the functions that read a running device
+(though `import mxlib` itself imports torch).
 """
 from __future__ import annotations
 
@@ -55,12 +55,13 @@ CPU_KIND = "cpu"
 
 
 def kind_of_name(name: str) -> str:
-    """A GPU's kind from its name: a known device's short name when its name appears in it (any
-    "NVIDIA H200 ..." is "h200"), else the name in lowercase with every run of other characters as "_"."""
+    """A GPU's kind from its name: a known device's short name when that name appears in it as a whole word
+    (any "NVIDIA H200 ..." is "h200"; a Grace Hopper "NVIDIA GH200 ..." is not), else the name in lowercase
+    with every run of other characters as "_"."""
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"name must be a GPU's name (a non-empty string), got {name!r}")
     for facts in KNOWN:
-        if facts.name in name.upper():
+        if re.search(rf"\b{facts.name}\b", name.upper()):
             return facts.kind
     kind = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
     if not kind:

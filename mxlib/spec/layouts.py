@@ -104,8 +104,8 @@ def e8m0_unshuffle(shuffled: torch.Tensor, rows: int, cols: int) -> torch.Tensor
     validate.tensor(shuffled, "shuffled")
     validate.ndim(shuffled, "shuffled", 2)
     validate.byte_dtype(shuffled, "shuffled")
-    validate.non_negative(rows, "rows")  # 0 rows: what e8m0_shuffle makes of an empty (0, cols) input
-    validate.positive(cols, "cols")
+    validate.non_negative(rows, "rows")  # 0 rows or 0 cols: what e8m0_shuffle makes of an empty input
+    validate.non_negative(cols, "cols")
     s = validate.as_bytes(shuffled)
     sm, sn = s.shape
     validate.multiple(sm, "shuffled.shape[0]", SCALE_PAD_ROWS)

@@ -88,10 +88,15 @@ def _check_input(x, name: str = "x") -> torch.Tensor:
     validate.ndim(x, name, 2)
     validate.float_dtype(x, name)
     validate.multiple(x.shape[1], f"{name}.shape[1] (K)", BLOCK_SIZE)
+    check_values(x, name)
+    return x
+
+
+def check_values(x: torch.Tensor, name: str) -> None:
+    """ValueError naming `name` if `x` is a meta tensor: the reference computes on values."""
     if x.device.type == "meta":
         raise ValueError(f"{name} is a meta tensor: the reference computes on values (the custom op "
                          "torch.ops.mxlib.mxfp4_gemm has a fake implementation for shapes)")
-    return x
 
 
 def quantize_mxfp4(x: torch.Tensor, rounding: str = "rne") -> tuple[torch.Tensor, torch.Tensor]:

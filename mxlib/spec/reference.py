@@ -42,9 +42,10 @@ import torch
 from . import validate
 from .devices import check_device_type
 from .formats import BLOCK_SIZE
+from . import ints
 from .ints import K_MULTIPLE, N_MULTIPLE, gemm_shape
 from .layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight, shuffled_scale_shape, unshuffle_weight
-from .quant import ROUNDINGS, dequantize_mxfp4, quantize_mxfp4
+from .quant import ROUNDINGS, check_values, dequantize_mxfp4, quantize_mxfp4
 from .validate import byte_dtype, float_dtype, ndim, same_device, tensor
 
 RTOL = 1e-2
@@ -59,11 +60,12 @@ def check_device(device, name: str = "device") -> torch.device:
 
 def input_seed(seed) -> int:
     """`seed` as `generate_input` takes it: an integer in [0, 2**64) (what a torch generator takes)."""
-    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+    value = ints._as_int(seed)
+    if value is None:
         raise TypeError(f"seed must be an integer, got {type(seed).__name__} {seed!r}")
-    if not 0 <= seed.__index__() < 2**64:
+    if not 0 <= value < 2**64:
         raise ValueError(f"seed must be in [0, 2**64), got {seed}")
-    return seed.__index__()
+    return value
 
 
 def generate_input(m: int, n: int, k: int, seed: int, device="cpu", rounding: str = "rne"):
@@ -157,6 +159,8 @@ def _dequantized(data, rounding: str, zero_scale_operands=(), check_b_q: bool = 
     for name in zero_scale_operands:
         validate.choice(name, "zero_scale_operands item", ZERO_SCALE_OPERANDS)
     a, _, b_q, b_shuffle, b_scale_sh, (m, n, k) = unpack_data(data)
+    for t, name in ((a, "A"), (b_shuffle, "B_shuffle")):
+        check_values(t, name)
     b_codes = unshuffle_weight(b_shuffle)
     if check_b_q and not torch.equal(validate.as_bytes(b_q), validate.as_bytes(b_codes)):
         raise ValueError("B_q and B_shuffle disagree: B_shuffle must be shuffle_weight(B_q); B_shuffle and "
