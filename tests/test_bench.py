@@ -216,3 +216,30 @@ def test_summary_from_a_recorded_csv_reproduces_its_checks(capsys):
     assert len(kept(got)) >= 8 and kept(got) == kept(recorded)
     assert main(["bench", "--from", str(run / "missing.csv")]) == 2
     assert "--from" in capsys.readouterr().err
+
+
+def test_graph_bound_is_inclusive():
+    from mxlib.tools import acceptance
+
+    v = {c.name: c.passed for c in acceptance.acceptance(_rows(graph=1.5, floor=1.0))}
+    assert v["graph replay <= 1.5 x floor"] is True
+
+
+def test_touch_best_is_chosen_by_mean_where_mean_and_median_disagree():
+    from mxlib.tools import acceptance
+
+    rows = [{**r, "mean_us": r["median_us"]} for r in _rows()]
+    for r in [r for r in rows if r["provider"] == "empty"]:
+        rows.append({**r, "provider": "touch", "config": "A", "median_us": 5.0, "mean_us": 3.0})
+        rows.append({**r, "provider": "touch:x", "config": "B", "median_us": 4.5, "mean_us": 4.0})
+    assert {r["config"] for r in acceptance.touch_best_rows(rows)} == {"A"}
+
+
+def test_a_failed_check_is_seen_in_rows_read_back(tmp_path):
+    from mxlib.tools import acceptance, bench_csv
+
+    path = tmp_path / "bench.csv"
+    bench_csv.write_csv(_rows(ok=0), path)
+    back = bench_csv.read_csv(path)
+    v = {c.name: c.passed for c in acceptance.acceptance(back)}
+    assert v["every checked output passes check_implementation (rne)"] is False

@@ -339,3 +339,14 @@ def test_a_path_module_imported_before_is_looked_up_not_imported(monkeypatch):
     for bad in ("nope", ["fused"], None):
         with pytest.raises(ValueError, match="path must be one of"):
             paths.path_module(bad)
+
+
+def test_config_keys_must_be_identifiers(tmp_path):
+    from mxlib.runtime import dispatch
+
+    for item in ("=16", "1x=3", "block-m=16"):
+        with pytest.raises(ValueError, match="config items must be key=value"):
+            dispatch.parse_config(item, "here")
+    (tmp_path / "badkey.csv").write_text("m,n,k,path,config\n1,16,64,asm,=16\n")
+    with pytest.raises(ValueError, match="badkey.csv"):
+        dispatch.load_table("badkey", str(tmp_path))

@@ -240,6 +240,8 @@ try:
     isa.capture(lambda: 1 / 0)
 except ZeroDivisionError:
     pass
+else:
+    raise AssertionError("capture swallowed the call's error")
 assert state() == clean, "a failed capture left state behind"
 
 # Outside capture a launch is an ordinary one: the CPU tensor is refused by mxlib's own check (its kernels,

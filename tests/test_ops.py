@@ -179,3 +179,25 @@ def test_falsy_path_is_not_taken_for_no_path():
     for path in (0, False, "none"):
         with pytest.raises(ValueError, match="path must be one of"):
             mxfp4_gemm(a, bs, bsc, path=path)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+def test_fake_impl_returns_bf16_for_every_a_dtype(dtype):
+    data = generate_input(3, 32, 128, 11, device=DEVICE)
+    a, bs, bsc = data[0].to(dtype), data[3], data[4]
+    with FakeTensorMode() as mode:
+        out = torch.ops.mxlib.mxfp4_gemm(mode.from_tensor(a), mode.from_tensor(bs), mode.from_tensor(bsc), "", "rne")
+    assert out.dtype == torch.bfloat16 and out.shape == (3, 32)
+    torch.library.opcheck(torch.ops.mxlib.mxfp4_gemm.default, (a, bs, bsc, "", "rne"))
+
+
+def test_mxfp4_gemm_passes_its_rounding_on():
+    from mxlib.runtime.ops import mxfp4_gemm
+    from mxlib.runtime.paths import path_module
+
+    data = generate_input(16, 64, 512, 1, device=DEVICE, rounding="ties_away")
+    a, bs, bsc = data[0], data[3], data[4]
+    got = mxfp4_gemm(a, bs, bsc, "splitk", rounding="ties_away")
+    assert torch.equal(got, path_module("splitk").gemm(a, bs, bsc, rounding="ties_away"))
+    assert check_implementation(data, got, "ties_away")[0]
+    assert not torch.equal(got, mxfp4_gemm(a, bs, bsc, "splitk", rounding="rne"))

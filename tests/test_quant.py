@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mxlib
+from mxlib.spec import formats
 from mxlib.spec.formats import E2M1_MAGNITUDES, pack_nibbles, unpack_nibbles
 from mxlib.spec.quant import block_exponent, round_to_e2m1
 
@@ -306,3 +307,19 @@ def test_e8m0_to_float32_takes_bytes_only():
     for bad in (torch.tensor([1.5, 300.0]), torch.tensor([127], dtype=torch.int32)):
         with pytest.raises(TypeError, match="scales must hold bytes"):
             mxlib.e8m0_to_float32(bad)
+
+
+def test_pack_nibbles_refuses_a_0d_tensor_by_name():
+    with pytest.raises(ValueError, match="codes' last dimension must be even"):
+        formats.pack_nibbles(torch.tensor(3))
+
+
+def test_pow2_float32_refuses_minus_128():
+    assert formats.pow2_float32(torch.tensor([-127])).item() == 2.0**-127
+    with pytest.raises(ValueError, match=r"exponent must be in \[-127, 127\]"):
+        formats.pow2_float32(torch.tensor([-128]))
+
+
+def test_round_to_e2m1_refuses_an_unknown_rule():
+    with pytest.raises(ValueError, match="rounding must be one of"):
+        round_to_e2m1(torch.tensor([1.25]), "nearest")

@@ -193,3 +193,20 @@ def test_cpu_tensor_without_interpreter(monkeypatch):
     monkeypatch.setitem(os.environ, "TRITON_INTERPRET", "0")
     with pytest.raises(ValueError, match="TRITON_INTERPRET"):
         quantize_mxfp4(torch.randn(4, 64), backend="triton")
+
+
+def test_ties_away_sign_at_the_underflow_threshold_for_every_small_e():
+    """For each e in 1..29 (amax 2**(e+2)), elements at -2**(e-150) (q underflows to -0.0: code 0 under
+    ties_away) and just above it (q is the smallest negative subnormal: code 8)."""
+    rows = []
+    for e in range(1, 30):
+        blk = torch.zeros(32)
+        blk[0] = 2.0**(e + 2)
+        t = torch.tensor(2.0**(e - 150), dtype=torch.float32)
+        blk[1] = -t
+        blk[2] = -torch.nextafter(t, torch.tensor(1.0))
+        blk[3] = -torch.nextafter(t, torch.tensor(0.0))
+        rows.append(blk)
+    x = torch.stack(rows)
+    assert_same(x, "ties_away", "underflow thresholds")
+    assert_same(x, "rne", "underflow thresholds")

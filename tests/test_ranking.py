@@ -84,3 +84,29 @@ def test_public_mi355x_text_and_figure():
         ranking.public_mi355x({k: v for k, v in list(aiter.items())[1:]}, board)
     with pytest.raises(ValueError, match="at least two entries"):
         ranking.public_mi355x(aiter, board.head(1))
+
+
+def _table_frame(second_row_nan_first: bool):
+    from mxlib.tools import ranking
+
+    rows = []
+    for i, (m, n, k) in enumerate(ranking.benchmark_shapes()):
+        rows.append(dict(kind="benchmark", m=m, n=n, k=k, provider="p", timing="contest", mean_us=5.0, median_us=4.0))
+        if i == 0:  # q: a failed call's row (no time) first, then a re-run with a time
+            rows.append(dict(kind="benchmark", m=m, n=n, k=k, provider="q", timing="contest", mean_us=math.nan,
+                             median_us=math.nan))
+            if second_row_nan_first:
+                rows.append(dict(kind="benchmark", m=m, n=n, k=k, provider="q", timing="contest", mean_us=7.0,
+                                 median_us=6.0))
+    return pd.DataFrame(rows)
+
+
+def test_table_cells_skip_rows_without_a_time():
+    from mxlib.tools import ranking
+
+    text = ranking.table(_table_frame(True), ["p", "q"])
+    assert "nan" not in text and "7.00 (6.00)" in text
+    text = ranking.table(_table_frame(False), ["p", "q"])
+    assert "nan" not in text
+    first = [line for line in text.splitlines() if "4x2880x512" in line][0]
+    assert first.split()[-1] == "-"

@@ -3,7 +3,8 @@ import pytest
 import torch
 
 import mxlib
-from mxlib.spec.reference import compare, unpack_data
+from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight
+from mxlib.spec.reference import check_exact, compare, generate_input, ref_kernel, unpack_data
 
 from . import golden
 
@@ -233,3 +234,50 @@ def test_generate_input_quantizes_b_with_the_rounding_it_is_given():
     data = mxlib.generate_input(4, 32, 256, 3, rounding="ties_away")
     assert torch.equal(data[2], mxlib.quantize_mxfp4(data[1], "ties_away")[0])
     assert not torch.equal(data[2], mxlib.quantize_mxfp4(data[1], "rne")[0])
+
+
+def _single_product_data(va: float, vb: float):
+    """A (1, 64) and B (16, 64) with one nonzero element each in column 0: C[0, n] = va * vb exactly, and the
+    sum of the products' magnitudes T is |C| (no cancellation), so check_exact's bound is RTOL * |C| (+ tiny)."""
+    a = torch.zeros(1, 64)
+    a[0, 0] = va
+    b = torch.zeros(16, 64)
+    b[:, 0] = vb
+    b_q, b_s = mxlib.quantize_mxfp4(b.to(torch.bfloat16))
+    return a.to(torch.bfloat16), b.to(torch.bfloat16), b_q, shuffle_weight(b_q), e8m0_shuffle(b_s)
+
+
+def test_check_exact_allows_one_bf16_ulp_and_refuses_two():
+    data = _single_product_data(1.0, 1.0)
+    ref = ref_kernel(data)
+    assert (ref == 1.0).all()
+    assert check_exact(data, torch.full_like(ref, 1.0 + 2.0**-7))[0]      # one ulp: the two roundings
+    assert not check_exact(data, torch.full_like(ref, 1.0 + 2.0**-6))[0]  # two ulps: a wrong result
+
+
+def test_a_non_finite_output_fails_where_the_terms_stay_below_fp32_max():
+    data = _single_product_data(2.0**62, 2.0**62)  # C = 2**124, finite; T = 2**124 < fp32 max
+    ref = ref_kernel(data)
+    assert ref.isfinite().all() and check_exact(data, ref)[0]
+    assert not check_exact(data, torch.full_like(ref, float("inf")))[0]
+    assert not check_exact(data, torch.full_like(ref, float("nan")))[0]
+
+
+def test_compare_measures_rtol_against_the_expected_value():
+    # |out - ref| = 10.1 > atol + rtol * |ref| = 10.01, though <= atol + rtol * |out| = 10.111
+    assert not compare(torch.tensor([1010.1]), torch.tensor([1000.0]))[0]
+    assert compare(torch.tensor([1010.0]), torch.tensor([1000.0]))[0]
+
+
+def test_seed_takes_every_uint64():
+    for seed in (2**63, 2**64 - 1):
+        a = mxlib.generate_input(4, 16, 64, seed)[0]
+        assert a.shape == (4, 64)
+
+
+def test_b_and_b_q_on_another_device_are_refused_by_name():
+    a, b, b_q, b_sh, b_s = generate_input(4, 32, 256, 0)
+    with pytest.raises(ValueError, match="A and B must be on the same device"):
+        unpack_data((a, b.to("meta"), b_q, b_sh, b_s))
+    with pytest.raises(ValueError, match="A and B_q must be on the same device"):
+        unpack_data((a, b, b_q.to("meta"), b_sh, b_s))
