@@ -288,7 +288,7 @@ def test_gpu_defaults_and_environment_on_the_cpu(monkeypatch, clean_env):
     assert dispatch._available_backend("cuda", None) == "aiter"
     status["aiter"] = (False, "no aiter")
     assert dispatch._available_backend("cuda", None) == "triton"
-    monkeypatch.setattr(dispatch, "_select", lambda m, n, k, device, path, a_dtype: (path, "cfg"))
+    monkeypatch.setattr(dispatch, "_select", lambda m, n, k, device, path, a_dtype, where="path": (path, "cfg"))
     clean_env.setenv(dispatch.ENV_BACKEND, "torch")
     assert dispatch.plan(4, 64, 128, "cuda", path="fused") == ("triton", "fused", "cfg")
     # $MXLIB_PATH fills in the path argument, so it steers the default backend as the argument does
