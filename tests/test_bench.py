@@ -243,3 +243,47 @@ def test_a_failed_check_is_seen_in_rows_read_back(tmp_path):
     back = bench_csv.read_csv(path)
     v = {c.name: c.passed for c in acceptance.acceptance(back)}
     assert v["every checked output passes check_implementation (rne)"] is False
+
+
+def test_a_wrong_answer_has_no_valid_time_in_any_verdict_or_score(tmp_path):
+    """Outputs that failed their check are not timed results: mxlib fast but wrong (5 us against cuBLAS's 9, touch
+    at 4) fails both baseline goals instead of passing them, has no score in `ranking`, shows '-' in its cells
+    there and in the bench summary's geomean rows, and fails the median targets; the same rows read back from
+    the CSV give the same."""
+    import pandas as pd
+
+    from mxlib.tools import ranking
+
+    rows = [{**r, "mean_us": r["median_us"]} for r in _rows(mx=5.0, cublas=9.0, ok=0)]
+    rows += [{**r, "provider": "touch", "config": "", "median_us": 4.0, "mean_us": 4.0} for r in rows
+             if r["provider"] == "empty"]
+    path = tmp_path / "bench.csv"
+    bench_csv.write_csv(rows, path)
+    for run in (rows, bench_csv.read_csv(path)):
+        goal = {c.name: c.passed for c in acceptance.baseline_goal(run)}
+        assert set(goal.values()) == {False}, goal
+        assert _verdicts(run)["benchmark shapes: mxlib faster than cublas_bf16"] is False
+        text = bench.summary(run)
+        geo = [line for line in text.splitlines() if line.startswith("geomean (6 benchmark shapes)")][0]
+        assert geo.split()[4] == "-" and geo.split()[5] == "9.00", geo  # mxlib: no score; cuBLAS: its own
+    frame = pd.read_csv(path)
+    assert [(p, round(a, 9), round(b, 9)) for p, a, b in ranking.scores(frame, ["mxlib", "cublas_bf16"])] == \
+        [("cublas_bf16", 9.0, 9.0)]
+    table = ranking.table(frame, ["mxlib"])
+    assert "5.00" not in table and table.splitlines()[2].split()[-1] == "-"
+
+
+def test_a_nan_cell_is_no_time():
+    """pandas reads a missing time as NaN where a CSV reader gives "": both are no time."""
+    assert bench_csv.number(float("nan")) is None and bench_csv.number("") is None and bench_csv.number("2.5") == 2.5
+    assert bench_csv.failed({"ok": 0.0}) and bench_csv.failed({"ok": "0"}) and not bench_csv.failed({"ok": float("nan")})
+    assert not bench_csv.failed({"ok": ""}) and not bench_csv.failed({"ok": "1"})
+
+
+def test_graph_tables_make_no_claim_to_be_the_contests_score():
+    rows = _rows(graph=1.2)
+    rows = [{**r, "mean_us": r["median_us"]} for r in rows]
+    text = bench.summary(rows)
+    graph_part = text.split("graph median us")[1]
+    assert "of the means (the contest's score)" in text.split("graph median us")[0]
+    assert "  of the means" in graph_part and "the contest's score" not in graph_part

@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass
 
 from ..spec import shapes as shapes_mod
-from .bench_csv import index_rows, number
+from .bench_csv import failed, index_rows, number
 from .stats import geomean
 
 # The targets (module docstring), checked by `acceptance`.
@@ -42,18 +42,19 @@ def acceptance(rows: list[dict]) -> list[Check]:
     bench_shapes = [s.mnk for s in shapes_mod.load("benchmark")]
 
     def med(kind, mnk, prov, timing="contest"):
-        """The row's median; None when the row is missing, inf when it exists without a time (it raised)."""
+        """The row's median; None when the row is missing, inf when it has no valid time (it raised, or its
+        output failed the check)."""
         r = idx.get((kind, *mnk, prov, timing))
         if r is None:
             return None
         v = number(r["median_us"])
-        return math.inf if v is None else v
+        return math.inf if v is None or failed(r) else v
 
     def fmt(mnk):
         return "x".join(map(str, mnk))
 
     def us(v):
-        return "no time" if math.isinf(v) else f"{v:.2f}"
+        return "no valid time" if math.isinf(v) else f"{v:.2f}"
 
     checks = []
     mx = [med("benchmark", s, "mxlib") for s in bench_shapes]
@@ -107,10 +108,10 @@ def acceptance(rows: list[dict]) -> list[Check]:
         checks.append(per_shape(f"{kind} shapes: mxlib not slower than cublas_bf16", kind,
                                 [s.mnk for s in shapes_mod.load(kind)],
                                 lambda kd, s: faster_than_cublas(kd, s, strict=False)))
-    bad = [r for r in rows if str(r["ok"]) == "0"]
+    bad = [r for r in rows if failed(r)]
     checks.append(Check("every checked output passes check_implementation (rne)", not bad,
                         "; ".join(f"{r['provider']} {r['m']}x{r['n']}x{r['k']}: {r['message']}" for r in bad[:5])
-                        or f"{sum(str(r['ok']) == '1' for r in rows)} checked rows passed"))
+                        or f"{sum(number(r.get('ok')) == 1 for r in rows)} checked rows passed"))
     return checks
 
 
@@ -137,14 +138,20 @@ def baseline_goal(rows: list[dict]) -> list[Check]:
     checks = []
     for stat in ("mean_us", "median_us"):
         def get(mnk, prov):
-            """The row's time; None when the row is missing or has no positive time."""
+            """The row's time; None when the row is missing, inf when it has no valid time (none, not positive, or
+            an output that failed its check)."""
             r = idx.get(("benchmark", *mnk, prov, "contest"))
-            v = None if r is None else number(r.get(stat))
-            return v if v is not None and v > 0 else None
+            if r is None:
+                return None
+            v = number(r.get(stat))
+            return v if v is not None and v > 0 and not failed(r) else math.inf
         mx, cb = [get(s, "mxlib") for s in bench_shapes], [get(s, "cublas_bf16") for s in bench_shapes]
         name = f"mxlib geomean < cublas_bf16 geomean ({stat[:-3]}s)"
         if None in mx or None in cb:
             checks.append(Check(name, None, "missing mxlib or cublas_bf16 contest rows for benchmark shapes"))
+        elif math.inf in mx or math.inf in cb:
+            checks.append(Check(name, False, "a benchmark shape has no valid time (a call raised, or an output "
+                                             "failed its check)"))
         else:
             checks.append(Check(name, geomean(mx) < geomean(cb), f"{geomean(mx):.3f} vs {geomean(cb):.3f} us"))
         parts, passed = [], True
@@ -155,7 +162,8 @@ def baseline_goal(rows: list[dict]) -> list[Check]:
                 break
             good = a <= TARGET_TOUCH_RATIO * t
             passed &= good
-            parts.append(f"{'x'.join(map(str, s))} {a:.2f} <= {TARGET_TOUCH_RATIO} x {t:.2f}{'' if good else ' FAIL'}")
+            shown = "no valid time" if math.isinf(a) else f"{a:.2f}"
+            parts.append(f"{'x'.join(map(str, s))} {shown} <= {TARGET_TOUCH_RATIO} x {t:.2f}{'' if good else ' FAIL'}")
         checks.append(Check(f"benchmark shapes: mxlib <= {TARGET_TOUCH_RATIO} x touch_best ({stat[:-3]}s)", passed,
                             "; ".join(parts)))
     return checks

@@ -21,7 +21,7 @@ from ..spec import validate
 from ..spec.reference import generate_input
 from .acceptance import acceptance, baseline_goal, touch_best_rows
 from .arguments import at_least, non_negative_float, output_file
-from .bench_csv import index_rows, make_row, number, read_csv, write_csv
+from .bench_csv import failed, index_rows, make_row, number, read_csv, write_csv
 from .ceilings import ceilings_text, floor_us, measure_ceilings
 from .progress import Progress
 from .provenance import run_metadata
@@ -140,23 +140,26 @@ def summary(rows: list[dict]) -> str:
                 r = idx.get((kind, m, n, k, c, timing))
                 v = None if r is None else number(r[stat])
                 cells.append(("-" if r is None else "FAIL" if v is None else f"{v:.2f}")
-                             + ("!" if r is not None and str(r["ok"]) == "0" else ""))
+                             + ("!" if r is not None and failed(r) else ""))
                 if r is not None:
                     floor = f"{float(r['floor_us']):.2f}"
             lines.append(f"{kind:<10}{m:>5}{n:>6}{k:>6}{floor:>8}  " + "".join(f"{c:>{w + 1}}" for c in cells))
         n_bench = len(shapes_mod.load("benchmark"))
         rows_of = [(f"geomean ({n_bench} benchmark shapes)", stat)]
         if stat == "median_us":
-            rows_of.append(("  of the means (the contest's score)", "mean_us"))
+            rows_of.append(("  of the means (the contest's score)" if timing == "contest" else "  of the means",
+                            "mean_us"))
         for label, column in rows_of:
             geo = []
             for c in cols:
-                vals = [number(idx[key].get(column)) for key in idx
-                        if key[0] == "benchmark" and key[4] == c and key[5] == timing]
-                complete = len(vals) == n_bench and all(v is not None and v > 0 for v in vals)
+                keys = [key for key in idx if key[0] == "benchmark" and key[4] == c and key[5] == timing]
+                vals = [number(idx[key].get(column)) for key in keys]
+                complete = (len(vals) == n_bench and all(v is not None and v > 0 for v in vals)
+                            and not any(failed(idx[key]) for key in keys))  # a wrong answer has no score
                 geo.append(f"{geomean(vals):.2f}" if complete else "-")
             lines.append(f"{label:<37}" + "".join(f"{g:>{w + 1}}" for g in geo))
-    lines.append("('!' marks an output that failed check_implementation; 'FAIL' a provider that raised)")
+    lines.append("('!' marks an output that failed check_implementation (no geomean is given over it); 'FAIL' a "
+                 "provider that raised)")
     for title, checks in (("baseline goal (one run, contest-style)", baseline_goal(rows)),
                           ("speed targets (one run)", acceptance(rows))):
         lines.append(f"\n{title}:")
@@ -219,4 +222,5 @@ def run(args) -> int:
     write_csv(rows, out)
     print(f"{ceilings_text(ceilings)}; {len(rows)} rows in {time.perf_counter() - t0:.0f} s -> {out}")
     print(summary(rows))
-    return 1 if any(str(r["ok"]) == "0" for r in rows) else 0
+    # 1 when a checked output failed, or a checked provider's timed calls raised (a row without a time)
+    return 1 if any(failed(r) or (number(r["ok"]) == 1 and number(r["median_us"]) is None) for r in rows) else 0

@@ -8,6 +8,7 @@ ceilings and floor, and the run's metadata. Rows read back from a CSV hold strin
 from __future__ import annotations
 
 import csv
+import math
 from pathlib import Path
 
 from .files import atomic_open
@@ -52,10 +53,17 @@ def read_csv(path: Path) -> list[dict]:
 
 
 def number(v) -> float | None:
-    """A row's numeric cell as a float; None when it is empty (no time: the call raised)."""
+    """A row's numeric cell as a float; None when it is empty or NaN (no time: the call raised; a CSV reader gives
+    "" there, pandas NaN)."""
     if v is None or v == "":
         return None
-    return float(v)
+    v = float(v)
+    return None if math.isnan(v) else v
+
+
+def failed(row) -> bool:
+    """Whether a row's output failed its check (`ok` 0, as CSV text or a number): its time is no valid time."""
+    return number(row.get("ok")) == 0
 
 
 def index_rows(rows: list[dict]) -> dict:

@@ -246,7 +246,8 @@ def mma_means(frame, kind: str) -> dict:
     in a probe sweep ("probe") the fastest checked mma_sm90 config (a minimum over many configs, so a
     little optimistic)."""
     if kind == "bench":
-        f = frame[(frame.timing == "contest") & (frame.provider == "mxlib:mma_sm90") & (frame.kind == "benchmark")]
+        f = frame[(frame.timing == "contest") & (frame.provider == "mxlib:mma_sm90") & (frame.kind == "benchmark")
+                  & frame.mean_us.notna()]
         return {(r.m, r.n, r.k): r.mean_us for r in f.itertuples()}
     f = frame[(frame.kind == "benchmark") & (frame.variant == "mma_sm90") & frame.mean_us.notna()]
     return {key: g.mean_us.min() for key, g in f.groupby(["m", "n", "k"])}

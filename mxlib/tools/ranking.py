@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 from importlib import resources
 
+from .bench_csv import failed
 from .stats import geomean
 
 AITER_CSV = resources.files("mxlib") / "data" / "aiter_mi355x.csv"
@@ -47,10 +48,14 @@ def score_us(times: dict, shapes=None) -> float:
     return geomean(times[s] for s in shapes)
 
 
-def per_shape(frame, provider: str, *, timing: str = "contest", stat: str = "mean_us") -> dict:
-    """(M, N, K) -> `stat` of one provider's benchmark rows in a bench.csv frame (rows without a time left out)."""
-    rows = frame[(frame["provider"] == provider) & (frame["timing"] == timing) & (frame["kind"] == "benchmark")
+def per_shape(frame, provider: str, *, timing: str = "contest", stat: str = "mean_us", kind: str = "benchmark") -> dict:
+    """(M, N, K) -> `stat` of one provider's rows of `kind` in a bench.csv frame; rows without a time, and rows
+    whose output failed its check (`ok` 0: no valid time, as the contest gives no score to a wrong answer),
+    left out. Where a shape has several rows, the last one's."""
+    rows = frame[(frame["provider"] == provider) & (frame["timing"] == timing) & (frame["kind"] == kind)
                  & frame[stat].notna()]
+    if "ok" in rows.columns:
+        rows = rows[~rows["ok"].map(lambda v: failed({"ok": v}))]
     return {(int(r.m), int(r.n), int(r.k)): float(getattr(r, stat)) for r in rows.itertuples()}
 
 
@@ -69,27 +74,26 @@ def scores(frame, providers, *, timing: str = "contest") -> list[tuple[str, floa
 def table(frame, providers, *, timing: str = "contest", kinds=("benchmark",)) -> str:
     """Per-shape 'mean (median)' us of each provider in a bench.csv frame, one line per shape of `kinds`,
     and, when a provider has every benchmark shape, its score (geometric mean of the means) and the same
-    from the medians. A '-' marks a provider with no time for that shape."""
+    from the medians. A '-' marks a provider with no valid time for that shape (`per_shape`)."""
     rows = frame[(frame["timing"] == timing) & frame["kind"].isin(kinds)]
     keys = list(dict.fromkeys((str(r.kind), int(r.m), int(r.n), int(r.k)) for r in rows.itertuples()))
     width = max(16, *(len(p) + 2 for p in providers))
     lines = [f"{timing} time per call, us: mean (median)",
              f"{'':10}{'M x N x K':>15}" + "".join(f"{p:>{width}}" for p in providers)]
-    means = {p: per_shape(frame, p, timing=timing) for p in providers}
-    medians = {p: per_shape(frame, p, timing=timing, stat="median_us") for p in providers}
+    means = {(p, kind): per_shape(frame, p, timing=timing, kind=kind) for p in providers for kind in kinds}
+    medians = {(p, kind): per_shape(frame, p, timing=timing, stat="median_us", kind=kind)
+               for p in providers for kind in kinds}
     for kind, m, n, k in keys:
         cells = []
         for p in providers:
-            sub = rows[(rows["provider"] == p) & (rows["kind"] == kind) & (rows["m"] == m) & (rows["n"] == n)
-                       & (rows["k"] == k)]
-            sub = sub[sub["mean_us"].notna()]
-            cells.append("-" if sub.empty else f"{float(sub['mean_us'].iloc[0]):.2f} ({float(sub['median_us'].iloc[0]):.2f})")
+            mean, median = means[p, kind].get((m, n, k)), medians[p, kind].get((m, n, k))
+            cells.append("-" if mean is None or median is None else f"{mean:.2f} ({median:.2f})")
         lines.append(f"{kind:10}{f'{m}x{n}x{k}':>15}" + "".join(f"{c:>{width}}" for c in cells))
     if "benchmark" in kinds:
         cells = []
         for p in providers:
             try:
-                cells.append(f"{score_us(means[p]):.2f} ({score_us(medians[p]):.2f})")
+                cells.append(f"{score_us(means[p, 'benchmark']):.2f} ({score_us(medians[p, 'benchmark']):.2f})")
             except ValueError:
                 cells.append("-")
         if any(c != "-" for c in cells):
