@@ -15,6 +15,7 @@ W="$OUT/work"
 mkdir -p "$W"
 export PYTHONUNBUFFERED=1
 export MXLIB_CACHE_DIR="${MXLIB_CACHE_DIR:-$PWD/.mxcache}"
+FAILED=""  # the steps that failed: the script's status says whether any did
 pack() { tar czf "$OUT/results.tgz" -C "$W" . ; }
 step() {  # step NAME SECONDS COMMAND...: run it with a limit, log it, pack
   local name=$1 limit=$2; shift 2
@@ -22,6 +23,7 @@ step() {  # step NAME SECONDS COMMAND...: run it with a limit, log it, pack
   timeout "$limit" "$@" > "$W/$name.log" 2>&1
   local rc=$?
   echo "$name rc=$rc in $((SECONDS - t0)) s (limit $limit)" | tee -a "$W/steps.txt"
+  [ "$rc" -eq 0 ] || FAILED="$FAILED $name"
   tail -4 "$W/$name.log"
   pack
 }
@@ -46,4 +48,5 @@ case "$PART" in
     ;;
   *) echo "PART must be checks or speed, got $PART" >&2; exit 2 ;;
 esac
-[ "$PART" = speed ] && grep -A40 "contest means" "$W/bench.log" | head -30
+if [ "$PART" = speed ]; then grep -A40 "contest mean us" "$W/bench.log" | head -30; fi
+if [ -n "$FAILED" ]; then echo "failed steps:$FAILED" >&2; exit 1; fi

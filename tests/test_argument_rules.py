@@ -142,6 +142,18 @@ def test_select_names_the_table_for_a_bad_row(monkeypatch):
         dispatch.select(2, 16, 64, "cpu")
 
 
+def test_a_failed_atomic_write_names_the_file_asked_for(tmp_path, monkeypatch):
+    """Not the hidden file staged beside it; and the staged file is gone."""
+    def refuse(src, dst):
+        raise PermissionError(13, "Permission denied", str(src))
+
+    monkeypatch.setattr(files.os, "replace", refuse)
+    target = tmp_path / "y.csv"
+    with pytest.raises(PermissionError, match=r"Permission denied \(writing .*y\.csv\)"):
+        files.write_text_atomic(target, "a\n")
+    assert not any(tmp_path.iterdir())
+
+
 def test_atomic_writes_replace_whole_or_not_at_all(tmp_path):
     target = tmp_path / "sub" / "x.csv"
     files.write_text_atomic(target, "a\n")

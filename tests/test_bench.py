@@ -287,3 +287,15 @@ def test_graph_tables_make_no_claim_to_be_the_contests_score():
     graph_part = text.split("graph median us")[1]
     assert "of the means (the contest's score)" in text.split("graph median us")[0]
     assert "  of the means" in graph_part and "the contest's score" not in graph_part
+
+
+def test_from_refuses_a_csv_that_is_no_bench_csv(tmp_path, capsys):
+    from mxlib.__main__ import main
+
+    bad = tmp_path / "sweep.csv"
+    bad.write_text("m,n,k,tile_m\n4,2880,512,16\n")
+    assert main(["bench", "--from", str(bad)]) == 2
+    assert "is not a bench CSV" in capsys.readouterr().err
+    good = tmp_path / "bench.csv"
+    bench_csv.write_csv([{**r, "mean_us": r["median_us"]} for r in _rows()], good)
+    assert main(["bench", "--from", str(good)]) == 0

@@ -573,11 +573,11 @@ def test_a_failed_export_leaves_no_file_and_keeps_the_old_one(tmp_path, monkeypa
     out = tmp_path / "submission.py"
     out.write_text("# the previous export\n")
     with pytest.raises(export.NotExportable, match="does not import on its own"):
-        export.export(out)
+        export.export(out, "nvidia")
     assert out.read_text() == "# the previous export\n" and sorted(p.name for p in tmp_path.iterdir()) == ["submission.py"]
     monkeypatch.undo()
     monkeypatch.setattr(export, "build_source", lambda target: "def custom_kernel(data):\n    return None\n")
-    assert export.export(out) == out.read_text() and sorted(p.name for p in tmp_path.iterdir()) == ["submission.py"]
+    assert export.export(out, "nvidia") == out.read_text() and sorted(p.name for p in tmp_path.iterdir()) == ["submission.py"]
 
 
 def test_an_export_without_the_import_check_still_refuses_a_file_breaking_the_contest_rules(tmp_path, monkeypatch):
@@ -588,6 +588,6 @@ def test_an_export_without_the_import_check_still_refuses_a_file_breaking_the_co
     out = tmp_path / "submission.py"
     out.write_text("# the previous export\n")
     with pytest.raises(export.NotExportable, match="no mxlib") as info:
-        export.export(out, check_import=False)
+        export.export(out, "nvidia", check_import=False)
     assert info.value.rule == "contest-source"
     assert out.read_text() == "# the previous export\n" and sorted(p.name for p in tmp_path.iterdir()) == ["submission.py"]

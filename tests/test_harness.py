@@ -348,3 +348,23 @@ def test_all_modes_runs_three_modes_and_writes_a_csv_each(tmp_path, monkeypatch)
     assert not ok and "leaderboard" in text  # one failing mode fails the run
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [f"harness_{m}.csv" for m in ("benchmark", "leaderboard", "test")]
     assert "a GPU" in (tmp_path / "out" / "harness_benchmark.csv").read_text()
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--timeout", "inf"], "--timeout must be a number of seconds in (0, 86400], got inf"),
+    (["--timeout", "0"], "--timeout must be a number of seconds in (0, 86400], got 0.0"),
+    (["--seed", str(2**64 - 1)], f"--seed {2**64 - 1}: mixed into case 4x64x512's seed"),
+])
+def test_arguments_the_worker_would_fail_on_are_refused_first(tmp_path, capsys, extra, words):
+    """Said as one line naming the argument before any worker starts, never as the submission's crash."""
+    rc = main(["harness", str(_write(tmp_path, GOOD)), "test", "--shapes", "4x64x512:5", *extra])
+    assert rc == 2 and words in capsys.readouterr().err
+
+
+def test_a_submission_that_is_not_utf8_is_named(tmp_path, capsys):
+    path = tmp_path / "submission.py"
+    path.write_bytes(b"\xff\xfe\x00bad")
+    assert main(["harness", str(path), "test", "--shapes", "4x64x512:5"]) == 2
+    assert f"{path} is not UTF-8 text" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="is not UTF-8 text"):
+        harness.load_submission(path)

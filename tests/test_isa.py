@@ -598,3 +598,19 @@ def test_recorded_compiled_facts_are_todays(tmp_path, target, recorded):
     facts = [c for c in rows[0] if c not in ("source", "date")]
     stale = [(k, c, then[k][c], now[k][c]) for k in then for c in facts if then[k][c] != now[k][c]]
     assert not stale, f"{recorded} is stale (shape/path/kernel, column, recorded, now): {stale[:5]}"
+
+
+def test_isa_sweep_refuses_a_csv_that_is_no_sweep_and_writes_nothing(tmp_path, capsys):
+    from mxlib.__main__ import main
+
+    bad = tmp_path / "bench.csv"
+    bad.write_text("kind,m,n,k\nbenchmark,4,2880,512\n")
+    assert main(["isa", "--target", "sm_90", "--sweep", str(bad)]) == 2
+    assert "is not a sweep CSV" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bench.csv"]
+    unchecked = tmp_path / "sweep.csv"
+    unchecked.write_text("m,n,k,seed,path,tile_m,tile_n,block_k,split_k,num_warps,num_stages,ctas,ok\n"
+                         "4,2880,512,1,splitk,16,64,256,1,4,2,45,0\n")
+    assert main(["isa", "--target", "sm_90", "--sweep", str(unchecked)]) == 2
+    assert "has no checked row" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bench.csv", "sweep.csv"]

@@ -155,6 +155,17 @@ def test_every_module_is_in_a_layer():
         assert layer(name) in RANK, f"{name} is in no layer: put it under one of {', '.join(LAYERS)}"
 
 
+@pytest.mark.parametrize("layer_dir", ["spec", "kernels", "runtime", "tools"])
+def test_each_layers_docstring_names_every_module_in_it(layer_dir):
+    """A layer's `__init__` is where a reader finds what the folder holds."""
+    import ast
+
+    folder = PACKAGE_DIR / layer_dir
+    doc = ast.get_docstring(ast.parse((folder / "__init__.py").read_text()))
+    missing = [p.stem for p in sorted(folder.glob("*.py")) if p.stem != "__init__" and f"`{p.stem}`" not in doc]
+    assert not missing, f"mxlib/{layer_dir}/__init__.py does not name {', '.join(missing)}"
+
+
 def _package(tmp_path: Path, files: dict[str, str]) -> Path:
     root = tmp_path / "mxlib"
     for rel, text in {"__init__.py": "", "spec/__init__.py": "", "kernels/__init__.py": "",

@@ -179,8 +179,10 @@ def test_sweep_dry_run_builds_and_verifies(tmp_path):
     from mxlib.__main__ import main
     from mxlib.tools import sweeps
 
+    (tmp_path / "splitk_sweep.csv").write_text("a recorded sweep\n")
     assert main(["sweep", "--dry-run", "--out", str(tmp_path)]) == 0
-    with open(tmp_path / "splitk_sweep.csv", newline="") as f:
+    assert (tmp_path / "splitk_sweep.csv").read_text() == "a recorded sweep\n"  # never over a sweep
+    with open(tmp_path / "splitk_sweep_dry.csv", newline="") as f:
         reader = csv.DictReader(f)
         assert tuple(reader.fieldnames) == sweeps.CSV_FIELDS
         rows = list(reader)
@@ -315,3 +317,10 @@ def test_k_steps_is_one_count_however_k_is_cut(kg, split_k, bg):
     assert occ.k_computed(k, split_k, block_k) == split_k * steps * block_k and occ.k_computed(k, split_k) == k
     with pytest.raises(ValueError, match="block_k must be a positive integer"):
         occ.k_steps(k, split_k, 0)
+
+
+def test_sweep_refuses_a_shape_the_gemm_refuses(capsys):
+    from mxlib.__main__ import main
+
+    assert main(["sweep", "--shapes", "4x2880x500", "--dry-run"]) == 2
+    assert "--shapes: 4x2880x500: k must be a multiple of 64, got 500" in capsys.readouterr().err

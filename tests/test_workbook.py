@@ -124,6 +124,8 @@ def test_bad_profile_and_only_are_refused():
         workbook.resolve_profile("tpu")
     with pytest.raises(ValueError, match="no notebook numbered 99"):
         workbook.notebook_paths(["01", "99"])
+    with pytest.raises(ValueError, match="--only must name at least one notebook number"):
+        workbook.notebook_paths([])  # what `--only ,` parses to
 
 
 def _svg_bytes_in_fresh_process(out_dir, seed):

@@ -193,12 +193,23 @@ def add_arguments(p) -> None:
                    help="time nothing: print the summary and checks of a recorded bench CSV (no GPU needed)")
 
 
+# The columns `summary` reads from a recorded CSV.
+FROM_NEEDS = ("kind", "m", "n", "k", "provider", "timing", "median_us", "mean_us", "ok", "floor_us", "message")
+
+
 def run(args) -> int:
     if args.from_csv is not None:
         if not args.from_csv.is_file():
             print(f"python -m mxlib bench: --from {str(args.from_csv)!r} must be an existing bench CSV", file=sys.stderr)
             return 2
-        print(summary(read_csv(args.from_csv)))
+        rows = read_csv(args.from_csv)
+        missing = [c for c in FROM_NEEDS if rows and c not in rows[0]]
+        if not rows or missing:
+            print(f"python -m mxlib bench: --from {str(args.from_csv)!r} is not a bench CSV (`python -m mxlib bench "
+                  f"--out`): {'it has no row' if not rows else 'it has no column ' + ', '.join(missing)}",
+                  file=sys.stderr)
+            return 2
+        print(summary(rows))
         return 0
     registry = providers()
     if args.list_providers:

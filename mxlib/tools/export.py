@@ -1,4 +1,4 @@
-"""`python -m mxlib export [--target nvidia|amd] OUT.py`: the contest submission as one self-contained file.
+"""`python -m mxlib export --target nvidia|amd OUT.py`: the contest submission as one self-contained file.
 
 The contest takes a single Python file defining `custom_kernel(data)`, with no mxlib on its machine.
 The exporter copies, verbatim, exactly the top-level definitions of mxlib's modules that the target's
@@ -636,7 +636,7 @@ def _amd_top(kind: str, plans: dict, table: dict) -> str:
     return "\n".join(lines)
 
 
-def build_source(target: str = "nvidia") -> str:
+def build_source(target: str) -> str:
     """The text of the self-contained submission for `target`."""
     if target not in TARGETS:
         raise ValueError(f"target must be one of {', '.join(map(repr, TARGETS))}, got {target!r}")
@@ -693,7 +693,7 @@ def verify(text: str, path: Path | None = None) -> None:
                                                   f"{proc.stderr[-3000:]}\n")
 
 
-def export(out: Path, target: str = "nvidia", *, check_import: bool = True) -> str:
+def export(out: Path, target: str, *, check_import: bool = True) -> str:
     """Write the submission for `target` to `out` once it is verified; returns its text. The file is
     written beside `out` under a temporary name and renamed only after the import check, so a failed
     export leaves no file behind and keeps an older `out` as it was."""

@@ -42,8 +42,13 @@ def atomic_path(path, suffix: str | None = None):
     path.parent.mkdir(parents=True, exist_ok=True)
     staged = path.with_name(f".{path.stem}-{os.getpid()}-{uuid.uuid4().hex[:8]}{path.suffix if suffix is None else suffix}")
     try:
-        yield staged
-        os.replace(staged, path)
+        try:
+            yield staged
+            os.replace(staged, path)
+        except OSError as exc:
+            if exc.filename is not None and Path(exc.filename) == staged:  # name the file asked for, not its stand-in
+                raise type(exc)(exc.errno, f"{exc.strerror} (writing {path})", str(path)) from exc
+            raise
     finally:
         staged.unlink(missing_ok=True)
 

@@ -80,6 +80,7 @@ REL_ERR_STOP = 0.001
 SMALL_SHAPES = ((4, 64, 512, 11), (16, 128, 1024, 12), (32, 96, 256, 13), (64, 256, 512, 14), (8, 32, 7168, 15))
 
 DEFAULT_TIMEOUT_S = 300.0  # the longest one step (a call, a check) may take before the worker is stopped
+MAX_TIMEOUT_S = 86400  # a day: longer waits overflow select()'s timeout on some platforms
 STARTUP_S = 120.0  # the worker's own start (importing torch and mxlib), before the submission runs
 NO_MXLIB = ("the contest machine has no mxlib (export a self-contained file with `python -m mxlib export`)")
 
@@ -166,7 +167,7 @@ def load_submission(path) -> Callable:
         raise IsADirectoryError(f"the submission must be a file, and {path} is a directory")
     if not path.is_file():
         raise FileNotFoundError(f"submission file not found: {path}")
-    source = path.read_text(encoding="utf-8")
+    source = submission_text(path)
     problems = check_source(source)
     if problems:
         raise SubmissionRejected(f"{path} is refused:\n  - " + "\n  - ".join(problems))
@@ -205,6 +206,15 @@ class Case:
         return f"m: {self.m}; n: {self.n}; k: {self.k}; seed: {self.seed}"
 
 
+def submission_text(path: Path) -> str:
+    """A submission file's source; ValueError naming it when it is not UTF-8 text."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}): a submission is a .py "
+                         "source file") from None
+
+
 def combine_seed(a: int, b: int) -> int:
     """eval.py's `_combine`: a test's public seed mixed with the secret seed (a Cantor pairing)."""
     return int(a + (a + b) * (a + b + 1) // 2)
@@ -233,6 +243,12 @@ def cases(spec: str, secret_seed: int | None = None) -> list[Case]:
         raise ValueError(f"--shapes {spec!r} gives no shapes")
     if secret_seed is not None:
         out = [Case(c.m, c.n, c.k, combine_seed(c.seed, secret_seed)) for c in out]
+        for c in out:  # said here, not by the worker's generate_input (which the report would blame on the file)
+            try:
+                input_seed(c.seed)
+            except ValueError as exc:
+                raise ValueError(f"--seed {secret_seed}: mixed into case {c.m}x{c.n}x{c.k}'s seed it gives {c.seed}; "
+                                 f"{exc}") from None
     return out
 
 
@@ -559,14 +575,14 @@ def run(args) -> int:
     case_list = cases(args.shapes, args.seed)
     if args.worker_fd is not None:
         return _worker(args, case_list, "cuda" if cuda else "cpu")
-    if not args.timeout > 0:
-        raise ValueError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    if not 0 < args.timeout <= MAX_TIMEOUT_S:
+        raise ValueError(f"--timeout must be a number of seconds in (0, {MAX_TIMEOUT_S}], got {args.timeout}")
     path = Path(args.submission)
     if path.is_dir():
         raise IsADirectoryError(f"the submission must be a file, and {path} is a directory")
     if not path.is_file():
         raise FileNotFoundError(f"submission file not found: {path}")
-    problems = check_source(path.read_text(encoding="utf-8"))
+    problems = check_source(submission_text(path))
     if problems:
         print(f"REJECTED: {path} is refused:\n  - " + "\n  - ".join(problems), file=sys.stderr)
         return 1

@@ -815,8 +815,10 @@ def write_csv(rows, out: Path) -> Path:
 def add_arguments(p) -> None:
     p.add_argument("submission", nargs="?", help="a contest submission file (default: mxlib's own dispatcher)")
     p.add_argument("--target", required=True, help="gfx950 (MI355X) or sm_90 (H200)")
-    p.add_argument("--out", type=output_file, help="CSV to write (default data/results/mi355x/isa.csv or data/results/h200/isa_sm90.csv"
-                                 " for mxlib; none for a submission: the table is printed)")
+    p.add_argument("--out", type=output_file,
+                   help="CSV to write (default: data/results/mi355x/isa.csv or data/results/h200/isa_sm90.csv for a "
+                        "full run of mxlib; with --path or --shapes, or a submission, none: the table is printed; "
+                        "with --sweep, splitk_sweep_residency.csv beside the sweep CSV)")
     p.add_argument("--path", help="mxlib only: force one Triton path of mxlib.runtime.paths.PATHS, or 'all'")
     p.add_argument("--shapes", help="a subset of the contest shapes, e.g. 16x2112x7168,32x4096x512")
     p.add_argument("--sweep", help="instead: the GEMM launch of every checked row of this split-K sweep CSV "
@@ -882,7 +884,11 @@ def run(args) -> int:
             print(f"python -m mxlib isa: --target must be one of {', '.join(TARGETS)}, got {args.target!r}",
                   file=sys.stderr)
             return 2
-        rows = sweep_residency(args.sweep, args.target)
+        try:
+            rows = sweep_residency(args.sweep, args.target)
+        except IsaError as exc:
+            print(f"python -m mxlib isa: {exc}", file=sys.stderr)
+            return 2
         out = Path(args.out or Path(args.sweep).with_name("splitk_sweep_residency.csv"))
         with atomic_open(out, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=SWEEP_RESIDENCY_FIELDS, lineterminator="\n")
@@ -920,6 +926,9 @@ def run(args) -> int:
 SWEEP_RESIDENCY_FIELDS = ("m", "n", "k", "tile_m", "tile_n", "block_k", "split_k", "num_warps", "num_stages",
                           "kernel", "target", "registers", "shared_bytes", "spill_bytes", "resident", "limited_by",
                           "triton", "date")
+# The sweep CSV's columns sweep_residency reads.
+SWEEP_NEEDS = ("m", "n", "k", "seed", "path", "tile_m", "tile_n", "block_k", "split_k", "num_warps", "num_stages",
+               "ctas", "ok")
 
 
 def sweep_residency(sweep_csv, target: str = "sm_90") -> list[dict]:
@@ -932,7 +941,14 @@ def sweep_residency(sweep_csv, target: str = "sm_90") -> list[dict]:
     prepare()
     stamp = _stamp()
     with open(sweep_csv, newline="") as f:
-        rows = [r for r in csv.DictReader(f) if r.get("ok") == "1"]
+        reader = csv.DictReader(f)
+        missing = [c for c in SWEEP_NEEDS if c not in (reader.fieldnames or ())]
+        if missing:
+            raise IsaError(f"--sweep {str(sweep_csv)!r} is not a sweep CSV (`python -m mxlib sweep`): it has no "
+                           f"column {', '.join(missing)}")
+        rows = [r for r in reader if r.get("ok") == "1"]
+    if not rows:
+        raise IsaError(f"--sweep {str(sweep_csv)!r} has no checked row (ok = 1): nothing to compile, nothing written")
     compiled, out, inputs = {}, [], {}
     for r in rows:
         m, n, k = int(r["m"]), int(r["n"]), int(r["k"])

@@ -196,7 +196,8 @@ def select_providers(spec: str | None, registry: dict[str, Provider]) -> list[Pr
         matches = [p for p in registry.values() if p.name.startswith("mxlib:")] if name == "mxlib:*" else \
             [registry[name]] if name in registry else None
         if matches is None:
-            raise ValueError(f"--providers: unknown provider {name!r}; known: {', '.join(registry)}, mxlib:*, all")
+            raise ValueError(f"--providers: unknown provider {name!r}; known: {', '.join(registry)}, mxlib:* "
+                             "(or 'all' alone)")
         chosen += [p for p in matches if p not in chosen]
     if not chosen:
         raise ValueError("--providers must name at least one provider")

@@ -21,7 +21,8 @@ rows and reports the median abs % error: of the prior, of the fit, and of a leav
 Output: `data/results/h200/splitk_sweep.csv` (or `--out DIR`), one row per config.
 
 `--dry-run` needs no GPU: it builds every planned config, then runs two configs of a tiny shape through
-the path (Triton's interpreter on a CPU) and checks them, untimed. `--model-only` writes
+the path (Triton's interpreter on a CPU) and checks them, untimed; with `--out DIR` it writes those two rows
+to `DIR/splitk_sweep_dry.csv`, never over a sweep. `--model-only` writes
 `data/results/occupancy_model.csv` (`mxlib.tools.occupancy.write_model_csv`).
 """
 from __future__ import annotations
@@ -79,6 +80,16 @@ def _parse_list(text: str, name: str, parts: int):
     if not out:
         raise ValueError(f"{name} must list at least one item")
     return tuple(out)
+
+
+def _gemm_shape(mnk: tuple) -> tuple[int, int, int]:
+    """A --shapes entry as the GEMM takes it (`mxlib.spec.ints.gemm_shape`), or ValueError naming the entry."""
+    from ..spec.ints import gemm_shape
+
+    try:
+        return gemm_shape(*mnk)
+    except ValueError as exc:
+        raise ValueError(f"--shapes: {'x'.join(map(str, mnk))}: {exc}") from None
 
 
 def _seed(m: int, n: int, k: int) -> int:
@@ -301,7 +312,7 @@ def dry_run(module, configs, device: occ.Device, out_dir: Path | None) -> int:
         print(f"dry run {m}x{n}x{k} {tile_m}x{tile_n} split {split_k}: {'ok' if ok else 'FAILED'} ({message})")
     print(f"{len(configs)} planned configs build; {len(rows) - failed} of {len(rows)} dry-run outputs verify")
     if out_dir is not None:
-        print(f"-> {write_csv(rows, out_dir / 'splitk_sweep.csv')}")
+        print(f"-> {write_csv(rows, out_dir / 'splitk_sweep_dry.csv')}")  # untimed rows: never a sweep's file
     return 1 if failed else 0
 
 
@@ -320,7 +331,8 @@ def add_arguments(p) -> None:
     p.add_argument("--warmup", type=at_least(0), default=DEFAULT_WARMUP, help="untimed calls before them (default %(default)s)")
     p.add_argument("--out", type=Path, help="output folder (default data/results/<device>/, h200 on an H200)")
     p.add_argument("--dry-run", action="store_true",
-                   help="no GPU, no timing: build the planned configs, run and check two tiny ones")
+                   help="no GPU, no timing: build the planned configs, run and check two tiny ones "
+                        "(with --out DIR, their rows go to DIR/splitk_sweep_dry.csv)")
     p.add_argument("--model-only", action="store_true", help="write data/results/occupancy_model.csv and exit")
     p.add_argument("--revalidate", action="store_true",
                    help="no GPU: the model against the recorded sweep, one CTA per SM vs the compiled residency "
@@ -337,7 +349,7 @@ def run(args) -> int:
         out = write_revalidation(result)
         print(f"-> {out}")
         return 0
-    shapes = _parse_list(args.shapes, "--shapes", 3)
+    shapes = tuple(_gemm_shape(s) for s in _parse_list(args.shapes, "--shapes", 3))
     tiles = _parse_list(args.tiles, "--tiles", 2)
     splits = _parse_list(args.splits, "--splits", 1)
     import torch

@@ -193,6 +193,8 @@ def notebook_paths(only=None) -> list[Path]:
     paths = sorted(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
     if only is None:
         return paths
+    if not only:
+        raise ValueError("--only must name at least one notebook number (e.g. --only 01,02)")
     by_prefix = {p.name[:2]: p for p in paths}
     unknown = [o for o in only if o not in by_prefix]
     if unknown:
@@ -447,7 +449,8 @@ def write_back(executed_paths, notebooks_dir: Path | None = None, log=sys.stderr
     for target, source, fresh in _committed_and_fresh(executed_paths, notebooks_dir):
         if differences(source, fresh):
             changed.append(target.name)
-        nbformat.write(fresh, target)
+        with atomic_open(target, "w", encoding="utf-8") as f:  # committed files: never left half-written
+            nbformat.write(fresh, f)
     print(f"workbook: wrote the outputs back into {_shown(_notebooks_dir(notebooks_dir))}/ "
           f"({', '.join(changed) + ' changed' if changed else 'no output changed'})", file=log, flush=True)
     return changed
