@@ -19,14 +19,15 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
 from mxlib.kernels import gemm_fused as F  # noqa: E402
-from mxlib.runtime.dispatch import CONFIG_DIR, parse_config  # noqa: E402
+from mxlib.runtime.dispatch import CONFIG_DIR, parse_config, row_config  # noqa: E402
 from mxlib.tools.config_table import set_row  # noqa: E402
+from mxlib.tools.files import atomic_open  # noqa: E402
 
 FUSED_VARIANTS = ("fused", "a_once", "fused_cfg")
 
 
 def main() -> int:
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 2 or sys.argv[1] in ("-h", "--help"):
         print(__doc__, file=sys.stderr)
         return 2
     with open(sys.argv[1], newline="") as f:
@@ -36,12 +37,14 @@ def main() -> int:
         key = (int(r["m"]), int(r["n"]), int(r["k"]))
         if key not in best or float(r["contest_us"]) < float(best[key]["contest_us"]):
             best[key] = r
-    for key, r in best.items():  # every config checked before the table is touched
-        parse_config(r["config"], f"{sys.argv[1]}, the winner for {key}")
+    for key, r in best.items():  # every config built (so checked) before the table is touched
+        where = f"{sys.argv[1]}, the winner for {key}"
+        row_config("fused", parse_config(r["config"], where), where)
     for key, r in best.items():
         set_row(CONFIG_DIR / "h200.csv", key, "fused", r["config"])
     names = [fl.name for fl in fields(F.Config)]
-    with open(os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), "h200_fused.csv"), "w", newline="") as f:
+    with atomic_open(os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), "h200_fused.csv"), "w",
+                     newline="") as f:
         w = csv.DictWriter(f, fieldnames=["m", "n", "k", "path", "config", *names, "variant", "contest_us",
                                           "graph_us", "floor_us", "empty_us", "device", "triton", "date"])
         w.writeheader()

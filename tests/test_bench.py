@@ -299,3 +299,11 @@ def test_from_refuses_a_csv_that_is_no_bench_csv(tmp_path, capsys):
     good = tmp_path / "bench.csv"
     bench_csv.write_csv([{**r, "mean_us": r["median_us"]} for r in _rows()], good)
     assert main(["bench", "--from", str(good)]) == 0
+
+
+def test_the_default_output_is_a_new_file_beside_the_recorded_runs():
+    import datetime
+
+    when = datetime.datetime(2026, 12, 6, 13, 5, 9, tzinfo=datetime.timezone.utc)
+    out = bench.default_out("NVIDIA H200", when)
+    assert out.parent.name == "h200" and out.name == "bench_20261206T130509Z.csv"

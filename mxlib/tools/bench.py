@@ -3,13 +3,14 @@
 For every shape and provider (`mxlib.tools.providers`): one checked, untimed call, then contest-style
 timing (`mxlib.tools.timing.time_contest`) and, where the call can be captured, CUDA-graph replay
 (`time_graph`), with the floor from ceilings measured in the same run (`mxlib.tools.ceilings`). The rows
-go to a CSV (`mxlib.tools.bench_csv`, default `data/results/<device>/bench.csv`); the summary prints
-tables of contest medians, contest means and graph medians, each with a "touch_best" column (touch at
+go to a CSV (`mxlib.tools.bench_csv`, default a new `data/results/<device>/bench_<UTC time>.csv`); the
+summary prints tables of contest medians, contest means and graph medians, each with a "touch_best" column (touch at
 its fastest grid) and geometric means over the benchmark shapes, then the baseline goal and
 the speed targets (`mxlib.tools.acceptance`).
 """
 from __future__ import annotations
 
+import datetime
 import sys
 import time
 from pathlib import Path
@@ -169,9 +170,11 @@ def summary(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def default_out(device_name: str) -> Path:
-    """data/results/<device>/bench.csv, <device> a slug of the GPU's name (h200 on an H200)."""
-    return device_results_dir(device_name) / "bench.csv"
+def default_out(device_name: str, now=None) -> Path:
+    """data/results/<device>/bench_<UTC time>.csv, <device> a slug of the GPU's name (h200 on an H200): a new
+    file every run, never over a recorded one (`bench.csv` there is the run notebooks 03-05 cite)."""
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    return device_results_dir(device_name) / f"bench_{now:%Y%m%dT%H%M%SZ}.csv"
 
 
 def add_arguments(p) -> None:
@@ -188,7 +191,8 @@ def add_arguments(p) -> None:
     p.add_argument("--no-graph", action="store_true", help="skip CUDA-graph replay timing")
     p.add_argument("--head-start-us", type=non_negative_float, default=DEFAULT_HEAD_START_US,
                    help="GPU sleep after each flush, hiding host overhead as eval.py's huge flush does")
-    p.add_argument("--out", type=output_file, help="CSV path (default data/results/<device>/bench.csv)")
+    p.add_argument("--out", type=output_file,
+                   help="CSV path (default data/results/<device>/bench_<UTC time>.csv: never over a recorded run)")
     p.add_argument("--from", dest="from_csv", type=Path, metavar="CSV",
                    help="time nothing: print the summary and checks of a recorded bench CSV (no GPU needed)")
 

@@ -18,7 +18,8 @@ peak and a lone empty kernel (`mxlib.tools.ceilings.measure_ceilings`), two empt
 rows and reports the median abs % error: of the prior, of the fit, and of a leave-one-shape-out fit
 (each shape predicted by parameters fitted to the others).
 
-Output: `data/results/h200/splitk_sweep.csv` (or `--out DIR`), one row per config.
+Output: `splitk_sweep.csv` in a new `data/results/<device>/sweep_<UTC time>/` (or `--out DIR`), one row per config;
+the recorded H200 sweep is `data/results/h200/splitk_sweep.csv`.
 
 `--dry-run` needs no GPU: it builds every planned config, then runs two configs of a tiny shape through
 the path (Triton's interpreter on a CPU) and checks them, untimed; with `--out DIR` it writes those two rows
@@ -276,9 +277,13 @@ def write_csv(rows, path: Path) -> Path:
     return path
 
 
-def default_out_dir(device_name: str) -> Path:
-    """data/results/<device>/ for the GPU's name (h200 on an H200)."""
-    return device_results_dir(device_name)
+def default_out_dir(device_name: str, now=None) -> Path:
+    """data/results/<device>/sweep_<UTC time>/ for the GPU's name (h200 on an H200): a new folder every run, never
+    over the recorded sweep (`splitk_sweep.csv` there, which notebook 06 and `isa --sweep` read)."""
+    import datetime
+
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    return device_results_dir(device_name) / f"sweep_{now:%Y%m%dT%H%M%SZ}"
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -329,7 +334,8 @@ def add_arguments(p) -> None:
                    help="comma list of split_k values, each kept where split_k <= K / block_k (default: %(default)s)")
     p.add_argument("--iters", type=at_least(1), default=DEFAULT_ITERS, help="timed calls per config (default %(default)s)")
     p.add_argument("--warmup", type=at_least(0), default=DEFAULT_WARMUP, help="untimed calls before them (default %(default)s)")
-    p.add_argument("--out", type=Path, help="output folder (default data/results/<device>/, h200 on an H200)")
+    p.add_argument("--out", type=Path, help="output folder (default data/results/<device>/sweep_<UTC time>/, h200 on "
+                                             "an H200: never over the recorded sweep)")
     p.add_argument("--dry-run", action="store_true",
                    help="no GPU, no timing: build the planned configs, run and check two tiny ones "
                         "(with --out DIR, their rows go to DIR/splitk_sweep_dry.csv)")
