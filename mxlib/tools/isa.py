@@ -938,9 +938,7 @@ def sweep_residency(sweep_csv, target: str = "sm_90") -> list[dict]:
 
     from ..runtime.paths import path_module
 
-    prepare()
-    stamp = _stamp()
-    with open(sweep_csv, newline="") as f:
+    with open(sweep_csv, newline="") as f:  # the CSV checked before anything is compiled
         reader = csv.DictReader(f)
         missing = [c for c in SWEEP_NEEDS if c not in (reader.fieldnames or ())]
         if missing:
@@ -949,6 +947,8 @@ def sweep_residency(sweep_csv, target: str = "sm_90") -> list[dict]:
         rows = [r for r in reader if r.get("ok") == "1"]
     if not rows:
         raise IsaError(f"--sweep {str(sweep_csv)!r} has no checked row (ok = 1): nothing to compile, nothing written")
+    prepare()
+    stamp = _stamp()
     compiled, out, inputs = {}, [], {}
     for r in rows:
         m, n, k = int(r["m"]), int(r["n"]), int(r["k"])
