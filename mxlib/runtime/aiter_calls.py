@@ -15,8 +15,8 @@ takes `config` and `out`:
 `mxlib.runtime.aiter_backend.gemm` checks the shape and the installed aiter's version, then calls these.
 The exported MI355X submission (`python -m mxlib export --target amd`) calls them directly, gated by
 `aiter_available`: like the seed, it makes its calls wherever aiter imports, but for the split-K call where
-the function's signature shows the version that computes wrong (`aiter_splitk_available`). aiter is imported inside the
-functions, never when this module is.
+the function's signature shows the version that computes wrong (`aiter_splitk_available`). aiter is imported
+inside the functions, never when this module is.
 """
 from __future__ import annotations
 

@@ -4,9 +4,9 @@ For every shape and provider (`mxlib.tools.providers`): one checked, untimed cal
 timing (`mxlib.tools.timing.time_contest`) and, where the call can be captured, CUDA-graph replay
 (`time_graph`), with the floor from ceilings measured in the same run (`mxlib.tools.ceilings`). The rows
 go to a CSV (`mxlib.tools.bench_csv`, default a new `data/results/<device>/bench_<UTC time>.csv`); the
-summary prints tables of contest medians, contest means and graph medians, each with a "touch_best" column (touch at
-its fastest grid) and geometric means over the benchmark shapes, then the baseline goal and
-the speed targets (`mxlib.tools.acceptance`).
+summary prints tables of contest medians, contest means and graph medians, each with a "touch_best" column
+(touch at its fastest grid) and geometric means over the benchmark shapes, then the baseline goal and the
+speed targets (`mxlib.tools.acceptance`).
 """
 from __future__ import annotations
 

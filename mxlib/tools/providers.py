@@ -176,8 +176,8 @@ def providers() -> dict[str, Provider]:
                  "vLLM's Humming on A in bf16 and the MXFP4 weight, converted outside the timed call (A not "
                  "quantized: not an MXFP4 result, not checked)", needs="humming"),
         Provider("humming_fp8", _make_humming("fp8"), _describe_humming("fp8"), False, False,
-                 "vLLM's Humming quantizing A to E4M3 (a scale per 32 values) in the call, then the MXFP4 weight's GEMM (A's 8-bit "
-                 "values, not the contest's 4-bit ones: not checked)", needs="humming"),
+                 "vLLM's Humming quantizing A to E4M3 (a scale per 32 values) in the call, then the MXFP4 weight's "
+                 "GEMM (A's 8-bit values, not the contest's 4-bit ones: not checked)", needs="humming"),
         Provider("torch_dequant", _make_torch_dequant, _fixed("torch reference"), True, False,
                  "mxlib.spec.reference.ref_kernel: quantize A, dequantize both, fp32 matmul, in torch"),
         Provider("naive_dot_scaled", _make_naive, _fixed("triton naive dot_scaled", naive_config),
