@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))  # run from a checkout without installing mxlib
 from mxlib.spec import shapes  # noqa: E402
 from mxlib.spec.devices import compute_units  # noqa: E402
 from mxlib.tools.baselines import aiter_triton  # noqa: E402
+from mxlib.tools.files import atomic_open, write_text_atomic  # noqa: E402
 from mxlib.tools.provenance import run_metadata  # noqa: E402
 from mxlib.tools.timing import time_contest  # noqa: E402
 from mxlib.runtime.quant import quantize_mxfp4, quantize_mxfp4_shuffled  # noqa: E402
@@ -124,7 +125,7 @@ def main(argv=None) -> int:
             traceback.print_exc()
         rows.append(row)
         print(" ".join(f"{f}={row.get(f)}" for f in FIELDS if row.get(f) not in (None, "")), flush=True)
-    with open(args.out / "aiter_triton.csv", "w", newline="") as f:
+    with atomic_open(args.out / "aiter_triton.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()
         w.writerows(rows)
@@ -135,7 +136,7 @@ def main(argv=None) -> int:
         "cuda": torch.version.cuda, "aiter": kernels.version, "aiter_triton_root": str(kernels.root),
         "iters": args.iters, "warmup": args.warmup, "shapes": len(rows), "failed": failed,
     }
-    (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    write_text_atomic(args.out / "summary.json", json.dumps(summary, indent=2) + "\n")
     print(json.dumps(summary, indent=2))
     return 1 if failed else 0
 

@@ -48,6 +48,7 @@ from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight  # noqa: E402
 from mxlib.runtime.paths import path_module, path_zero_scale_operands  # noqa: E402
 from mxlib.spec.quant import quantize_mxfp4  # noqa: E402
 from mxlib.spec.reference import check_implementation, exact_errors, generate_input  # noqa: E402
+from mxlib.tools.files import atomic_open, write_text_atomic  # noqa: E402
 from mxlib.tools.providers import config_text  # noqa: E402
 from mxlib.tools.timing import poison_pools  # noqa: E402
 
@@ -220,7 +221,7 @@ def main(argv=None) -> int:
         "checks_by_kind": {c: sum(r["check"] == c for r in rows) for c in ("contest", "random", "scaled")},
         "best_fused_fp4": best, "wall_seconds": round(time.time() - t0, 1),
     }
-    (out_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    write_text_atomic(out_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
     print(f"{len(rows) - len(failed)} of {len(rows)} checks passed in {summary['wall_seconds']} s -> {out_dir}")
     return 1 if failed else 0
 
@@ -235,7 +236,7 @@ def timing(contest, timed_configs, rows, out_dir: Path, args) -> dict:
     flush = L2Flush()
     fields = ("kind", "m", "n", "k", "path", "config", "median_us", "p20_us", "p80_us", "error")
     best = {}
-    with open(out_dir / "timing.csv", "w", newline="") as fh:
+    with atomic_open(out_dir / "timing.csv", "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=fields)
         w.writeheader()
         for s in contest:

@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from mxlib.kernels import gemm_mma_sm90 as G  # noqa: E402
 from mxlib.tools.isa import _cuobjdump  # noqa: E402
+from mxlib.tools.files import atomic_open  # noqa: E402
 
 _LINE = re.compile(r"^\s+/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 
@@ -99,7 +100,7 @@ def main() -> int:
     for r in rows:
         print("  ".join(f"{k}={v}" for k, v in r.items()))
     if args.out:
-        with open(args.out, "w", newline="") as f:
+        with atomic_open(args.out, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0]))
             w.writeheader()
             w.writerows(rows)

@@ -188,8 +188,10 @@ def test_output_file_arguments_are_refused_before_any_work(tmp_path):
 
     (tmp_path / "f").write_text("")
     assert arguments.output_file(str(tmp_path / "new" / "x.csv")) == tmp_path / "new" / "x.csv"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f"]  # trying the folder left nothing behind
     for value, rule in ((str(tmp_path), "is a folder"), ("", "names no file"),
-                        (str(tmp_path / "f" / "x.csv"), "is a file, not a folder")):
+                        (str(tmp_path / "f" / "x.csv"), "is a file, not a folder"),
+                        ("/proc/x.csv", "/proc takes no new file")):  # a folder not even root may write in
         with pytest.raises(argparse.ArgumentTypeError, match=rule):
             arguments.output_file(value)
     from mxlib.__main__ import main

@@ -863,6 +863,10 @@ def test_scratch_append_rows_writes_one_header_and_refuses_another_schema(tmp_pa
     with pytest.raises(ValueError, match="no rows"):
         mma_scratch.append_rows([], out)
     assert len(out.read_text().splitlines()) == 4
+    with open(out, "a") as f:
+        f.write("7,")  # an append cut short
+    mma_scratch.append_rows([{"a": 9, "b": 10}], out)
+    assert out.read_text().splitlines()[-2:] == ["7,", "9,10"]  # the cut row stays visible; the new one is whole
 
 
 def test_grid_counts_both_launches():

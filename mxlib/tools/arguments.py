@@ -3,22 +3,30 @@ arguments are read (exit 2, the argument named), before a command does any work.
 from __future__ import annotations
 
 import argparse
+import tempfile
 from pathlib import Path
 
 from .files import check_output_path
 
 
 def output_file(value: str) -> Path:
-    """An argparse `type` for a file a command writes: a value that names no file, a folder, or a file
-    under a path that is not a folder is refused when the arguments are read, before any work."""
+    """An argparse `type` for a file a command writes: a value that names no file, a folder, a file under a
+    path that is not a folder, or one in a folder that takes no new file is refused when the arguments are
+    read, before any work."""
     if not value:
         raise argparse.ArgumentTypeError("'' names no file to write")
     try:
-        return check_output_path(value)
+        path = check_output_path(value)
     except IsADirectoryError:
         raise argparse.ArgumentTypeError(f"{value} is a folder: name the file to write") from None
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+    folder = next(p for p in path.absolute().parents if p.exists())  # the folders below it are made when writing
+    try:  # a file the command could not write would lose its whole run at the end: tried now, left no trace
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{value}: {folder} takes no new file ({exc.strerror})") from None
+    return path
 
 
 def at_least(low: int):

@@ -55,7 +55,15 @@ def append_rows(rows: list[dict], path: Path) -> None:
         if header != fields:
             raise ValueError(f"{path} has the columns {header}, not {fields}: write to another file")
     with open(path, "a", newline="") as f:
+        if started and not _ends_a_line(path):
+            f.write("\r\n")  # an append cut short left a partial row: the new rows start on their own line
         w = csv.DictWriter(f, fieldnames=fields)
         if not started:
             w.writeheader()
         w.writerows(rows)
+
+
+def _ends_a_line(path: Path) -> bool:
+    with open(path, "rb") as f:
+        f.seek(-1, 2)
+        return f.read(1) == b"\n"
