@@ -107,3 +107,9 @@ def test_a_library_error_inside_a_command_keeps_its_traceback(monkeypatch, capsy
     monkeypatch.setattr(check, "run", lambda args: validate.choice("x", "rounding", ("rne",)))
     assert main(["check"]) == 2
     assert "python -m mxlib check: error: rounding must be one of 'rne', got 'x'" in capsys.readouterr().err
+
+
+def test_custom_kernel_says_whose_device_is_bad():
+    data = tuple(t.to("meta") for t in mxlib.generate_input(4, 64, 64, 1))
+    with pytest.raises(ValueError, match="^A's device must be 'cpu' or a CUDA/ROCm device, got 'meta'"):
+        mxlib.custom_kernel(data)

@@ -554,6 +554,14 @@ def test_sm90_spilling_kernel_is_recorded_as_spilling(tmp_path):
     # the timed kernel spilled too at 32x128, less (the recorded compile of its source)
     spilled = {r["tile_m"]: int(r["spill_bytes"]) for r in _rows(recorded) if tuple(r[k] for k in keys) in picked}
     assert spilled["32"] > 0 and spilled["16"] == 0, spilled
+    # a row whose CTA count no launch of today's path has (a CSV of another version) is named, not a StopIteration
+    with open(tmp_path / "other.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=reader.fieldnames, lineterminator="\n")
+        w.writeheader()
+        w.writerow({**rows[0], "ctas": str(int(rows[0]["ctas"]) + 1)})
+    res = _isa("--sweep", str(tmp_path / "other.csv"), "--target", "sm_90", "--out", str(tmp_path / "other_res.csv"))
+    assert res.returncode == 2 and "no launch of" in res.stderr and "StopIteration" not in res.stderr, res.stderr[-2000:]
+    assert not (tmp_path / "other_res.csv").exists()
 
 
 def test_isa_occupancy_column_is_the_compilers_and_gfx950s_only():

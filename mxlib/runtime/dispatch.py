@@ -261,14 +261,14 @@ BACKEND_PATHS = {"aiter": AITER_PATHS, "triton": tuple(PATHS), "torch": ()}
 
 
 def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str | None = None,
-         a_dtype=torch.bfloat16):
+         a_dtype=torch.bfloat16, *, device_name: str = "device"):
     """(backend, path, config) that custom_kernel runs for an (M, N, K) problem with A of `a_dtype` on
     `device`; path and config are None for the torch backend, config None for aiter (its own tables).
     See the module docstring for how arguments, environment variables and defaults combine. The shape
     follows `mxlib.spec.ints.gemm_shape` (M = 0 allowed: an empty A) and `device` is "cpu" or a GPU, on
-    every backend."""
+    every backend; `device_name` names `device` in the error when it is not one (custom_kernel: "A's device")."""
     m, n, k = gemm_shape(m, n, k, empty_m=True)
-    check_device_type(device)
+    check_device_type(device, device_name)
     if backend is not None:
         validate.choice(backend, "backend", BACKENDS)
     if path is not None:
@@ -310,7 +310,7 @@ def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str |
 def custom_kernel(data, *, backend: str | None = None, path: str | None = None) -> torch.Tensor:
     """bf16 (M, N) for the contest's input tuple; A is quantized with round-half-even (the checker's rule)."""
     a, _, _, b_shuffle, b_scale_sh, (m, n, k) = unpack_data(data)
-    backend, path, config = plan(m, n, k, a.device, backend, path, a.dtype)
+    backend, path, config = plan(m, n, k, a.device, backend, path, a.dtype, device_name="A's device")
     if backend == "torch":
         return ref_from_weight(data, "rne")
     if backend == "aiter":

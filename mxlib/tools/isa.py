@@ -962,8 +962,11 @@ def sweep_residency(sweep_csv, target: str = "sm_90") -> list[dict]:
             inputs[(m, n, k)] = _shape_data((m, n, k, int(r["seed"] or 0)))
         data = inputs[(m, n, k)]
         launches = capture(lambda: module.gemm(data[0], data[3], data[4], config=cfg, rounding="rne"), target)
-        gemm = next(x for x in launches if _grid_ctas(x, _constexpr_values(x)) == int(r["ctas"])
-                    and x.kwargs.get("BLOCK_N") == cfg.block_n)  # the tiled GEMM, not a quant or reduce launch
+        gemm = next((x for x in launches if _grid_ctas(x, _constexpr_values(x)) == int(r["ctas"])
+                     and x.kwargs.get("BLOCK_N") == cfg.block_n), None)  # the tiled GEMM, not a quant or reduce
+        if gemm is None:
+            raise IsaError(f"--sweep row {m}x{n}x{k} {r['tile_m']}x{r['tile_n']} split {r['split_k']}: no launch of "
+                           f"{r['ctas']} CTAs with BLOCK_N {cfg.block_n} (the CSV is from another version of the path)")
         key = _launch_key(gemm)
         if key not in compiled:
             compiled[key] = kernel_row(gemm, target, (m, n, k), "mxlib", r["path"], stamp)
