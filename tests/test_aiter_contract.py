@@ -408,7 +408,7 @@ def test_aiter_splitk_reads_the_signature_once(fake_aiter, monkeypatch):
     from mxlib.runtime import aiter_calls
 
     fake_aiter("0.1.14")
-    monkeypatch.setattr(aiter_calls, "_TAKES_USE_AOT", {})
+    monkeypatch.setattr(aiter_calls, "_PARAMETERS", {})
     reads = []
     real = inspect.signature
     monkeypatch.setattr(inspect, "signature", lambda fn, *a, **kw: reads.append(fn) or real(fn, *a, **kw))

@@ -70,16 +70,16 @@ def aiter_ck(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor,
     return gemm_a4w4(*_aiter_operands(a, b_shuffle, b_scale_sh, rounding), dtype=torch.bfloat16, bpreshuffle=True)
 
 
-_TAKES_USE_AOT: dict = {}  # an aiter function -> whether it takes use_aot, read once a process
+_PARAMETERS: dict = {}  # an aiter function -> its parameters' names, read once a process
 
 
-def _takes_use_aot(fn) -> bool:
-    """Whether aiter's `fn` takes `use_aot`: its signature read once a process (building it costs about 15 us,
-    which would otherwise fall inside every timed call, between the quantizer's launch and the GEMM's)."""
-    taken = _TAKES_USE_AOT.get(fn)
-    if taken is None:
-        taken = _TAKES_USE_AOT[fn] = "use_aot" in inspect.signature(fn).parameters
-    return taken
+def _parameters(fn) -> tuple:
+    """aiter's `fn`'s parameter names: its signature read once a process (building it costs about 15 us, which
+    would otherwise fall inside every timed call, between the quantizer's launch and the GEMM's)."""
+    names = _PARAMETERS.get(fn)
+    if names is None:
+        names = _PARAMETERS[fn] = tuple(inspect.signature(fn).parameters)
+    return names
 
 
 def aiter_splitk(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, *,
@@ -95,7 +95,7 @@ def aiter_splitk(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Ten
     a_q, a_scale = mxq_quantize(a, rounding)
     w = _aiter_view(b_shuffle, (n // 16, (k // 2) * 16), "B_shuffle")
     w_scale = _aiter_view(b_scale_sh, (b_scale_sh.shape[0] // 32, k), "B_scale_sh")
-    extra = {"use_aot": False} if _takes_use_aot(gemm_afp4wfp4_preshuffle) else {}
+    extra = {"use_aot": False} if "use_aot" in _parameters(gemm_afp4wfp4_preshuffle) else {}
     # A fresh dict per call: aiter writes SPLITK_BLOCK_SIZE and the adjusted BLOCK_SIZE_K into it.
     return gemm_afp4wfp4_preshuffle(a_q, w, a_scale, w_scale, dtype=torch.bfloat16, config=dict(config), **extra)
 
@@ -122,7 +122,7 @@ def aiter_splitk_available(device=None) -> tuple[bool, str]:
 def _splitk_k_in_bytes() -> tuple[bool, str]:
     from aiter.ops.triton.gemm.basic.gemm_afp4wfp4 import gemm_afp4wfp4_preshuffle
 
-    first = next(iter(inspect.signature(gemm_afp4wfp4_preshuffle).parameters), "")
+    first = next(iter(_parameters(gemm_afp4wfp4_preshuffle)), "")
     if first == "x":
         return True, ""
     return False, (f"aiter's gemm_afp4wfp4_preshuffle takes {first!r} first, not 'x': the version of "
