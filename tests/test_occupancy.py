@@ -324,3 +324,13 @@ def test_sweep_refuses_a_shape_the_gemm_refuses(capsys):
 
     assert main(["sweep", "--shapes", "4x2880x500", "--dry-run"]) == 2
     assert "--shapes: 4x2880x500: k must be a multiple of 64, got 500" in capsys.readouterr().err
+
+
+def test_the_sweeps_default_folder_is_new_beside_the_recorded_sweep():
+    import datetime
+
+    from mxlib.tools import sweeps
+
+    when = datetime.datetime(2026, 12, 6, 13, 5, 9, tzinfo=datetime.timezone.utc)
+    out = sweeps.default_out_dir("NVIDIA H200", when)
+    assert out.parent.name == "h200" and out.name == "sweep_20261206T130509Z"

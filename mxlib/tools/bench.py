@@ -10,7 +10,6 @@ speed targets (`mxlib.tools.acceptance`).
 """
 from __future__ import annotations
 
-import datetime
 import sys
 import time
 from pathlib import Path
@@ -27,7 +26,7 @@ from .ceilings import ceilings_text, floor_us, measure_ceilings
 from .progress import Progress
 from .provenance import run_metadata
 from .providers import Provider, check_call, providers, select_providers
-from .repo import device_results_dir
+from .repo import new_result_path
 from .stats import geomean
 from .timing import DEFAULT_HEAD_START_US, DEFAULT_ITERS, DEFAULT_WARMUP, L2Flush, require_cuda, time_contest
 from .timing import SEED_STEP, time_graph
@@ -173,8 +172,7 @@ def summary(rows: list[dict]) -> str:
 def default_out(device_name: str, now=None) -> Path:
     """data/results/<device>/bench_<UTC time>.csv, <device> a slug of the GPU's name (h200 on an H200): a new
     file every run, never over a recorded one (`bench.csv` there is the run notebooks 03-05 cite)."""
-    now = now or datetime.datetime.now(datetime.timezone.utc)
-    return device_results_dir(device_name) / f"bench_{now:%Y%m%dT%H%M%SZ}.csv"
+    return new_result_path(device_name, "bench", ".csv", now)
 
 
 def add_arguments(p) -> None:

@@ -42,7 +42,7 @@ from .arguments import at_least
 from .files import atomic_open
 from .provenance import run_metadata
 from .repo import RESULTS_DIR as RESULTS
-from .repo import device_results_dir
+from .repo import new_result_path
 from .stats import median_abs_pct_error
 
 PATH = "splitk"
@@ -280,10 +280,7 @@ def write_csv(rows, path: Path) -> Path:
 def default_out_dir(device_name: str, now=None) -> Path:
     """data/results/<device>/sweep_<UTC time>/ for the GPU's name (h200 on an H200): a new folder every run, never
     over the recorded sweep (`splitk_sweep.csv` there, which notebook 06 and `isa --sweep` read)."""
-    import datetime
-
-    now = now or datetime.datetime.now(datetime.timezone.utc)
-    return device_results_dir(device_name) / f"sweep_{now:%Y%m%dT%H%M%SZ}"
+    return new_result_path(device_name, "sweep", now=now)
 
 
 # ---------------------------------------------------------------------------------------------------------
