@@ -9,6 +9,7 @@ import pytest  # noqa: E402
 from mxlib.spec import shapes  # noqa: E402
 from mxlib.tools.repo import RESULTS_DIR  # noqa: E402
 from mxlib.tools import kernel_history as history  # noqa: E402
+from mxlib.tools.stats import geomean  # noqa: E402
 
 
 def test_bench_and_tuning_medians_filter_their_rows():
@@ -50,7 +51,11 @@ def test_mma_versions_rows_and_missing_runs():
     frames = {name: pd.read_csv(RESULTS_DIR / "h200" / path) for name, path, _ in history.MMA_VERSIONS}
     text, fig = history.mma_versions(frames)
     rows = {ln[:40].strip(): [float(x) for x in ln[40:].split()] for ln in text.splitlines()[1:]}
-    assert list(rows) == [name for name, _, _ in history.MMA_VERSIONS] and all(len(r) == 7 for r in rows.values())
+    assert list(rows) == [name for name, _, _ in history.MMA_VERSIONS] and all(len(r) == 8 for r in rows.values())
+    assert text.splitlines()[0].endswith("geomean  (medians)")
+    v15 = frames["v15: B's first chunks decoded before A"]
+    medians = v15[(v15.timing == "contest") & (v15.provider == "mxlib:mma_sm90") & (v15.kind == "benchmark")].median_us
+    assert rows["v15: B's first chunks decoded before A"][7] == pytest.approx(geomean(list(medians)), abs=0.0051)
     assert rows["v5: the shipped table"][6] < rows["v4: the shipped table"][6] < rows[
         "v3: + family direct (B to registers)"][6] < rows["v1: a round's loads, then A, then MMAs"][6]  # each shipped version
     best, cublas = history.contest_references(frames[history.MMA_VERSIONS[-1][0]])

@@ -65,3 +65,9 @@ def test_bad_arguments_are_refused():
         mfma.weight_runs("16x16x128", 256, n0=8)
     with pytest.raises(ValueError, match="k0 must be a multiple of 64"):
         mfma.scale_bytes("32x32x64", 8, k0=32)
+
+
+def test_bytes_used_per_word_all_four_at_16x16x128_half_at_32x32x64():
+    assert mfma.bytes_used_per_word("16x16x128", 8) == 4
+    assert mfma.bytes_used_per_word("32x32x64", 8) == 2
+    assert mfma.bytes_used_per_word("32x32x64", 224) == 2  # the contest's K = 7168

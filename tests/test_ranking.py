@@ -110,3 +110,13 @@ def test_table_cells_skip_rows_without_a_time():
     assert "nan" not in text
     first = [line for line in text.splitlines() if "4x2880x512" in line][0]
     assert first.split()[-1] == "-"
+
+
+def test_table_names_the_device_it_ran_on():
+    from mxlib.tools import ranking
+
+    frame = _table_frame(True)
+    assert ranking.table(frame, ["p"]).splitlines()[0] == "contest time per call, us: mean (median)"
+    frame["device"] = "NVIDIA H100 80GB HBM3"
+    assert ranking.table(frame, ["p"]).splitlines()[0] == (
+        "contest time per call, us on NVIDIA H100 80GB HBM3: mean (median)")

@@ -166,6 +166,18 @@ def test_save_refuses_a_path_as_name(tmp_path):
     plt.close(fig)
 
 
+def test_a_figure_title_names_the_frames_device():
+    import pandas as pd
+
+    from mxlib.tools import figures
+
+    frame = pd.DataFrame({"device": ["NVIDIA H200", "NVIDIA H100 80GB HBM3", None]})
+    assert figures.device_short(frame) == "H100 80GB HBM3, H200"
+    assert figures.device_short(frame.iloc[:1]) == "H200"
+    with pytest.raises(ValueError, match="'device' column"):
+        figures.device_short(pd.DataFrame({"date": ["2026-02-01"]}))
+
+
 def test_stamp_needs_device_and_date():
     import pandas as pd
 
@@ -422,7 +434,7 @@ def test_doc_section_prints_a_models_own_statement_or_names_the_missing_heading(
     from mxlib.tools import occupancy
 
     text = workbook.doc_section(occupancy, "Latency model", "Bytes in flight")
-    assert "predicted = launch" in text and "Bytes in flight" not in text
+    assert text.startswith("Latency model (`predict`)") and "predicted = launch" in text and "Bytes in flight" not in text
     with pytest.raises(ValueError, match="no heading 'No such heading'"):
         workbook.doc_section(occupancy, "Latency model", "No such heading")
 

@@ -212,6 +212,14 @@ def source_line(frame, csv_name: str) -> str:
     return f"measured on {devices}, {when} ({csv_name})"
 
 
+def device_short(frame) -> str:
+    """The devices of a measurement frame's `device` column for a figure's title ('H200', 'H100 80GB HBM3'),
+    so that a figure drawn from another GPU's run does not carry the recorded runs' device name."""
+    if "device" not in frame.columns or frame["device"].dropna().empty:
+        raise ValueError(f"frame needs a 'device' column to say where its numbers come from; it has {list(frame.columns)}")
+    return ", ".join(sorted({str(d).removeprefix("NVIDIA ") for d in frame["device"].dropna()}))
+
+
 def stamp(fig, frame, csv_name: str) -> None:
     """Write the measurements' source (device and date from the CSV) under everything already drawn,
     at the right. Call it last, just before `save`, so that nothing added later lands on it."""

@@ -1,4 +1,4 @@
-"""Notebook 07's readings of the recorded runs: the floors under one launch and every path forced (H200
+"""Notebook 07's readings of the recorded runs: the floors under one launch and the H200's paths forced (H200
 bench runs), fused_fp4 as compiled for gfx950 (never run), the fused kernel's versions, one program's time from
 inside and what quantizing A costs (diagnostic runs, read with `mxlib.tools.probe`); the CUDA path's
 versions as a ladder, the dispatcher-against-forced pairs of the bench runs (the between-block effect) and
@@ -54,7 +54,7 @@ def floors(frame):
         ax.hlines(ratio * (em + fl), j - 0.45, j + 0.45, color="#D55E00", lw=1, ls="--",
                   label=f"old target: {ratio} x (empty + floor)" if j == 0 else None)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    ax.set_title(f"H200, benchmark shapes: the best read-only launch is {verdict}")
+    ax.set_title(f"{figures.device_short(contest)}, benchmark shapes: the best read-only launch is {verdict}")
     return "\n".join(lines), fig
 
 
@@ -87,11 +87,11 @@ def faster_than(frame, provider: str, other: str, stat: str = "mean_us") -> dict
 
 
 def forced_paths(frame):
-    """(text, figure) of every mxlib path forced on the benchmark shapes in one bench.csv frame, beside the
-    dispatcher and cuBLAS bf16: the contest table; fused_fp4 over fused per shape (the cost of emulating the
-    FP4 MMA on sm_90 and of quantizing A in every program, and where the two configs differ, of that too:
-    the differing `CONFIG_FIELDS` are named); then where cuBLAS bf16 is faster than the dispatcher, by the
-    means and by the medians. The figure: the five as bars."""
+    """(text, figure) of mxlib's H200 paths forced (fused, fused_fp4, mma_sm90) on the benchmark shapes in one
+    bench.csv frame, beside the dispatcher and cuBLAS bf16: the contest table; fused_fp4 over fused per shape
+    (the cost of emulating the FP4 MMA on sm_90 and of quantizing A in every program, and where the two configs
+    differ, of that too: the differing `CONFIG_FIELDS` are named); then where cuBLAS bf16 is faster than the
+    dispatcher, by the means and by the medians. The figure: the five as bars."""
     import matplotlib.pyplot as plt
 
     from . import figures, ranking
@@ -113,7 +113,8 @@ def forced_paths(frame):
     fig, ax = plt.subplots(figsize=(8.5, 4), layout="constrained")
     figures.speed_bars(ax, frame, paths)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    ax.set_title("H200, benchmark shapes: every mxlib path forced (FP4 decoded or emulated on sm_90)")
+    ax.set_title(f"{figures.device_short(frame)}, benchmark shapes: mxlib's paths forced "
+                 "(FP4 decoded or emulated on sm_90)")
     return text, fig
 
 
@@ -152,17 +153,19 @@ def tuning_medians(frame) -> dict:
     return {key: g.median_us.min() for key, g in f.groupby(["m", "n", "k"])}
 
 
-def _ladder_lines(ladder: dict, heading: str, name_width: int) -> list[str]:
+def _ladder_lines(ladder: dict, heading: str, name_width: int, medians: dict | None = None) -> list[str]:
     """A kernel's versions as text, shared by `fused_versions` and `mma_versions`: `ladder` is
     {version: {(m, n, k): us}}; a row per version with its time on each benchmark shape and their
-    geometric mean."""
+    geometric mean, and with `medians` (the same from the medians) the geometric mean of those beside it."""
     from .stats import geomean
 
     keys = [s.mnk for s in shapes_mod.load("benchmark")]
-    lines = [f"{heading:{name_width}s}" + "".join(f"{'x'.join(map(str, key)):>15}" for key in keys) + f"{'geomean':>9}"]
+    lines = [f"{heading:{name_width}s}" + "".join(f"{'x'.join(map(str, key)):>15}" for key in keys) + f"{'geomean':>9}"
+             + (f"{'(medians)':>11}" if medians is not None else "")]
     for name, t in ladder.items():
         lines.append(f"{name:{name_width}s}" + "".join(f"{t[key]:15.2f}" for key in keys)
-                     + f"{geomean([t[key] for key in keys]):9.2f}")
+                     + f"{geomean([t[key] for key in keys]):9.2f}"
+                     + (f"{geomean([medians[name][key] for key in keys]):11.2f}" if medians is not None else ""))
     return lines
 
 
@@ -240,17 +243,17 @@ MMA_VERSIONS = (  # (name, recorded CSV under data/results/h200/, "bench" or "pr
 )
 
 
-def mma_means(frame, kind: str) -> dict:
-    """(m, n, k) -> contest mean us of path mma_sm90 on the benchmark shapes: in a bench run ("bench") the
-    forced provider `mxlib:mma_sm90` (the H200 table's config of that time; v1 ran its default configs),
-    in a probe sweep ("probe") the fastest checked mma_sm90 config (a minimum over many configs, so a
-    little optimistic)."""
+def mma_means(frame, kind: str, stat: str = "mean_us") -> dict:
+    """(m, n, k) -> contest `stat` us (the mean by default, or "median_us") of path mma_sm90 on the benchmark
+    shapes: in a bench run ("bench") the forced provider `mxlib:mma_sm90` (the H200 table's config of that
+    time; v1 ran its default configs), in a probe sweep ("probe") the fastest checked mma_sm90 config by that
+    statistic (a minimum over many configs, so a little optimistic)."""
     if kind == "bench":
         f = frame[(frame.timing == "contest") & (frame.provider == "mxlib:mma_sm90") & (frame.kind == "benchmark")
-                  & frame.mean_us.notna()]
-        return {(r.m, r.n, r.k): r.mean_us for r in f.itertuples()}
-    f = frame[(frame.kind == "benchmark") & (frame.variant == "mma_sm90") & frame.mean_us.notna()]
-    return {key: g.mean_us.min() for key, g in f.groupby(["m", "n", "k"])}
+                  & frame[stat].notna()]
+        return {(r.m, r.n, r.k): getattr(r, stat) for r in f.itertuples()}
+    f = frame[(frame.kind == "benchmark") & (frame.variant == "mma_sm90") & frame[stat].notna()]
+    return {key: g[stat].min() for key, g in f.groupby(["m", "n", "k"])}
 
 
 def contest_references(bench) -> tuple[dict, dict]:
@@ -267,7 +270,8 @@ def contest_references(bench) -> tuple[dict, dict]:
 def mma_versions(frames: dict):
     """(text, figure) of the CUDA path (`mma_sm90`) version by version (`MMA_VERSIONS`; `frames` maps each
     name to its recorded frame, None where not recorded, which is left out): per benchmark shape the
-    contest mean us per call (`mma_means`) and their geometric mean, the contest's score for the path.
+    contest mean us per call (`mma_means`) and their geometric mean, the contest's score for the path, with
+    the geometric mean of the medians beside it.
 
     The figure is a ladder: a panel per benchmark shape and one for the geometric mean, the versions in
     order along x (filled: a bench run of the shipped table; hollow: the fastest config of a probe sweep),
@@ -282,7 +286,8 @@ def mma_versions(frames: dict):
 
     kinds = {name: kind for name, _, kind in MMA_VERSIONS}
     ladder = {name: mma_means(f, kinds[name]) for name, f in frames.items() if f is not None}
-    lines = _ladder_lines(ladder, "mean us per call", 40)
+    medians = {name: mma_means(f, kinds[name], "median_us") for name, f in frames.items() if f is not None}
+    lines = _ladder_lines(ladder, "mean us per call", 40, medians)
     latest_name = next((name for name in reversed(list(ladder)) if kinds[name] == "bench"), None)
     latest = frames[latest_name] if latest_name is not None else None
     keys = [s.mnk for s in shapes_mod.load("benchmark")]
@@ -653,7 +658,8 @@ def fused_timeline(summary: dict, stamp_frame):
         ax.set_title(f"{state}: {what}", fontsize=9.5)
         ax.legend(fontsize=7, loc="upper left")
     axes[0].set_ylabel("time (us), median program")
-    fig.suptitle("H200: one program of the fused kernel, timed from inside (version 2 configs)")
+    fig.suptitle(f"{figures.device_short(stamp_frame)}: one program of the fused kernel, timed from inside "
+                 "(version 2 configs)")
     figures.stamp(fig, stamp_frame, "data/results/h200/probe/timeline.csv")
     return "\n".join(lines), fig
 
@@ -728,6 +734,7 @@ def a_quantization_cost(rows: list[dict], stamp_frame):
     ax.set_xticks(range(len(keys)), ["x".join(map(str, key)) for key in keys], rotation=30, ha="right")
     ax.set(ylabel="contest time per call (us, median)")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    ax.set_title("H200: A quantized by every program, once per launch, or handed over (best checked config each)")
+    ax.set_title(f"{figures.device_short(stamp_frame)}: A quantized by every program, once per launch, or handed over "
+                 "(best checked config each)")
     figures.stamp(fig, stamp_frame, "data/results/h200/rung3/probe.csv")
     return "\n".join(lines), fig

@@ -88,6 +88,23 @@ def scale_words(shape: str, sn: int, n0: int = 0, k0: int = 0) -> list[tuple[int
     return [(b // 4, b % 4) for b in scale_bytes(shape, sn, n0, k0)]
 
 
+def bytes_used_per_word(shape: str, sn: int) -> int:
+    """How many bytes of each 4-byte scale word it reads a lane uses, over the MFMAs of `shape` that cover one
+    e8m0_shuffle tile (32 rows, 256 K values): 4 for 16x16x128 (lane l reads word l in all four),
+    2 for 32x32x64 (rows r and r + 16 share a word, so each of the two lanes uses half of it). A lane that
+    loads its words whole wastes the rest. Raises if lanes or words differ (they do not)."""
+    rows, k_instr = _shape(shape)
+    used: dict[tuple[int, int], set[int]] = {}
+    for n0 in range(0, 32, rows):
+        for k0 in range(0, 256, k_instr):
+            for lane, (word, byte) in enumerate(scale_words(shape, sn, n0, k0)):
+                used.setdefault((lane, word), set()).add(byte)
+    counts = {len(b) for b in used.values()}
+    if len(counts) != 1:
+        raise AssertionError(f"{shape}: lanes use {sorted(counts)} bytes of their words")  # cannot happen
+    return counts.pop()
+
+
 def contiguous_runs(shape: str, kb_total: int, n0: int = 0, k0: int = 0) -> list[tuple[int, int]]:
     """The B operand of one MFMA (`weight_runs`' 64 lanes of 16 bytes) as maximal runs of contiguous
     B_shuffle bytes: (first, last) byte offsets, inclusive, in increasing order."""

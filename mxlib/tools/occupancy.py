@@ -93,7 +93,7 @@ _NAIVE = dict(m=16, n=2112, k=7168, tile_m=16, tile_n=64, measured_us=61.5, unit
 _H200_NOTES = 'KERNEL_NOTES.md, "The H200\'s ceilings (measured)"'
 # The H200's peak and lone-kernel time, used by DEVICES["H200"] and by the prior below.
 _H200_PEAK = Figure(799e12, "flop/s", f"measured: {_H200_NOTES}, cuBLAS bf16 matmul (no FP4 tensor cores on sm_90), "
-                    "the first measurement: later runs measured around it, some above (`ceilings.recorded_ceilings`)")
+                    "the first measurement: later runs measured around it (`ceilings.recorded_ceilings` lists them)")
 _H200_LAUNCH = Figure(3.46, "us", f"measured: {_H200_NOTES}, one tiny kernel, contest-style")
 
 

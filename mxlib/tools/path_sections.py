@@ -323,8 +323,9 @@ def occupancy(path: str, aiter: str = seed_mod.DEFAULT_AITER):
         ctas = occ.cta_count(*s.mnk, cfg.block_m, cfg.block_n, cfg.split_k)
         rows.append((str(s), _tile_text(tm, tn, split), plan["ctas"], occ.cu_utilization(plan["ctas"], "MI355X"),
                      _tile_text(cfg.block_m, cfg.block_n, cfg.split_k), ctas, occ.cu_utilization(ctas, "H200")))
-    text = ["wave fill: CTAs / (waves x units) at one CTA a unit (how full the launch's last round is at that"
-            " residency; not the share of units with work)",
+    text = ["wave fill: CTAs / (waves x units) at one CTA a unit (the busy share of the unit-rounds the launch"
+            " needs, a partly empty last round included: 100% only when every round is full; not the share of"
+            " units with work)",
             f"{'shape':>14} | {'seed tile':>12} {'CTAs':>5} {'MI355X':>7} | {'H200 tile':>12} {'CTAs':>5} {'H200':>6}"]
     text += [f"{r[0]:>14} | {r[1]:>12} {r[2]:5d} {r[3]:7.1%} | {r[4]:>12} {r[5]:5d} {r[6]:6.1%}" for r in rows]
     release = next(iter(holds)) if len(holds) == 1 else f"{aiter_line(aiter).name} line"

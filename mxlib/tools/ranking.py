@@ -74,11 +74,14 @@ def scores(frame, providers, *, timing: str = "contest") -> list[tuple[str, floa
 def table(frame, providers, *, timing: str = "contest", kinds=("benchmark",)) -> str:
     """Per-shape 'mean (median)' us of each provider in a bench.csv frame, one line per shape of `kinds`,
     and, when a provider has every benchmark shape, its score (geometric mean of the means) and the same
-    from the medians. A '-' marks a provider with no valid time for that shape (`per_shape`)."""
+    from the medians. A '-' marks a provider with no valid time for that shape (`per_shape`). The first
+    line names the device(s) of the frame's `device` column, so a table quoted alone still says where it ran."""
     rows = frame[(frame["timing"] == timing) & frame["kind"].isin(kinds)]
     keys = list(dict.fromkeys((str(r.kind), int(r.m), int(r.n), int(r.k)) for r in rows.itertuples()))
     width = max(16, *(len(p) + 2 for p in providers))
-    lines = [f"{timing} time per call, us: mean (median)",
+    devices = sorted({str(d) for d in rows["device"].dropna()}) if "device" in rows else []
+    where = f" on {' and '.join(devices)}" if devices else ""
+    lines = [f"{timing} time per call, us{where}: mean (median)",
              f"{'':10}{'M x N x K':>15}" + "".join(f"{p:>{width}}" for p in providers)]
     means = {(p, kind): per_shape(frame, p, timing=timing, kind=kind) for p in providers for kind in kinds}
     medians = {(p, kind): per_shape(frame, p, timing=timing, stat="median_us", kind=kind)

@@ -87,7 +87,7 @@ COMPILED_RECORDS = (ISA_SEED_CSV, ISA_DISPATCH_CSV["gfx950"], ISA_DISPATCH_CSV["
 def _seed_launch(shape) -> Launch:
     """The seed's GEMM launch on the MI355X as `seed_plan` counts it for the aiter line of
     `seed.DEFAULT_AITER` (named in the launch's text: the 0.1.11 line runs ASM 32x128 where the 0.1.10 one
-    runs CK, notebook 04); its split-K residency is that of aiter 0.1.7.post2's kernel compiled for gfx950
+    runs CK, notebook 04); its split-K residency is that of aiter 0.1.7.post2.dev18's kernel compiled for gfx950
     (`ISA_SEED_CSV`: the predecessor of the kernel the seed imports, whose registers are not known here)."""
     m, n, k = shape
     plan = seed_mod.seed_plan(m, n, k)
@@ -163,7 +163,7 @@ def residency_table(shapes=None) -> str:
             lines.append(f"{'x'.join(map(str, s)):>14}  {ln.device:6} {ln.what:34} {ln.ctas:5d} {_opt(ln.resident):>8} "
                          f"{_opt(ln.rounds):>6} {f'{busy} of {ln.units} ({busy / ln.units:.0%})':>16}")
     if seed_splitk:
-        lines.append("(the seed's split-K per unit: aiter 0.1.7.post2's kernel compiled for gfx950, the predecessor "
+        lines.append("(the seed's split-K per unit: aiter 0.1.7.post2.dev18's kernel compiled for gfx950, the predecessor "
                      "of the one the seed imports; the seed's launches as seed_plan counts them for aiter's "
                      f"{aiter_line(seed_mod.DEFAULT_AITER).name} line)")
     return "\n".join(lines)
@@ -233,7 +233,7 @@ def seed_splits(res) -> str:
                      + ("  <- what the seed runs" if asked == cfg["NUM_KSPLIT"] else "  <- the header's number, not run"))
     mi_res = gemm_launches((m, n, k))[0].resident
     h200_res = seed_splitk_h200_resident(res)
-    lines += ["", f"CTAs one unit holds at once: MI355X {mi_res} (the seed's split-K GEMM as in aiter 0.1.7.post2, "
+    lines += ["", f"CTAs one unit holds at once: MI355X {mi_res} (the seed's split-K GEMM as in aiter 0.1.7.post2.dev18, "
                   "compiled for gfx950: the predecessor of the kernel the seed imports), "
                   f"H200 {h200_res} (mxlib's split-K kernel, {tm}x{tn} tiles, compiled for sm_90)",
               f"{'split_k':>7} {'CTAs':>5} | {'MI355X CUs with work':>20} {'rounds':>6} | {'H200 SMs with work':>18} "

@@ -129,15 +129,16 @@ def recorded_rows(name: str, device: str | None = "h200") -> list[dict] | None:
 
 
 def doc_section(obj, start: str, stop: str) -> str:
-    """The part of `obj`'s docstring between the headings `start` and `stop` (a notebook prints a library's own
-    statement of a model rather than a copy of it); ValueError naming the heading when one is missing."""
+    """The part of `obj`'s docstring from the heading `start` up to the heading `stop` (a notebook prints a
+    library's own statement of a model rather than a copy of it); ValueError naming the heading when one is
+    missing."""
     doc, name = obj.__doc__ or "", getattr(obj, "__name__", obj)
     if start not in doc:
         raise ValueError(f"{name!s}'s docstring has no heading {start!r}")
     after = doc.split(start, 1)[1]
     if stop not in after:
         raise ValueError(f"{name!s}'s docstring has no heading {stop!r} after {start!r}")
-    return after.split(stop, 1)[0]
+    return start + after.split(stop, 1)[0]
 
 
 def recorded_triton_versions(files=None) -> set[str]:
