@@ -116,6 +116,14 @@ def test_a_quantization_cost_table_spans_and_bars():
                          "once wins back - of per program - given at one tiling")
     heights = [p.get_height() for p in fig.axes[0].patches]
     assert heights[:len(keys)] == [10.0 + i for i in range(len(keys))]  # first variant, every shape in order
+    assert fig.axes[0].get_title().startswith("H200: ")
+    texts = [t.get_text() for t in fig.texts]
+    assert texts == ["measured on NVIDIA H200, 2026-12-03 (data/results/h200/rung3/probe.csv)"]
+    frame["device"] = "NVIDIA H100 80GB HBM3"  # another GPU's re-run: its device in the title, its file in the stamp
+    _, fig = history.a_quantization_cost(rows, frame, source="data/results/h100/workbook/probe/probe.csv")
+    assert fig.axes[0].get_title().startswith("H100 80GB HBM3: ")
+    assert [t.get_text() for t in fig.texts] == [
+        "measured on NVIDIA H100 80GB HBM3, 2026-12-03 (data/results/h100/workbook/probe/probe.csv)"]
 
 
 def test_a_cost_spans_of_the_recorded_run():

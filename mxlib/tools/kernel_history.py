@@ -623,12 +623,13 @@ def mma_floor(ablate, bench, bench_csv: str):
     return "\n".join(lines), fig
 
 
-def fused_timeline(summary: dict, stamp_frame):
+def fused_timeline(summary: dict, stamp_frame, source: str = "data/results/h200/probe/timeline.csv"):
     """(text, figure) of one program of the fused kernel timed from inside, per benchmark shape: `summary` is
     `probe.timelines` of a timeline.csv ({(m, n, k, state): timeline_summary}). The text gives the cold
     launches (after the cache flush): programs, K iterations, span, median program, loop, tail, the last
     arrivals' tail and programs per SM; the figure stacks median loop and tail with the span, cold beside
-    warm. `stamp_frame` (the run's probe.csv, which has device and date) stamps the figure."""
+    warm. `stamp_frame` (the run's probe.csv, which has device and date) stamps the figure, naming `source` (the
+    recorded run's timeline.csv unless another run is drawn)."""
     import matplotlib.pyplot as plt
     import numpy as np
 
@@ -660,7 +661,7 @@ def fused_timeline(summary: dict, stamp_frame):
     axes[0].set_ylabel("time (us), median program")
     fig.suptitle(f"{figures.device_short(stamp_frame)}: one program of the fused kernel, timed from inside "
                  "(version 2 configs)")
-    figures.stamp(fig, stamp_frame, "data/results/h200/probe/timeline.csv")
+    figures.stamp(fig, stamp_frame, source)
     return "\n".join(lines), fig
 
 
@@ -701,14 +702,15 @@ def a_cost_spans(best: dict, same: dict) -> list[str]:
     return lines
 
 
-def a_quantization_cost(rows: list[dict], stamp_frame):
+def a_quantization_cost(rows: list[dict], stamp_frame, source: str = "data/results/h200/rung3/probe.csv"):
     """(text, figure) of what quantizing A inside the GEMM costs, from the version-3 diagnostic run's probe.csv
     (`rows` as `probe.read_rows` gives them, `stamp_frame` the same CSV as a frame): per benchmark and test shape
     the median us per call of each `A_VARIANTS` variant, A quantized by every program (one row, the table's config
     of version 2), once per launch, or handed over already quantized (not a GEMM call); first the best checked
     config of each (`probe.best_by_variant`), then once and given at the per-program row's tiling
     (`probe.at_reference_tiling`; "-" where not timed there); then `a_cost_spans` over the benchmark and test
-    shapes. The figure: the best of each as bars."""
+    shapes. The figure: the best of each as bars, stamped with `source` (the recorded run's probe.csv unless
+    another run is drawn)."""
     import matplotlib.pyplot as plt
     import numpy as np
 
@@ -736,5 +738,5 @@ def a_quantization_cost(rows: list[dict], stamp_frame):
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.set_title(f"{figures.device_short(stamp_frame)}: A quantized by every program, once per launch, or handed over "
                  "(best checked config each)")
-    figures.stamp(fig, stamp_frame, "data/results/h200/rung3/probe.csv")
+    figures.stamp(fig, stamp_frame, source)
     return "\n".join(lines), fig
