@@ -374,6 +374,13 @@ def test_speed_bars_draws_each_timed_row_and_skips_failed_ones():
     plt.close(fig)
     with pytest.raises(ValueError, match="stat must be"):
         figures.speed_bars(ax, pd.DataFrame(rows), ["mxlib"], stat="p20_us")
+    frame = pd.DataFrame(rows).assign(device="NVIDIA H100 80GB HBM3", date="2026-12-06T16:00:00Z")
+    fig = figures.bench_figure(frame, ["mxlib", "cublas_bf16"], "two shapes", "x/bench.csv")
+    (ax,) = fig.axes
+    assert ax.get_title() == "H100 80GB HBM3: two shapes" and len(ax.patches) == 3
+    assert {t.get_text() for t in ax.get_legend().get_texts()} == {"mxlib", "cublas_bf16", "empty kernel + floor"}
+    assert [t.get_text() for t in fig.texts] == ["measured on NVIDIA H100 80GB HBM3, 2026-12-06 (x/bench.csv)"]
+    plt.close(fig)
 
 
 def test_recorded_says_plainly_when_a_csv_is_missing(capsys):

@@ -262,6 +262,19 @@ def speed_bars(ax, frame, providers, *, timing: str = "contest", stat: str = "me
     return shapes
 
 
+def bench_figure(frame, providers, title: str, source: str, *, figsize=(9, 4)):
+    """A bench frame's `speed_bars` for `providers` as a figure of its own: titled '<device>: <title>' from the
+    frame's `device` column (`device_short`), the legend to the right, stamped with `source` (the CSV drawn)."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=figsize, layout="constrained")
+    speed_bars(ax, frame, providers)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.set_title(f"{device_short(frame)}: {title}")
+    stamp(fig, frame, source)
+    return fig
+
+
 def utilization_panels(panels, *, suptitle: str = "", width_per_panel: float = 4.6):
     """One panel per device: bars of GEMM wave fill (%, `occupancy.cu_utilization`) per shape, each bar labelled with its CTA count
     and tile. `panels` is a list of (title, color, rows) with rows (shape label, CTAs, utilization 0..1,

@@ -344,8 +344,6 @@ def occupancy(path: str, aiter: str = seed_mod.DEFAULT_AITER):
 def speed(frame, path: str):
     """(text, figure) of the recorded H200 bench for `path` on its contest shapes: means (medians beside)
     of the path itself, the fused path and cuBLAS bf16 on the unquantized B, as bars with p20-p80 lines."""
-    import matplotlib.pyplot as plt
-
     from . import figures, ranking
 
     keys = [s.mnk for s in seed_shapes(path)]
@@ -354,11 +352,8 @@ def speed(frame, path: str):
     devices, dates = sorted(set(mine.device)), sorted(set(mine.date))
     text = (f"{', '.join(devices)}, {dates[0][:16].replace('T', ' ')} UTC (the recorded bench):\n"
             + ranking.table(mine, providers, kinds=("test", "benchmark", "extra")))
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    figures.speed_bars(ax, mine, providers)
-    ax.set_title(f"H200: the {path} path on its contest shapes (portable stand-ins)")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    figures.stamp(fig, mine, "data/results/h200/bench.csv")
+    fig = figures.bench_figure(mine, providers, f"the {path} path on its contest shapes (portable stand-ins)",
+                               "data/results/h200/bench.csv", figsize=(7, 4.2))
     return text, fig
 
 
