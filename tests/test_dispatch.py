@@ -255,6 +255,41 @@ def test_triton_on_the_cpu_follows_the_kernels_not_a_late_environment_variable()
     assert proc.stdout.split() == ["False", "True", "ValueError", "True", "ValueError", "True"], proc.stdout
 
 
+FAILED_FIRST = r"""
+import os, sys
+os.environ.pop("TRITON_INTERPRET", None)
+import torch
+import mxlib
+from mxlib.spec.reference import generate_input, ref_kernel
+data = generate_input(4, 64, 256, 1)
+for call in (lambda: mxlib.quantize_mxfp4(data[0], backend="triton"),
+             lambda: mxlib.quantize_mxfp4_shuffled(data[0], backend="triton"),
+             lambda: mxlib.mxfp4_gemm(data[0], data[3], data[4])):
+    try:
+        call()
+    except ValueError as e:
+        print("ValueError", "backend 'triton' is not available here" in str(e))
+print("kernels imported", "mxlib.kernels.common" in sys.modules)
+os.environ["TRITON_INTERPRET"] = "1"  # what the errors ask for
+print("equal", torch.equal(mxlib.custom_kernel(data, backend="triton"), ref_kernel(data)))
+"""
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU's answer; a GPU makes triton available anyway")
+def test_a_failed_triton_call_on_the_cpu_leaves_the_interpreter_usable():
+    """A Triton call refused on the CPU (no TRITON_INTERPRET) fails before importing mxlib's kernels, so setting
+    the variable afterwards works as in a fresh process; and the message for kernels imported too early says to
+    restart Python."""
+    proc = subprocess.run([sys.executable, "-c", FAILED_FIRST], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split("\n")[:5] == ["ValueError True"] * 3 + ["kernels imported False", "equal True"], proc.stdout
+    late = subprocess.run([sys.executable, "-c", INTERPRETER_LATE.replace(
+        "print(ok, ", "print('restart Python' in reason, ok, ")], capture_output=True, text=True, timeout=300,
+        cwd=Path(__file__).resolve().parents[1])
+    assert late.returncode == 0 and late.stdout.split()[:2] == ["True", "False"], late.stdout + late.stderr[-2000:]
+
+
 def test_aiter_backend_takes_the_seeds_route_past_rows_of_other_paths(monkeypatch):
     """The MI355X table holds only fused_fp4 rows, so the aiter backend's path comes from the seed's route."""
     monkeypatch.setattr(dispatch, "device_kind", lambda device: "mi355x")

@@ -240,9 +240,12 @@ def mx_check_triton_device(t: torch.Tensor, name: str) -> None:
         return
     if t.device.type == "cpu" and mx_cpu_tensors_ok():
         return
+    late = t.device.type == "cpu" and os.environ.get("TRITON_INTERPRET") == "1"
     raise ValueError(
         f"{name} is on {t.device}: the Triton kernels need a CUDA/ROCm tensor, or a CPU tensor with "
         "TRITON_INTERPRET=1 set before mxlib's kernels are imported and still set"
+        + (" (it is set now, but the kernels were imported earlier in this process without it: restart Python "
+           "with it set)" if late else "")
     )
 
 

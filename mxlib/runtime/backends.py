@@ -56,6 +56,10 @@ def _triton_status() -> tuple[bool, str]:
         return True, f"triton {version} on {kind} device {gpu_facts(torch.cuda.current_device())[0]}"
     if _interpreting():
         return True, f"triton {version} interpreter on the CPU (TRITON_INTERPRET=1)"
+    if "mxlib.kernels.common" in sys.modules and os.environ.get("TRITON_INTERPRET") == "1":
+        return False, (f"triton {version} is installed but there is no CUDA/ROCm device, and mxlib's kernels were "
+                       "imported earlier in this process without TRITON_INTERPRET=1, so they cannot run in the "
+                       "interpreter: restart Python with it set")
     return False, (f"triton {version} is installed but there is no CUDA/ROCm device and mxlib's kernels cannot "
                    "run in the interpreter (TRITON_INTERPRET=1 must be set before they are imported, and stay set)")
 
@@ -67,6 +71,16 @@ def _interpreting() -> bool:
     if common is not None:
         return common.mx_cpu_tensors_ok()
     return os.environ.get("TRITON_INTERPRET") == "1"
+
+
+def check_triton_takes(t, name: str) -> None:
+    """Raise ValueError naming `name` when `t` is a CPU tensor and mxlib's Triton kernels cannot run here, before
+    anything imports them: `@triton.jit` reads TRITON_INTERPRET when the kernels are imported, so a call that
+    imported them only to fail would leave the process unable to run them even after the variable is set."""
+    if isinstance(t, torch.Tensor) and t.device.type == "cpu":
+        ok, reason = _triton_status()
+        if not ok:
+            raise ValueError(f"{name} is on cpu and backend 'triton' is not available here: {reason}")
 
 
 def backends() -> dict[str, tuple[bool, str]]:

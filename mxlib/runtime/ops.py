@@ -17,6 +17,7 @@ import torch
 
 from ..spec import validate
 from ..spec.quant import ROUNDINGS
+from .backends import check_triton_takes
 from .dispatch import triton_gemm
 from .paths import PATHS, path_module
 
@@ -26,6 +27,7 @@ def _check(a, b_shuffle, b_scale_sh, path: str, rounding: str) -> tuple[int, int
     validate.choice(path, "path", ("",) + tuple(PATHS))
     validate.choice(rounding, "rounding", ROUNDINGS)
     validate.tensor(a, "a")
+    check_triton_takes(a, "a")  # before the kernels are imported (its docstring says why)
     from ..kernels.common import mx_check_gemm_args
 
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, None, rounding, check_device=a.device.type != "meta")
@@ -60,5 +62,6 @@ def mxfp4_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tenso
         validate.tensor(t, name)
         validate.byte_dtype(t, name)
     validate.choice(rounding, "rounding", ROUNDINGS)
+    check_triton_takes(a, "a")  # before torch's op dispatch, which imports Triton through torch._dynamo
     return torch.ops.mxlib.mxfp4_gemm(a, validate.as_bytes(b_shuffle), validate.as_bytes(b_scale_sh),
                                       path, rounding)

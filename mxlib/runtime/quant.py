@@ -13,6 +13,7 @@ import torch
 
 from ..spec import quant as spec
 from ..spec import validate
+from .backends import check_triton_takes
 
 BACKENDS = ("torch", "triton")
 
@@ -21,6 +22,7 @@ def quantize_mxfp4(x: torch.Tensor, rounding: str = "rne", backend: str = "torch
     """`mxlib.spec.quant.quantize_mxfp4` (q uint8 (M, K/2), scales uint8 (M, K/32)) by `backend`."""
     validate.choice(backend, "backend", BACKENDS)
     if backend == "triton":
+        check_triton_takes(x, "x")  # before the kernels are imported (its docstring says why)
         from ..kernels.quant_triton import mxq_quantize
 
         return mxq_quantize(x, rounding)
@@ -33,6 +35,7 @@ def quantize_mxfp4_shuffled(x: torch.Tensor, rounding: str = "rne",
     `backend`."""
     validate.choice(backend, "backend", BACKENDS)
     if backend == "triton":
+        check_triton_takes(x, "x")  # before the kernels are imported (its docstring says why)
         from ..kernels.quant_triton import mxq_quantize_shuffled
 
         return mxq_quantize_shuffled(x, rounding)
