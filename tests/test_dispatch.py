@@ -1,4 +1,5 @@
 """custom_kernel's choice of backend, path and config; the config tables; mxlib.backends()."""
+import re
 import subprocess
 import sys
 import warnings
@@ -9,7 +10,7 @@ import torch
 
 import mxlib
 from mxlib.runtime import dispatch
-from mxlib.spec import shapes
+from mxlib.spec import devices, shapes
 from mxlib.runtime.backends import backends
 from mxlib.runtime.paths import PATHS, path_module
 from mxlib.spec.reference import check_implementation, generate_input, ref_kernel
@@ -41,6 +42,37 @@ def test_cpu_default_is_the_reference(clean_env):
     data = generate_input(4, 32, 128, 5)
     assert dispatch.plan(4, 32, 128, "cpu") == ("torch", None, None)
     assert torch.equal(mxlib.custom_kernel(data), ref_kernel(data))
+
+
+def test_one_rule_on_every_backend_and_errors_that_point_the_right_way(monkeypatch, clean_env):
+    """B's byte tensors must be contiguous on the reference backend too (named as in the tuple); a K that A and
+    B_shuffle disagree on names both; a path refused by a backend nobody asked for says it was the default, and
+    aiter's says why; plan answers only for calls custom_kernel could make."""
+    a, b, b_q, b_shuffle, b_scale_sh = generate_input(4, 64, 256, 1)
+    for backend in ("torch", "triton"):
+        with pytest.raises(ValueError, match="^B_shuffle must be contiguous"):
+            mxlib.custom_kernel((a, b, b_q, b_shuffle.t().contiguous().t(), b_scale_sh), backend=backend)
+        with pytest.raises(ValueError, match="^B_scale_sh must be contiguous"):
+            mxlib.custom_kernel((a, b, b_q, b_shuffle, b_scale_sh.t().contiguous().t()), backend=backend)
+    with pytest.raises(ValueError, match=re.escape("A and B_shuffle disagree on K: A.shape[1] = 192, but B_shuffle has "
+                                                   "shape (64, 128) (it must be (N, K/2) = (64, 96))")):
+        mxlib.custom_kernel((a[:, :192], b, b_q, b_shuffle, b_scale_sh))
+    monkeypatch.setattr(dispatch, "backends", lambda: {"aiter": (False, "no"), "triton": (False, "no"),
+                                                       "torch": (True, "")})
+    with pytest.raises(ValueError, match=r"has none \(chosen by default here: pass backend='triton'"):
+        dispatch.plan(4, 64, 256, "cpu", path="fused")
+    with pytest.raises(ValueError, match=r"has none; paths belong"):  # asked for by name: no hint
+        dispatch.plan(4, 64, 256, "cpu", backend="torch", path="fused")
+    monkeypatch.setattr(dispatch, "backends", lambda: {"aiter": (True, ""), "triton": (False, "no"),
+                                                       "torch": (True, "")})
+    with pytest.raises(ValueError, match=re.escape("path (backend 'aiter' runs the seed's paths) must be one of")):
+        dispatch.plan(4, 64, 256, "cpu", backend="aiter", path="fused")
+    for a_dtype in (torch.float64, "bf16"):
+        with pytest.raises(TypeError, match="a_dtype must be one of"):
+            dispatch.plan(4, 64, 256, "cpu", a_dtype=a_dtype)
+    monkeypatch.setattr(devices, "cuda_present", lambda: False)
+    with pytest.raises(ValueError, match="device is 'cuda', but this machine has no CUDA/ROCm device"):
+        dispatch.plan(4, 64, 256, "cuda")
 
 
 def test_triton_backend_on_golden_cases(golden_dir, clean_env):
@@ -320,6 +352,7 @@ def test_gpu_defaults_and_environment_on_the_cpu(monkeypatch, clean_env):
     first, then triton; $MXLIB_BACKEND set aside when the path asked for is not one of its paths."""
     status = {"aiter": (True, ""), "triton": (True, ""), "torch": (True, "")}
     monkeypatch.setattr(dispatch, "backends", lambda: status)
+    monkeypatch.setattr(devices, "cuda_present", lambda: True)  # plan answers for a CUDA device only where one is
     assert dispatch._available_backend("cuda", None) == "aiter"
     status["aiter"] = (False, "no aiter")
     assert dispatch._available_backend("cuda", None) == "triton"

@@ -331,7 +331,8 @@ def test_exported_amd_file_checks_its_operands_before_any_path(amd_file):
     before = len(contract.calls())
     empty = module.custom_kernel((a[:0], b, b_q, b_shuffle, b_scale_sh))
     assert empty.shape == (0, 2880) and empty.dtype == torch.bfloat16
-    with pytest.raises(ValueError, match=re.escape("b_shuffle must have shape (N, K/2) = (2880, 256), got (2880, 128)")):
+    with pytest.raises(ValueError, match=re.escape("a and b_shuffle disagree on K: a.shape[1] = 512, but b_shuffle has shape (2880, 128) "
+                                                      "(it must be (N, K/2) = (2880, 256))")):
         module.custom_kernel((a, b, b_q, b_shuffle[:, :128], b_scale_sh))
     with pytest.raises(ValueError, match=r"a\.shape\[1\] \(K\) must be a positive multiple of 64, got 500"):
         module.custom_kernel((a[:, :500], b, b_q, b_shuffle, b_scale_sh))

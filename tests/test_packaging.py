@@ -89,7 +89,13 @@ def test_without_triton_the_tables_load_and_the_reference_runs():
     assert "triton is not installed" in done.stdout
 
 
-def test_the_package_version_is_pyprojects():
+def test_the_package_version_is_written_once():
+    """pyproject.toml reads the version from mxlib.__version__ (one place), and the installed metadata has it."""
+    import importlib.metadata
+
     import mxlib
 
-    assert mxlib.__version__ == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "version" not in project["project"] and project["project"]["dynamic"] == ["version"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "mxlib.__version__"}
+    assert importlib.metadata.version("mxlib") == mxlib.__version__

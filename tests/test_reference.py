@@ -109,7 +109,7 @@ def test_unpack_data_rejects_inconsistent_tuples():
     a, b, b_q, b_sh, b_s = mxlib.generate_input(4, 32, 256, seed=0)
     with pytest.raises(TypeError, match="5-tuple"):
         unpack_data((a, b, b_q))
-    with pytest.raises(ValueError, match=r"B_shuffle must have shape \(N, K/2\)"):
+    with pytest.raises(ValueError, match=r"A and B_shuffle disagree on K: .*it must be \(N, K/2\)"):
         unpack_data((a, b, b_q, b_sh[:, :64], b_s))
     with pytest.raises(ValueError, match=r"B_scale_sh must have shape"):
         unpack_data((a, b, b_q, b_sh, b_s[:, :4]))

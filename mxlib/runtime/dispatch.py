@@ -266,9 +266,12 @@ def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str |
     `device`; path and config are None for the torch backend, config None for aiter (its own tables).
     See the module docstring for how arguments, environment variables and defaults combine. The shape
     follows `mxlib.spec.ints.gemm_shape` (M = 0 allowed: an empty A) and `device` is "cpu" or a GPU, on
-    every backend; `device_name` names `device` in the error when it is not one (custom_kernel: "A's device")."""
+    every backend, a CUDA device only where this machine has one; `device_name` names `device` in the error when
+    it is not one (custom_kernel: "A's device"). `a_dtype` is one of A's dtypes (`validate.FLOAT_DTYPES`)."""
     m, n, k = gemm_shape(m, n, k, empty_m=True)
-    check_device_type(device, device_name)
+    check_device_type(device, device_name, present=True)
+    if a_dtype not in validate.FLOAT_DTYPES:
+        raise TypeError(f"a_dtype must be one of {', '.join(map(str, validate.FLOAT_DTYPES))}, got {a_dtype!r}")
     if backend is not None:
         validate.choice(backend, "backend", BACKENDS)
     if path is not None:
@@ -289,7 +292,10 @@ def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str |
         path, where = env_path, f"${ENV_PATH}"
     if backend == "torch":
         if path is not None:
-            raise ValueError(f"{where}={path!r} names a path, but backend 'torch' (the reference) has none; "
+            chosen = "" if backend_given or where_backend != "backend" else (
+                " (chosen by default here: pass backend='triton' to run a path, on the CPU in Triton's interpreter "
+                "with TRITON_INTERPRET=1)")
+            raise ValueError(f"{where}={path!r} names a path, but backend 'torch' (the reference) has none{chosen}; "
                              "paths belong to backends 'triton' and 'aiter'")
         return "torch", None, None
     if backend == "aiter":
@@ -300,7 +306,7 @@ def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str |
                 path, config = _select(max(m, 1), n, k, device, None, a_dtype)
                 return "triton", path, config
             path = path or select_aiter_path(max(m, 1), n, k, device)  # asked for: its call says why not
-        validate.choice(path, where, AITER_PATHS)
+        validate.choice(path, f"{where} (backend 'aiter' runs the seed's paths)", AITER_PATHS)
         return "aiter", path, None
     # An empty A (M = 0) gives an empty C without a launch, so any shape's config serves it.
     path, config = _select(max(m, 1), n, k, device, path, a_dtype, where)
@@ -308,8 +314,10 @@ def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str |
 
 
 def custom_kernel(data, *, backend: str | None = None, path: str | None = None) -> torch.Tensor:
-    """bf16 (M, N) for the contest's input tuple; A is quantized with round-half-even (the checker's rule)."""
-    a, _, _, b_shuffle, b_scale_sh, (m, n, k) = unpack_data(data)
+    """bf16 (M, N) for the contest's input tuple; A is quantized with round-half-even (the checker's rule).
+    B_shuffle and B_scale_sh must be contiguous on every backend (the kernels read their layouts as positions
+    in storage; the torch backend asks the same, so a call does not pass on one backend and fail on another)."""
+    a, _, _, b_shuffle, b_scale_sh, (m, n, k) = unpack_data(data, contiguous=True)
     backend, path, config = plan(m, n, k, a.device, backend, path, a.dtype, device_name="A's device")
     if backend == "torch":
         return ref_from_weight(data, "rne")

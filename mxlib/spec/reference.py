@@ -112,7 +112,8 @@ def check_gemm_operands(a, b_shuffle, b_scale_sh, names=("a", "b_shuffle", "b_sc
     if n < N_MULTIPLE or n % N_MULTIPLE:
         raise ValueError(f"{nb}.shape[0] (N) must be a positive multiple of {N_MULTIPLE}, got {n}")
     if tuple(b_shuffle.shape) != (n, k // 2):
-        raise ValueError(f"{nb} must have shape (N, K/2) = ({n}, {k // 2}), got {tuple(b_shuffle.shape)}")
+        raise ValueError(f"{na} and {nb} disagree on K: {na}.shape[1] = {k}, but {nb} has shape "
+                         f"{tuple(b_shuffle.shape)} (it must be (N, K/2) = ({n}, {k // 2}))")
     want = shuffled_scale_shape(n, k // BLOCK_SIZE)
     if tuple(b_scale_sh.shape) != want:
         raise ValueError(f"{ns} must have shape (ceil256(N), ceil8(K/32)) = {want}, got {tuple(b_scale_sh.shape)}")
@@ -123,14 +124,15 @@ def check_gemm_operands(a, b_shuffle, b_scale_sh, names=("a", "b_shuffle", "b_sc
     return m, n, k
 
 
-def unpack_data(data):
+def unpack_data(data, contiguous: bool = False):
     """Validate the input tuple and return it with (M, N, K); raises on any inconsistency. B must be a float
     (N, K) tensor like A, though nothing computes from it: B, B_q and B_shuffle are the same weight in
-    other forms, and the kernels and this reference read B_shuffle and B_scale_sh."""
+    other forms, and the kernels and this reference read B_shuffle and B_scale_sh; with `contiguous`, those
+    two must be contiguous (`check_gemm_operands`)."""
     if not isinstance(data, (tuple, list)) or len(data) != 5:
         raise TypeError("data must be the 5-tuple (A, B, B_q, B_shuffle, B_scale_sh)")
     a, b, b_q, b_shuffle, b_scale_sh = data
-    m, n, k = check_gemm_operands(a, b_shuffle, b_scale_sh, ("A", "B_shuffle", "B_scale_sh"))
+    m, n, k = check_gemm_operands(a, b_shuffle, b_scale_sh, ("A", "B_shuffle", "B_scale_sh"), contiguous)
     for t, name in ((b, "B"), (b_q, "B_q")):
         validate.tensor(t, name)
         validate.ndim(t, name, 2)
