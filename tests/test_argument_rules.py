@@ -55,6 +55,7 @@ def test_explicit_path_picks_the_backend_that_has_it(monkeypatch):
     status = {"aiter": (True, "fake"), "triton": (True, "fake"), "torch": (True, "")}
     monkeypatch.setattr(dispatch, "backends", lambda: status)
     monkeypatch.setattr(dispatch, "device_kind", lambda device: "h200")
+    monkeypatch.setattr(dispatch, "check_device_type", lambda d, name, present: devices.check_device_type(d, name))
     monkeypatch.delenv("MXLIB_BACKEND", raising=False)
     monkeypatch.delenv("MXLIB_PATH", raising=False)
     backend, path, config = dispatch.plan(8, 32, 64, "cuda", path="fused")
@@ -313,6 +314,7 @@ def test_default_aiter_backend_runs_only_paths_the_installed_aiter_takes(tmp_pat
         monkeypatch.setattr(aiter_backend, "_platform", lambda: ("6.4.43483", "gfx950:sramecc+:xnack-"))
         monkeypatch.setattr(dispatch, "backends", lambda: {b: (True, "") for b in ("aiter", "triton", "torch")})
         monkeypatch.setattr(dispatch, "device_kind", lambda device: "mi355x")
+        monkeypatch.setattr(dispatch, "check_device_type", lambda d, name, present: devices.check_device_type(d, name))
         monkeypatch.setattr(dispatch, "_select", lambda m, n, k, device, path, a_dtype: ("fused_fp4", "cfg"))
         assert not aiter_backend.available("splitk")[0] and aiter_backend.available("asm")[0]
         assert dispatch.plan(16, 2112, 7168, "cuda") == ("triton", "fused_fp4", "cfg")

@@ -352,7 +352,7 @@ def test_gpu_defaults_and_environment_on_the_cpu(monkeypatch, clean_env):
     first, then triton; $MXLIB_BACKEND set aside when the path asked for is not one of its paths."""
     status = {"aiter": (True, ""), "triton": (True, ""), "torch": (True, "")}
     monkeypatch.setattr(dispatch, "backends", lambda: status)
-    monkeypatch.setattr(devices, "cuda_present", lambda: True)  # plan answers for a CUDA device only where one is
+    monkeypatch.setattr(dispatch, "check_device_type", lambda d, name, present: devices.check_device_type(d, name))
     assert dispatch._available_backend("cuda", None) == "aiter"
     status["aiter"] = (False, "no aiter")
     assert dispatch._available_backend("cuda", None) == "triton"
