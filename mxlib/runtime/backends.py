@@ -1,4 +1,5 @@
-"""Which backends can run here: `backends()` -> {name: (available, reason)}.
+"""Which backends can run here: `backends()` -> {name: (available, reason)}; `check_triton_takes(t, name)`, the
+refusal of a CPU tensor that the Triton backend cannot run, made before anything imports mxlib's kernels.
 
 "aiter" runs the seed's own kernels (ROCm only, through mxlib.runtime.aiter_backend); "triton" runs mxlib's
 portable kernels (CUDA or ROCm GPUs, or the CPU when TRITON_INTERPRET=1); "torch" is the reference,
