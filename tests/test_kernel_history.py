@@ -284,7 +284,7 @@ def test_floors_says_where_the_read_only_launch_is_under_the_target():
 
 def test_forced_paths_ratio_is_fused_fp4_over_fused():
     frame = pd.read_csv(RESULTS_DIR / "h200" / "run_21d80f8" / "bench1.csv")  # notebook 07's run
-    text, fig = history.forced_paths(frame)
+    text, fig = history.forced_paths(frame, "run_21d80f8/bench1.csv")
     c = frame[(frame.timing == "contest") & (frame.m == 64)]
     ratio = c[c.provider == "mxlib:fused_fp4"].mean_us.item() / c[c.provider == "mxlib:fused"].mean_us.item()
     ratio_line, cublas_line = text.splitlines()[-3], text.splitlines()[-1]
@@ -296,6 +296,8 @@ def test_forced_paths_ratio_is_fused_fp4_over_fused():
     assert cublas_line == ("cublas_bf16 faster than mxlib, mxlib / cublas_bf16: means 32x2880x512 1.013, 256x3072x1536 1.371; "
                            "medians 32x4096x512 1.028, 32x2880x512 1.038, 256x3072x1536 1.392")
     assert {t.get_text() for t in fig.axes[0].get_legend().get_texts()} >= {"mxlib:fused", "mxlib:fused_fp4", "mxlib:mma_sm90"}
+    assert fig.axes[0].get_title().startswith("H200: benchmark shapes, mxlib's paths forced")
+    assert [t.get_text() for t in fig.texts] == ["measured on NVIDIA H200, 2026-12-05 (run_21d80f8/bench1.csv)"]
 
 
 def test_gfx950_fused_fp4_lists_every_benchmark_shape_and_refuses_a_missing_one():

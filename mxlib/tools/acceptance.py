@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass
 
 from ..spec import shapes as shapes_mod
-from .bench_csv import failed, index_rows, number
+from .bench_csv import failed, index_rows, number, valid_time
 from .stats import geomean
 
 # The targets (module docstring), checked by `acceptance`.
@@ -42,13 +42,13 @@ def acceptance(rows: list[dict]) -> list[Check]:
     bench_shapes = [s.mnk for s in shapes_mod.load("benchmark")]
 
     def med(kind, mnk, prov, timing="contest"):
-        """The row's median; None when the row is missing, inf when it has no valid time (it raised, or its
-        output failed the check)."""
+        """The row's median; None when the row is missing, inf when it has no valid time (`valid_time`: it
+        raised, or its output failed the check)."""
         r = idx.get((kind, *mnk, prov, timing))
         if r is None:
             return None
-        v = number(r["median_us"])
-        return math.inf if v is None or failed(r) else v
+        v = valid_time(r, "median_us")
+        return math.inf if v is None else v
 
     def fmt(mnk):
         return "x".join(map(str, mnk))
@@ -138,13 +138,12 @@ def baseline_goal(rows: list[dict]) -> list[Check]:
     checks = []
     for stat in ("mean_us", "median_us"):
         def get(mnk, prov):
-            """The row's time; None when the row is missing, inf when it has no valid time (none, not positive, or
-            an output that failed its check)."""
+            """The row's time; None when the row is missing, inf when it has no valid time (`valid_time`)."""
             r = idx.get(("benchmark", *mnk, prov, "contest"))
             if r is None:
                 return None
-            v = number(r.get(stat))
-            return v if v is not None and v > 0 and not failed(r) else math.inf
+            v = valid_time(r, stat)
+            return math.inf if v is None else v
         mx, cb = [get(s, "mxlib") for s in bench_shapes], [get(s, "cublas_bf16") for s in bench_shapes]
         name = f"mxlib geomean < cublas_bf16 geomean ({stat[:-3]}s)"
         if None in mx or None in cb:

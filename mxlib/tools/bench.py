@@ -21,7 +21,7 @@ from ..spec import validate
 from ..spec.reference import generate_input
 from .acceptance import acceptance, baseline_goal, touch_best_rows
 from .arguments import at_least, non_negative_float, output_file
-from .bench_csv import failed, index_rows, make_row, number, read_csv, write_csv
+from .bench_csv import failed, index_rows, make_row, number, read_csv, valid_time, write_csv
 from .ceilings import ceilings_text, floor_us, measure_ceilings
 from .progress import Progress
 from .provenance import run_metadata
@@ -152,10 +152,9 @@ def summary(rows: list[dict]) -> str:
         for label, column in rows_of:
             geo = []
             for c in cols:
-                keys = [key for key in idx if key[0] == "benchmark" and key[4] == c and key[5] == timing]
-                vals = [number(idx[key].get(column)) for key in keys]
-                complete = (len(vals) == n_bench and all(v is not None and v > 0 for v in vals)
-                            and not any(failed(idx[key]) for key in keys))  # a wrong answer has no score
+                vals = [valid_time(idx[key], column) for key in idx  # a wrong answer has no score
+                        if key[0] == "benchmark" and key[4] == c and key[5] == timing]
+                complete = len(vals) == n_bench and None not in vals
                 geo.append(f"{geomean(vals):.2f}" if complete else "-")
             lines.append(f"{label:<37}" + "".join(f"{g:>{w + 1}}" for g in geo))
     lines.append("('!' marks an output that failed check_implementation (no geomean is given over it); 'FAIL' a "

@@ -66,6 +66,18 @@ def failed(row) -> bool:
     return number(row.get("ok")) == 0
 
 
+def valid_time(row, column: str) -> float | None:
+    """A row's time in `column` where it is one to rank: a positive number of a row whose output did not fail
+    its check (`failed`: the contest gives a wrong answer no score); else None."""
+    v = number(row.get(column))
+    return v if v is not None and v > 0 and not failed(row) else None
+
+
+def devices(frame) -> list[str]:
+    """The device names in a measurement frame's `device` column, sorted; [] when it has none."""
+    return sorted({str(d) for d in frame["device"].dropna()}) if "device" in frame.columns else []
+
+
 def index_rows(rows: list[dict]) -> dict:
     """(kind, m, n, k, provider, timing) -> row; kinds and sizes as str so CSV rows and dicts agree."""
     return {(str(r["kind"]), int(r["m"]), int(r["n"]), int(r["k"]), str(r["provider"]), str(r["timing"])): r

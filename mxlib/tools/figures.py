@@ -32,6 +32,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (after the backend choice)
 from matplotlib import colors as mcolors  # noqa: E402
 from matplotlib import ticker  # noqa: E402
 
+from .bench_csv import devices  # noqa: E402
 from .files import atomic_path  # noqa: E402
 from .repo import FIGURES_DIR  # noqa: E402
 
@@ -201,23 +202,27 @@ def fingerprint(fig) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
+def _no_column(frame, col: str) -> ValueError:
+    return ValueError(f"frame needs a {col!r} column to say where its numbers come from; it has {list(frame.columns)}")
+
+
 def source_line(frame, csv_name: str) -> str:
     """'<device>, <date range> (<csv_name>)' from a measurement frame's `device` and `date` columns."""
     for col in ("device", "date"):
         if col not in frame.columns:
-            raise ValueError(f"frame needs a {col!r} column to say where its numbers come from; it has {list(frame.columns)}")
-    devices = ", ".join(sorted(map(str, frame["device"].dropna().unique())))
+            raise _no_column(frame, col)
     dates = sorted(str(d)[:10] for d in frame["date"].dropna().unique())
     when = dates[0] if len(set(dates)) == 1 else f"{dates[0]}..{dates[-1]}"
-    return f"measured on {devices}, {when} ({csv_name})"
+    return f"measured on {', '.join(devices(frame))}, {when} ({csv_name})"
 
 
 def device_short(frame) -> str:
     """The devices of a measurement frame's `device` column for a figure's title ('H200', 'H100 80GB HBM3'),
     so that a figure drawn from another GPU's run does not carry the recorded runs' device name."""
-    if "device" not in frame.columns or frame["device"].dropna().empty:
-        raise ValueError(f"frame needs a 'device' column to say where its numbers come from; it has {list(frame.columns)}")
-    return ", ".join(sorted({str(d).removeprefix("NVIDIA ") for d in frame["device"].dropna()}))
+    names = devices(frame)
+    if not names:
+        raise _no_column(frame, "device")
+    return ", ".join(sorted({name.removeprefix("NVIDIA ") for name in names}))
 
 
 def stamp(fig, frame, csv_name: str) -> None:
@@ -265,8 +270,6 @@ def speed_bars(ax, frame, providers, *, timing: str = "contest", stat: str = "me
 def bench_figure(frame, providers, title: str, source: str, *, figsize=(9, 4)):
     """A bench frame's `speed_bars` for `providers` as a figure of its own: titled '<device>: <title>' from the
     frame's `device` column (`device_short`), the legend to the right, stamped with `source` (the CSV drawn)."""
-    import matplotlib.pyplot as plt
-
     fig, ax = plt.subplots(figsize=figsize, layout="constrained")
     speed_bars(ax, frame, providers)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))

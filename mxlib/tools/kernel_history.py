@@ -86,14 +86,13 @@ def faster_than(frame, provider: str, other: str, stat: str = "mean_us") -> dict
     return {key: mine[key] / theirs[key] for key in mine if key in theirs and theirs[key] < mine[key]}
 
 
-def forced_paths(frame):
+def forced_paths(frame, source: str):
     """(text, figure) of mxlib's H200 paths forced (fused, fused_fp4, mma_sm90) on the benchmark shapes in one
     bench.csv frame, beside the dispatcher and cuBLAS bf16: the contest table; fused_fp4 over fused per shape
     (the cost of emulating the FP4 MMA on sm_90 and of quantizing A in every program, and where the two configs
     differ, of that too: the differing `CONFIG_FIELDS` are named); then where cuBLAS bf16 is faster than the
-    dispatcher, by the means and by the medians. The figure: the five as bars."""
-    import matplotlib.pyplot as plt
-
+    dispatcher, by the means and by the medians. The figure: the five as bars, stamped with `source` (the CSV
+    the frame was read from)."""
     from . import figures, ranking
 
     paths = ["mxlib:fused", "mxlib:fused_fp4", "mxlib:mma_sm90", "mxlib", "cublas_bf16"]
@@ -110,11 +109,8 @@ def forced_paths(frame):
             + "\n\ncublas_bf16 faster than mxlib, mxlib / cublas_bf16: " + "; ".join(
                 f"{stat[:-3]}s " + (", ".join(f"{'x'.join(map(str, key))} {r:.3f}" for key, r in got.items()) or "none")
                 for stat, got in ahead.items()))
-    fig, ax = plt.subplots(figsize=(8.5, 4), layout="constrained")
-    figures.speed_bars(ax, frame, paths)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    ax.set_title(f"{figures.device_short(frame)}, benchmark shapes: mxlib's paths forced "
-                 "(FP4 decoded or emulated on sm_90)")
+    fig = figures.bench_figure(frame, paths, "benchmark shapes, mxlib's paths forced (FP4 decoded or emulated on "
+                               "sm_90)", source, figsize=(8.5, 4))
     return text, fig
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 from importlib import resources
 
-from .bench_csv import failed
+from .bench_csv import devices, valid_time
 from .stats import geomean
 
 AITER_CSV = resources.files("mxlib") / "data" / "aiter_mi355x.csv"
@@ -49,14 +49,12 @@ def score_us(times: dict, shapes=None) -> float:
 
 
 def per_shape(frame, provider: str, *, timing: str = "contest", stat: str = "mean_us", kind: str = "benchmark") -> dict:
-    """(M, N, K) -> `stat` of one provider's rows of `kind` in a bench.csv frame; rows without a time, and rows
-    whose output failed its check (`ok` 0: no valid time, as the contest gives no score to a wrong answer),
-    left out. Where a shape has several rows, the last one's."""
-    rows = frame[(frame["provider"] == provider) & (frame["timing"] == timing) & (frame["kind"] == kind)
-                 & frame[stat].notna()]
-    if "ok" in rows.columns:
-        rows = rows[~rows["ok"].map(lambda v: failed({"ok": v}))]
-    return {(int(r.m), int(r.n), int(r.k)): float(getattr(r, stat)) for r in rows.itertuples()}
+    """(M, N, K) -> `stat` of one provider's rows of `kind` in a bench.csv frame; rows without a valid time
+    (`bench_csv.valid_time`: none, or an output that failed its check, as the contest gives no score to a wrong
+    answer) left out. Where a shape has several rows, the last one's."""
+    rows = frame[(frame["provider"] == provider) & (frame["timing"] == timing) & (frame["kind"] == kind)]
+    times = ((r, valid_time(r, stat)) for r in rows.to_dict("records"))
+    return {(int(r["m"]), int(r["n"]), int(r["k"])): v for r, v in times if v is not None}
 
 
 def scores(frame, providers, *, timing: str = "contest") -> list[tuple[str, float, float]]:
@@ -79,8 +77,8 @@ def table(frame, providers, *, timing: str = "contest", kinds=("benchmark",)) ->
     rows = frame[(frame["timing"] == timing) & frame["kind"].isin(kinds)]
     keys = list(dict.fromkeys((str(r.kind), int(r.m), int(r.n), int(r.k)) for r in rows.itertuples()))
     width = max(16, *(len(p) + 2 for p in providers))
-    devices = sorted({str(d) for d in rows["device"].dropna()}) if "device" in rows else []
-    where = f" on {' and '.join(devices)}" if devices else ""
+    names = devices(rows)
+    where = f" on {' and '.join(names)}" if names else ""
     lines = [f"{timing} time per call, us{where}: mean (median)",
              f"{'':10}{'M x N x K':>15}" + "".join(f"{p:>{width}}" for p in providers)]
     means = {(p, kind): per_shape(frame, p, timing=timing, kind=kind) for p in providers for kind in kinds}
