@@ -234,18 +234,27 @@ def mx_cpu_tensors_ok() -> bool:
     return os.environ.get("TRITON_INTERPRET") == "1" and (mx_interpreting() or not triton.knobs.runtime.interpret)
 
 
+# What to do when TRITON_INTERPRET=1 came after the kernels were imported (`mx_imported_too_early`).
+MX_TOO_EARLY = ("it is set now, but mxlib's kernels were imported earlier in this process without it: restart Python "
+                "with it set")
+
+
+def mx_imported_too_early() -> bool:
+    """TRITON_INTERPRET=1 is set, but CPU tensors still cannot reach the kernels: they were imported before it was
+    (compiled-mode objects), and only a new process can run them in the interpreter."""
+    return os.environ.get("TRITON_INTERPRET") == "1" and not mx_cpu_tensors_ok()
+
+
 def mx_check_triton_device(t: torch.Tensor, name: str) -> None:
     """Triton runs on CUDA/ROCm tensors, and on CPU tensors only through its interpreter."""
     if t.device.type == "cuda":
         return
     if t.device.type == "cpu" and mx_cpu_tensors_ok():
         return
-    late = t.device.type == "cpu" and os.environ.get("TRITON_INTERPRET") == "1"
     raise ValueError(
         f"{name} is on {t.device}: the Triton kernels need a CUDA/ROCm tensor, or a CPU tensor with "
         "TRITON_INTERPRET=1 set before mxlib's kernels are imported and still set"
-        + (" (it is set now, but the kernels were imported earlier in this process without it: restart Python "
-           "with it set)" if late else "")
+        + (f" ({MX_TOO_EARLY})" if t.device.type == "cpu" and mx_imported_too_early() else "")
     )
 
 

@@ -57,12 +57,11 @@ def _triton_status() -> tuple[bool, str]:
         return True, f"triton {version} on {kind} device {gpu_facts(torch.cuda.current_device())[0]}"
     if _interpreting():
         return True, f"triton {version} interpreter on the CPU (TRITON_INTERPRET=1)"
-    if "mxlib.kernels.common" in sys.modules and os.environ.get("TRITON_INTERPRET") == "1":
-        return False, (f"triton {version} is installed but there is no CUDA/ROCm device, and mxlib's kernels were "
-                       "imported earlier in this process without TRITON_INTERPRET=1, so they cannot run in the "
-                       "interpreter: restart Python with it set")
+    common = sys.modules.get("mxlib.kernels.common")
+    why = (f"TRITON_INTERPRET=1: {common.MX_TOO_EARLY}" if common is not None and common.mx_imported_too_early()
+           else "TRITON_INTERPRET=1 must be set before they are imported, and stay set")
     return False, (f"triton {version} is installed but there is no CUDA/ROCm device and mxlib's kernels cannot "
-                   "run in the interpreter (TRITON_INTERPRET=1 must be set before they are imported, and stay set)")
+                   f"run in the interpreter ({why})")
 
 
 def _interpreting() -> bool:
