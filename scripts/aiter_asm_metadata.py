@@ -63,7 +63,6 @@ def main(argv=None) -> int:
                          ctas_per_cu=res.ctas, limited_by=res.limited_by, co_file=co, aiter_commit=commit[:10],
                          tool=tool, date=datetime.date.today().isoformat()))
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
     with atomic_open(out, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
         w.writeheader()

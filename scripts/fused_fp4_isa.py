@@ -105,7 +105,6 @@ def main(argv=None) -> int:
             print(" ".join(f"{k}={row[k]}" for k in CSV_FIELDS if row.get(k) not in (None, "")),
                   f"({time.time() - t0:.1f} s)", flush=True)
     if args.out:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         with atomic_open(args.out, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=CSV_FIELDS, lineterminator="\n")
             w.writeheader()

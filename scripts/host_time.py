@@ -149,7 +149,6 @@ def main() -> int:
     # data/results/h100/host_micro_e833207/).
     for what, fn in profiles:
         print(f"--- profile of {what}, {args.calls} calls\n{profile(fn, args.calls)}", flush=True)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
     with atomic_open(args.out, "w", newline="") as f:  # an interrupted run leaves no half-written CSV
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
