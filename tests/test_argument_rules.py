@@ -56,6 +56,9 @@ def test_explicit_path_picks_the_backend_that_has_it(monkeypatch):
     monkeypatch.setattr(dispatch, "backends", lambda: status)
     monkeypatch.setattr(dispatch, "device_kind", lambda device: "h200")
     monkeypatch.setattr(dispatch, "check_device_type", lambda d, name, present: devices.check_device_type(d, name))
+    from mxlib.kernels import gemm_fused
+
+    monkeypatch.setattr(gemm_fused, "compute_units", lambda device=None: 132)  # the default asks the GPU's SMs
     monkeypatch.delenv("MXLIB_BACKEND", raising=False)
     monkeypatch.delenv("MXLIB_PATH", raising=False)
     backend, path, config = dispatch.plan(8, 32, 64, "cuda", path="fused")

@@ -69,6 +69,39 @@ def test_split_k_is_bounded_by_the_unrolled_reduction(mod):
         assert 1 <= mod.default_config(m, 64, 2**22).split_k <= common.MAX_UNROLLED_SPLIT_K
 
 
+class _Resolved(Exception):
+    pass
+
+
+@pytest.mark.parametrize("path", tuple(PATHS))
+def test_every_path_asks_its_default_for_the_operands_device(path, monkeypatch):
+    """A call without a config gets the default made for the GPU its operands are on, not the current one
+    (fused and mma_sm90 size their split-K by that GPU's SMs): the path hands a.device to its default, and
+    the dispatcher hands its device on."""
+    mod = path_module(path)
+    name = next(k for k, v in vars(mod).items() if v is mod.default_config and k != "default_config")
+    seen = []
+
+    def recording(m, n, k, device=None):
+        seen.append(device)
+        raise _Resolved
+
+    monkeypatch.setattr(mod, name, recording)
+    a, _, _, bs, bss = data()
+    with pytest.raises(_Resolved):
+        mod.gemm(a, bs, bss)
+    assert seen == [a.device]
+
+
+def test_the_dispatcher_asks_the_default_for_its_device(monkeypatch):
+    from mxlib.runtime import dispatch
+
+    seen = []
+    monkeypatch.setattr(F, "compute_units", lambda device=None: seen.append(device) or 132)
+    path, cfg = dispatch.select(64, 7168, 2048, "cpu", path="fused")
+    assert seen == ["cpu"] and cfg == F.default_config(64, 7168, 2048, "cpu")
+
+
 @pytest.mark.parametrize("mod, check", ((F, F.fused_check_launch), (F4, F4.fused_fp4_check_launch)))
 def test_workspace_past_int32_is_refused_from_the_arithmetic(mod, check):
     cfg = mod.Config(block_m=16, block_n=64, block_k=64, split_k=64)

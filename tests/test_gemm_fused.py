@@ -395,7 +395,7 @@ def test_default_config_up_to_m_32_aims_at_two_programs_per_unit_and_quantizes_a
 def test_default_split_reaches_every_k_iteration_of_a_short_k(monkeypatch):
     """Where few programs leave room, the default split_k is K's number of block_k iterations, counting a
     partial last one (K = 192 at block_k 128: two), never fewer."""
-    monkeypatch.setattr(F, "compute_units", lambda: 132)
+    monkeypatch.setattr(F, "compute_units", lambda device=None: 132)
     assert F.default_config(16, 64, 192).split_k == 2
     assert F.default_config(16, 64, 256).split_k == 2 and F.default_config(16, 64, 320).split_k == 3
 
@@ -403,7 +403,7 @@ def test_default_split_reaches_every_k_iteration_of_a_short_k(monkeypatch):
 def test_default_a_once_holds_at_exactly_two_programs_per_unit(monkeypatch):
     """From M = 64 the default quantizes A once when the launch has at most two programs per unit, the
     bound included: 264 programs on 132 SMs is a_once, 265 would not be."""
-    monkeypatch.setattr(F, "compute_units", lambda: 132)
+    monkeypatch.setattr(F, "compute_units", lambda device=None: 132)
     cfg = F.default_config(64, 264 * 64, 2048)
     assert F.grid(64, 264 * 64, 2048, cfg) == 264 and cfg.a_once == 1
     cfg = F.default_config(64, 265 * 64, 2048)

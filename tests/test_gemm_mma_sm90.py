@@ -140,7 +140,7 @@ RULE_ROWS = ((4, 2880, 512), (16, 2112, 7168), (32, 4096, 512), (32, 2880, 512),
 
 
 def test_the_default_is_the_h200_tables_row_where_the_rule_applies(monkeypatch):
-    monkeypatch.setattr(G, "compute_units", lambda: 132)  # the H200's SMs
+    monkeypatch.setattr(G, "compute_units", lambda device=None: 132)  # the H200's SMs
     rows = {shape: cfg for shape, entries in dispatch.load_table("h200").items()
             for path, cfg in entries if path == "mma_sm90"}
     for shape in RULE_ROWS:
@@ -195,14 +195,13 @@ def test_default_wspec_tiles_by_m_and_k():
         assert G._mma_default_config(m, n, 2048, 132).block_n == block_n, (m, n)  # M <= 64: no such two-warpgroup tiling
 
 
-def test_the_default_aims_at_the_current_gpus_sms(monkeypatch):
-    """The default's split_k follows the SM count of the GPU asked about, also when the same shape was asked
-    before on a GPU of another size (the defaults are kept per shape and SM count)."""
-    made = {}
-    for units in (132, 66, 132):
-        monkeypatch.setattr(G, "compute_units", lambda: units)
-        made.setdefault(units, []).append(G.default_config(64, 2112, 7168))
-    assert made[132][0] is made[132][1] and made[132][0].split_k > made[66][0].split_k
+def test_the_default_aims_at_the_sms_of_the_gpu_asked_for(monkeypatch):
+    """The default's split_k follows the SM count of the GPU it is made for, also when the same shape was asked
+    before for a GPU of another size (the defaults are kept per shape and SM count)."""
+    sms = {"cuda:0": 132, "cuda:1": 66}
+    monkeypatch.setattr(G, "compute_units", lambda device=None: sms[device])
+    made = [G.default_config(64, 2112, 7168, gpu) for gpu in ("cuda:0", "cuda:1", "cuda:0")]
+    assert made[0] is made[2] and made[0].split_k > made[1].split_k
 
 
 def test_only_wspec_quantizes_a_in_whole_tiles_of_rows():

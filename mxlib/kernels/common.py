@@ -369,10 +369,11 @@ def mx_check_config(c, path: str, split_k: bool, max_split_k: int | None = None)
         raise ValueError(f"{path} Config.num_stages must be a positive integer, got {c.num_stages!r}")
 
 
-def mx_resolve_config(path: str, config, config_type: type, default_config, m: int, n: int, k: int):
-    """The caller's `config`, or `default_config(m, n, k)` when it is None; a config of another path (any
-    type but `config_type`) is refused by name."""
-    cfg = config if config is not None else default_config(m, n, k)
+def mx_resolve_config(path: str, config, config_type: type, default_config, m: int, n: int, k: int, device):
+    """The caller's `config`, or `default_config(m, n, k, device)` when it is None (`device`: the operands',
+    so a call on another GPU than the current one gets a default sized for its own GPU); a config of another
+    path (any type but `config_type`) is refused by name."""
+    cfg = config if config is not None else default_config(m, n, k, device)
     if not isinstance(cfg, config_type):
         raise TypeError(f"config must be a gemm_{path}.Config, got {type(cfg).__name__}")
     return cfg

@@ -35,8 +35,8 @@ class AsmConfig:
         return 0
 
 
-def asm_default_config(m: int, n: int, k: int) -> AsmConfig:
-    """The ASM kernel's 32x128 tile; a 16-row tile when M <= 16 wastes fewer rows."""
+def asm_default_config(m: int, n: int, k: int, device=None) -> AsmConfig:
+    """The ASM kernel's 32x128 tile; a 16-row tile when M <= 16 wastes fewer rows (on any `device`)."""
     return AsmConfig(block_m=16 if m <= 16 else 32)
 
 

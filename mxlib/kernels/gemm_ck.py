@@ -35,7 +35,7 @@ class CkConfig:
             raise ValueError(f"ck Config.group_m must be a positive integer, got {self.group_m!r}")
 
 
-def ck_default_config(m: int, n: int, k: int) -> CkConfig:
+def ck_default_config(m: int, n: int, k: int, device=None) -> CkConfig:
     """64-row tiles from M = 64 on (the seed sends M > 32 here; its contest shapes start at M = 64); smaller
     M gets the smallest power-of-two row tile that holds it, so any M works without wasting a 64-row tile."""
     block_m = 64 if m >= 64 else max(16, 1 << (m - 1).bit_length())

@@ -101,17 +101,16 @@ class FusedConfig:
                              f"got {self.block_n!r}")
 
 
-def fused_default_config(m: int, n: int, k: int) -> FusedConfig:
-    """A heuristic for shapes without a tuned row, the shape of the H200's winners (KERNEL_NOTES.md,
-    "The fused path's default config and a_once"), with `units` the GPU's SMs or CUs
-    (`mxlib.spec.devices.compute_units`): up to M = 32, one M tile, 64-row N tiles, 4 warps, split_k
-    aiming at two programs per unit and A quantized per program; above M = 32, M tiles of up to 128 rows,
-    64-row N tiles, 4 warps, split_k aiming at one program per unit, and A quantized once per launch
-    when the grid is at most two programs per unit (its programs wait on each other, so all of them
-    must be resident). BLOCK_K = 128 (256 spills). split_k stays within MAX_UNROLLED_SPLIT_K. The M >= 64
-    winners changed their tiles and a_once in one step, so what each gives alone is not measured at
-    those tiles (the same section of KERNEL_NOTES.md)."""
-    units = compute_units()
+def fused_default_config(m: int, n: int, k: int, device=None) -> FusedConfig:
+    """A heuristic for shapes without a tuned row, the shape of the H200's winners (KERNEL_NOTES.md, "The fused
+    path's default config and a_once"), with `units` the SMs or CUs of `device` (`mxlib.spec.devices.compute_units`:
+    None is the current GPU; the H200's count without a GPU): up to M = 32, one M tile, 64-row N tiles, 4 warps,
+    split_k aiming at two programs per unit and A quantized per program; above M = 32, M tiles of up to 128 rows,
+    64-row N tiles, 4 warps, split_k aiming at one program per unit, and A quantized once per launch when the grid
+    is at most two programs per unit (its programs wait on each other, so all of them must be resident). BLOCK_K =
+    128 (256 spills). split_k stays within MAX_UNROLLED_SPLIT_K. The M >= 64 winners changed their tiles and a_once
+    in one step, so what each gives alone is not measured at those tiles (the same section of KERNEL_NOTES.md)."""
+    units = compute_units(device)
     small = m <= 32
     block_m = max(16, triton.next_power_of_2(m)) if small else min(128, triton.next_power_of_2(m))
     tiles = triton.cdiv(m, block_m) * triton.cdiv(n, 64)
@@ -395,7 +394,7 @@ def fused_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tenso
     `out`, if given, is written and returned; otherwise each call returns a fresh tensor."""
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out, rounding)
     # the config is checked first, as for any M (an empty A needs none, so any shape's serves it)
-    cfg = mx_resolve_config("fused", config, FusedConfig, fused_default_config, max(m, 1), n, k)
+    cfg = mx_resolve_config("fused", config, FusedConfig, fused_default_config, max(m, 1), n, k, a.device)
     if m == 0:
         return mx_output(m, n, a.device, out)  # an empty A gives an empty C: nothing to launch
     c = mx_output(m, n, a.device, out)

@@ -88,7 +88,7 @@ class FusedFp4Config:
 DEFAULT_PROGRAMS = MI355X.units
 
 
-def fused_fp4_default_config(m: int, n: int, k: int) -> FusedFp4Config:
+def fused_fp4_default_config(m: int, n: int, k: int, device=None) -> FusedFp4Config:
     """The occupancy rule for a shape (mxlib/data/configs/mi355x.csv records it per contest shape with the
     compiled facts behind it): one M tile up to M = 32 (block_m 16 or 32), else 64-row M tiles with 8
     warps; BLOCK_K = 256, so an iteration quantizes at most 32 A elements per lane and reads one 256-byte
@@ -270,7 +270,7 @@ def fused_fp4_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.T
     `out`, if given, is written and returned; otherwise each call returns a fresh tensor."""
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out, rounding)
     # the config is checked first, as for any M (an empty A needs none, so any shape's serves it)
-    cfg = mx_resolve_config("fused_fp4", config, FusedFp4Config, fused_fp4_default_config, max(m, 1), n, k)
+    cfg = mx_resolve_config("fused_fp4", config, FusedFp4Config, fused_fp4_default_config, max(m, 1), n, k, a.device)
     if m == 0:
         return mx_output(m, n, a.device, out)  # an empty A gives an empty C: nothing to launch
     c = mx_output(m, n, a.device, out)

@@ -248,7 +248,7 @@ def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
     return max(0, min(regs, MMA_MAX_SMEM // mma_smem_bytes(cfg, round_chunks)))
 
 
-def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
+def mma_default_config(m: int, n: int, k: int, device=None) -> MmaConfig:
     """A heuristic for shapes without a tuned row, the pattern of the H200 table's rows (the sweeps' winners;
     KERNEL_NOTES.md, "The default configs follow the table").
     - M > 64: family "wspec", block_m 128, one consumer warpgroup, 4 stages, 64-row B tiles, or 128-row ones (two
@@ -262,11 +262,11 @@ def mma_default_config(m: int, n: int, k: int) -> MmaConfig:
       M = 32); 32-row B tiles with 4 warps along K at block_m 8, 64-row tiles with 2 at 16; no split.
     - M <= 32, longer K: family "wspec", block_m 16 or 32, 64-row B tiles, one consumer warpgroup, 4 stages,
       split_k aiming at about 1.5 CTAs per SM (several fit an SM at these tiles).
-    SMs are `spec.devices.compute_units()`'s: the current GPU's, the H200's without a GPU. Fewer stages where the
-    scales of a long K range need the shared memory; where no ring fits them (K of about a million), family
-    "direct", whose shared memory does not grow with K, at block_m 8, 16 or 64 by M. The shape follows
-    `mxlib.spec.ints.gemm_shape`."""
-    return _mma_default_config(m, n, k, compute_units())
+    SMs are `device`'s (`spec.devices.compute_units`: None is the current GPU; the H200's without a GPU).
+    Fewer stages where the scales of a long K range need the shared memory; where no ring fits them (K of about
+    a million), family "direct", whose shared memory does not grow with K, at block_m 8, 16 or 64 by M. The
+    shape follows `mxlib.spec.ints.gemm_shape`."""
+    return _mma_default_config(m, n, k, compute_units(device))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -733,7 +733,7 @@ def mma_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor,
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out)
     choice(rounding, "rounding", ROUNDINGS)
     # An empty A (M = 0) needs no launch, so any shape's config serves it.
-    cfg = mx_resolve_config("mma_sm90", config, MmaConfig, mma_default_config, max(m, 1), n, k)
+    cfg = mx_resolve_config("mma_sm90", config, MmaConfig, mma_default_config, max(m, 1), n, k, a.device)
     if a.dtype not in A_DTYPES:
         raise TypeError(f"mma_sm90 quantizes A of dtype {', '.join(map(str, A_DTYPES))} only, got {a.dtype}; "
                         "use path 'fused'")

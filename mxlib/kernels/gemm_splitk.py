@@ -54,7 +54,7 @@ def splitk_slices(k: int, split_k: int) -> list[int]:
     return [32 * max(0, min(per, groups - s * per)) for s in range(split_k)]
 
 
-def splitk_default_config(m: int, n: int, k: int) -> SplitkConfig:
+def splitk_default_config(m: int, n: int, k: int, device=None) -> SplitkConfig:
     """16-row tiles up to M = 16, 32 above (aiter's preshuffle kernel asserts BLOCK_SIZE_M <= 16 for all M < 32;
     this kernel has no such limit); split_k the largest that keeps the GEMM within _SPLITK_TARGET_CTAS
     programs with every K range (`splitk_slices`) at least 256 long, so none is empty; 1 where K < 512."""
@@ -111,7 +111,7 @@ def splitk_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tens
     otherwise every call returns a fresh tensor (the workspace is fresh too)."""
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out, rounding)
     # the config is checked first, as for any M (an empty A needs none, so any shape's serves it)
-    cfg = mx_resolve_config("splitk", config, SplitkConfig, splitk_default_config, max(m, 1), n, k)
+    cfg = mx_resolve_config("splitk", config, SplitkConfig, splitk_default_config, max(m, 1), n, k, a.device)
     c = mx_output(m, n, a.device, out)
     if m == 0:
         return c  # an empty A gives an empty C: nothing to launch

@@ -68,11 +68,11 @@ def _tiled_kernel(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, c_ptr, M, N, Kb, G, sc
 def tiled_gemm(path: str, config_type: type, default_config, a: torch.Tensor, b_shuffle: torch.Tensor,
                b_scale_sh: torch.Tensor, config, rounding: str, out: torch.Tensor | None) -> torch.Tensor:
     """bf16 (M, N) = dequant(quant(A)) @ dequant(B)^T for path `path`, whose Config is `config_type`
-    and whose `default_config(m, n, k)` gives the tile when `config` is None. `out`, if given, is
+    and whose `default_config(m, n, k, device)` gives the tile when `config` is None. `out`, if given, is
     written and returned; otherwise every call returns a fresh tensor."""
     m, n, k = mx_check_gemm_args(a, b_shuffle, b_scale_sh, out, rounding)
     # the config is checked first, as for any M (an empty A needs none, so any shape's serves it)
-    cfg = mx_resolve_config(path, config, config_type, default_config, max(m, 1), n, k)
+    cfg = mx_resolve_config(path, config, config_type, default_config, max(m, 1), n, k, a.device)
     c = mx_output(m, n, a.device, out)
     if m == 0:
         return c  # an empty A gives an empty C: nothing to launch

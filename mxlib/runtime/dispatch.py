@@ -227,7 +227,7 @@ def _select(m: int, n: int, k: int, device, path: str | None, a_dtype, where: st
     for row_path, config in rows:
         if row_path == path:
             return path, config
-    return path, path_module(path).default_config(m, n, k)
+    return path, path_module(path).default_config(m, n, k, device)
 
 
 def triton_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, *,

@@ -3,7 +3,8 @@
 Each path module exposes the same contract:
   gemm(a, b_shuffle, b_scale_sh, *, config=None, rounding="rne", out=None) -> bf16 (M, N), fresh unless `out`;
   Config, a frozen dataclass with at least block_m, block_n, block_k, split_k, num_warps, num_stages;
-  default_config(m, n, k) -> Config;
+  default_config(m, n, k, device=None) -> Config, shaped for the GPU `device` (None: the current GPU, the H200
+  without one) where the path's default depends on the GPU's size, `device` unread where it does not;
   grid(m, n, k, config) -> CTAs launched per call, all launches summed (for the occupancy model);
   optionally available(device) -> (bool, one-line reason), for a path that runs only where it can be
   built (`path_available`; the Triton paths run wherever Triton does);
