@@ -349,8 +349,8 @@ def speed(frame, path: str):
     keys = [s.mnk for s in seed_shapes(path)]
     mine = frame[frame[["m", "n", "k"]].apply(tuple, axis=1).isin(keys)]
     providers = [f"mxlib:{path}", "mxlib:fused", "cublas_bf16"]
-    devices, dates = sorted(set(mine.device)), sorted(set(mine.date))
-    text = (f"{', '.join(devices)}, {dates[0][:16].replace('T', ' ')} UTC (the recorded bench):\n"
+    dates = sorted(set(mine.date))  # the table's first line names the device
+    text = (f"The recorded bench of {dates[0][:16].replace('T', ' ')} UTC:\n"
             + ranking.table(mine, providers, kinds=("test", "benchmark", "extra")))
     fig = figures.bench_figure(mine, providers, f"the {path} path on its contest shapes (portable stand-ins)",
                                "data/results/h200/bench.csv", figsize=(7, 4.2))
