@@ -213,9 +213,12 @@ def test_count_and_time_arguments_are_refused_before_any_work(capsys):
     import argparse
 
     assert arguments.at_least(1)("3") == 3 and arguments.non_negative_float("0.5") == 0.5
-    for parse, value in ((arguments.at_least(1), "0"), (arguments.at_least(0), "-1"), (arguments.at_least(0), "x"),
-                         (arguments.non_negative_float, "-2"), (arguments.non_negative_float, "inf")):
-        with pytest.raises(argparse.ArgumentTypeError):
+    for parse, value, rule in ((arguments.at_least(1), "0", "must be at least 1, got 0"),
+                               (arguments.at_least(0), "-1", "must be at least 0, got -1"),
+                               (arguments.at_least(0), "x", "'x' is not an integer"),
+                               (arguments.non_negative_float, "-2", "must be a finite number >= 0, got -2"),
+                               (arguments.non_negative_float, "inf", "must be a finite number >= 0, got inf")):
+        with pytest.raises(argparse.ArgumentTypeError, match=rule):
             parse(value)
     from mxlib.__main__ import main
 

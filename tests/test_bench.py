@@ -64,7 +64,7 @@ def test_csv_schema_round_trip(tmp_path):
     assert len(back) == len(rows)
     assert {r["timing"] for r in back} == {"contest", "graph"}
     assert _verdicts(back) == _verdicts(rows)  # the checks read rows as written or as read back
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"row has columns outside bench_csv.CSV_FIELDS: \['surprise'\]"):
         bench_csv.write_csv([{**rows[0], "surprise": 1}], tmp_path / "x.csv")
 
 

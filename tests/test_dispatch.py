@@ -16,6 +16,7 @@ from mxlib.runtime.paths import PATHS, path_module
 from mxlib.spec.reference import check_implementation, generate_input, ref_kernel
 
 from . import golden
+from .helpers import fresh_seed, spy_on_paths
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 
@@ -83,21 +84,24 @@ def test_triton_backend_on_golden_cases(golden_dir, clean_env):
 
 
 def test_explicit_path_and_env_overrides(clean_env):
-    data = generate_input(4, 64, 512, 6, device=DEVICE)
+    """The path an argument or the environment names is the one that runs (the paths agree in their bits
+    here, so the spy, not the output, says which ran)."""
+    data = generate_input(4, 64, 512, fresh_seed(), device=DEVICE)
     a, _, _, bs, bsc = data
     by_path = {p: path_module(p).gemm(a, bs, bsc, config=dispatch.select(4, 64, 512, a.device, p)[1])
                for p in ("ck", "splitk")}
-    assert torch.equal(mxlib.custom_kernel(data, backend="triton", path="ck"), by_path["ck"])
+    ran = spy_on_paths(clean_env)
+    assert torch.equal(mxlib.custom_kernel(data, backend="triton", path="ck"), by_path["ck"]) and ran == ["ck"]
     clean_env.setenv(dispatch.ENV_BACKEND, "triton")
     clean_env.setenv(dispatch.ENV_PATH, "ck")
-    assert torch.equal(mxlib.custom_kernel(data), by_path["ck"])
+    assert torch.equal(mxlib.custom_kernel(data), by_path["ck"]) and ran == ["ck"] * 2
     # an argument beats the environment
-    assert torch.equal(mxlib.custom_kernel(data, path="splitk"), by_path["splitk"])
+    assert torch.equal(mxlib.custom_kernel(data, path="splitk"), by_path["splitk"]) and ran[2:] == ["splitk"]
     clean_env.setenv(dispatch.ENV_BACKEND, "torch")
     with pytest.raises(ValueError, match=r"\$MXLIB_PATH='ck' names a path"):
         mxlib.custom_kernel(data)
     clean_env.delenv(dispatch.ENV_PATH)
-    assert torch.equal(mxlib.custom_kernel(data), ref_kernel(data))
+    assert torch.equal(mxlib.custom_kernel(data), ref_kernel(data)) and len(ran) == 3  # torch runs no path
 
 
 def test_arguments_win_over_the_environment(clean_env):
@@ -196,18 +200,19 @@ def test_shipped_tables_are_valid(kind):
 
 
 def test_bad_tables(tmp_path):
-    cases = {
-        "cols": "m,n,path,config\n1,16,asm,\n",
-        "int": "m,n,k,path,config\n1,16,x64,asm,\n",
-        "path": "m,n,k,path,config\n1,16,64,cublas,\n",
-        "item": "m,n,k,path,config\n1,16,64,asm,block_m:16\n",
-        "value": "m,n,k,path,config\n1,16,64,asm,block_m=big\n",
-        "comma": "m,n,k,path,config\n1,16,64,asm,block_m=16,split_k=4\n",  # would drop split_k silently
-        "short": "m,n,k,path,config\n1,16\n",
+    columns = r"data row 1: must have exactly the columns m,n,k,path,config \(a config holds no comma"
+    cases = {  # name: (text, the rule its error states)
+        "cols": ("m,n,path,config\n1,16,asm,\n", r": columns must be m,n,k,path,config, got \['m', 'n', 'path'"),
+        "int": ("m,n,k,path,config\n1,16,x64,asm,\n", "data row 1: m, n, k must be integers, got '1', '16', 'x64'"),
+        "path": ("m,n,k,path,config\n1,16,64,cublas,\n", "data row 1: path 'cublas' is not in mxlib.runtime.paths.PATHS"),
+        "item": ("m,n,k,path,config\n1,16,64,asm,block_m:16\n", "data row 1: config items must be key=value"),
+        "value": ("m,n,k,path,config\n1,16,64,asm,block_m=big\n", "config value of block_m must be an integer"),
+        "comma": ("m,n,k,path,config\n1,16,64,asm,block_m=16,split_k=4\n", columns),  # would drop split_k silently
+        "short": ("m,n,k,path,config\n1,16\n", columns),
     }
-    for name, text in cases.items():
+    for name, (text, rule) in cases.items():
         (tmp_path / f"{name}.csv").write_text(text)
-        with pytest.raises(ValueError, match=f"{name}.csv"):
+        with pytest.raises(ValueError, match=f"{name}.csv.*{rule}"):
             dispatch.load_table(name, str(tmp_path))
     (tmp_path / "ok.csv").write_text("# a comment line\nm,n,k,path,config\n1,16,64,asm,block_m=16 split_k=1\n")
     assert dispatch.load_table("ok", str(tmp_path)) == {(1, 16, 64): [("asm", {"block_m": 16, "split_k": 1})]}

@@ -17,7 +17,7 @@ from mxlib.kernels.common import mx_bits_f32
 from mxlib.kernels.gemm_fused import _fused_dequantize, _fused_quantize
 from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight
 from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4
-from mxlib.spec.reference import check_implementation, compare, generate_input
+from mxlib.spec.reference import check_exact, check_implementation, compare, generate_input
 
 from . import golden
 
@@ -51,6 +51,8 @@ def test_golden_cases(golden_dir, rule):
         for cfg in (None, F.Config(block_m=16, block_n=64, block_k=128, split_k=3)):
             out = run_data(data, cfg, rule)
             ok, msg = compare(out, case["C_bf16_bits"].to(DEVICE))
+            assert ok, f"{name} {rule} {cfg}: {msg}"
+            ok, msg = check_exact(data, out, rule, F.zero_scale_operands(DEVICE))  # within the exact rule too
             assert ok, f"{name} {rule} {cfg}: {msg}"
 
 
@@ -127,11 +129,19 @@ def differ(got: torch.Tensor, want: torch.Tensor) -> torch.Tensor:
     return (~((got == want) | (got.isnan() & want.isnan()))).nonzero()
 
 
+def differ_in_bits(got: torch.Tensor, want: torch.Tensor) -> torch.Tensor:
+    """Positions where two fp32 tensors differ in their bits (-0.0 is not 0.0), any NaN equal to any NaN."""
+    got, want = got.cpu().float(), want.cpu().float()
+    same = (got.view(torch.int32) == want.view(torch.int32)) | (got.isnan() & want.isnan())
+    return (~same).nonzero()
+
+
 @pytest.mark.parametrize("rounding", ["rne", "ties_away"])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 def test_quantizer_bit_exact_full_range(rounding, dtype):
     """The kernel's quantizer, on scales over the whole E8M0 range (subnormal input, the e = 127
-    edge, NaN and Inf blocks), gives mxlib.spec.quant's dequantized values bit for bit."""
+    edge, NaN and Inf blocks), gives mxlib.spec.quant's dequantized values bit for bit, but for one
+    departure under rne: a -0 (code 8) comes out +0 (`_fused_quantize` says why C cannot show it)."""
     gen = torch.Generator().manual_seed(random.SystemRandom().randrange(2**31))
     x = adversarial_a(32, 128, gen, max_exp=140)
     x[3, 40] = float("nan")
@@ -143,7 +153,11 @@ def test_quantizer_bit_exact_full_range(rounding, dtype):
     xd = x.to(DEVICE)
     got = torch.full(xd.shape, float("nan"), dtype=torch.float32, device=DEVICE)
     _quantize_probe[(1,)](xd, got, R=32, C=128, TIES_AWAY=rounding == "ties_away")
-    diff = differ(got, want)
+    diff = differ_in_bits(got, want)  # the probe stores the dequantized values, so -0 is not 0 here
+    if rounding == "rne":
+        i, j = diff.unbind(1)
+        signed_zero = (want[i, j] == 0) & want[i, j].signbit() & (got.cpu()[i, j] == 0) & ~got.cpu()[i, j].signbit()
+        diff = diff[~signed_zero]
     assert diff.numel() == 0, f"{len(diff)} values differ, first at {diff[:4].tolist()}"
 
 
@@ -349,21 +363,21 @@ def test_split_k_launches_on_two_queues_at_once():
 def test_bad_input_raises():
     data = generate_input(4, 64, 128, 3, device=DEVICE)
     a, _, _, b_shuffle, b_scale_sh = data
-    with pytest.raises(ValueError, match="rounding"):
+    with pytest.raises(ValueError, match=r"rounding must be one of 'rne', 'ties_away', got 'nearest'"):
         F.gemm(a, b_shuffle, b_scale_sh, rounding="nearest")
-    with pytest.raises(TypeError, match="config"):
+    with pytest.raises(TypeError, match="config must be a gemm_fused.Config, got tuple"):
         F.gemm(a, b_shuffle, b_scale_sh, config=(16, 64, 64, 1))
-    with pytest.raises(ValueError, match="K"):
+    with pytest.raises(ValueError, match=r"a.shape\[1\] \(K\) must be a positive multiple of 64, got 96"):
         F.gemm(a[:, :96], b_shuffle[:, :48], b_scale_sh)
-    with pytest.raises(ValueError, match="b_scale_sh"):
+    with pytest.raises(ValueError, match=r"b_scale_sh must have shape \(ceil256\(N\), ceil8\(K/32\)\) = \(256, 8\)"):
         F.gemm(a, b_shuffle, b_scale_sh[:, :2])
-    with pytest.raises(ValueError, match="block_k"):
+    with pytest.raises(ValueError, match="fused Config.block_k must be a power of two >= 64, got 32"):
         F.Config(block_k=32)
-    with pytest.raises(ValueError, match="block_n"):
+    with pytest.raises(ValueError, match="fused Config.block_n must be a power of two >= 64"):
         F.Config(block_n=32)
-    with pytest.raises(ValueError, match="split_k"):
+    with pytest.raises(ValueError, match="fused Config.split_k must be a positive integer, got 0"):
         F.Config(split_k=0)
-    with pytest.raises(ValueError, match="a_once"):
+    with pytest.raises(ValueError, match="fused Config.a_once must be 0 or 1, got 2"):
         F.Config(a_once=2)
 
 

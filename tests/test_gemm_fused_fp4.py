@@ -27,17 +27,14 @@ from mxlib.kernels.common import mx_bits_f32
 from mxlib.kernels.gemm_fused_fp4 import _fp4_quantize
 from mxlib.spec.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight
 from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4
-from mxlib.spec.reference import check_implementation, compare, generate_input
+from mxlib.spec.reference import check_exact, check_implementation, compare, generate_input
 
 from . import golden
+from .helpers import fresh_seed
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ("rne", "ties_away")
-
-
-def fresh_seed() -> int:
-    return random.SystemRandom().randrange(2**31)
 
 
 def run(a, b_shuffle, b_scale_sh, config=None, rounding="rne"):
@@ -186,7 +183,10 @@ def test_golden_cases(golden_dir, rule):
         case = golden.load(golden_dir, rule, name)
         data = tuple(t.to(DEVICE) for t in golden.contest_tuple(case))
         for cfg in (None, F.Config(block_m=16, block_n=32, block_k=128, split_k=3)):
-            ok, msg = compare(run_data(data, cfg, rule), case["C_bf16_bits"].to(DEVICE))
+            out = run_data(data, cfg, rule)
+            ok, msg = compare(out, case["C_bf16_bits"].to(DEVICE))
+            assert ok, f"{name} {rule} {cfg}: {msg}"
+            ok, msg = check_exact(data, out, rule, F.zero_scale_operands(DEVICE))  # within the exact rule too
             assert ok, f"{name} {rule} {cfg}: {msg}"
 
 
@@ -315,16 +315,19 @@ def test_split_counters_survive_an_interrupted_launch():
 def test_bad_input_raises():
     data = generate_input(4, 64, 128, 3, device=DEVICE)
     a, _, _, b_shuffle, b_scale_sh = data
-    with pytest.raises(ValueError, match="rounding"):
+    with pytest.raises(ValueError, match=r"rounding must be one of 'rne', 'ties_away', got 'nearest'"):
         F.gemm(a, b_shuffle, b_scale_sh, rounding="nearest")
-    with pytest.raises(TypeError, match="config"):
+    with pytest.raises(TypeError, match="config must be a gemm_fused_fp4.Config, got tuple"):
         F.gemm(a, b_shuffle, b_scale_sh, config=(16, 64, 64, 1))
-    with pytest.raises(ValueError, match="K"):
+    with pytest.raises(ValueError, match=r"a.shape\[1\] \(K\) must be a positive multiple of 64, got 96"):
         F.gemm(a[:, :96], b_shuffle[:, :48], b_scale_sh)
-    for bad, match in ((dict(block_k=32), "block_k"), (dict(block_m=8), "block_m"), (dict(split_k=0), "split_k"),
-                       (dict(num_warps=1), "num_warps"), (dict(waves_per_eu=9), "waves_per_eu"),
-                       (dict(matrix_instr_nonkdim=8), "matrix_instr_nonkdim"), (dict(b_cg=2), "b_cg")):
-        with pytest.raises(ValueError, match=match):
+    for bad, rule in ((dict(block_k=32), "block_k must be a power of two >= 64"),
+                      (dict(block_m=8), "block_m must be a power of two >= 16"),
+                      (dict(split_k=0), "split_k must be a positive integer"), (dict(num_warps=1), "num_warps must be >= 2"),
+                      (dict(waves_per_eu=9), r"waves_per_eu must be 0\.\.8"),
+                      (dict(matrix_instr_nonkdim=8), "matrix_instr_nonkdim must be 0, 16 or 32"),
+                      (dict(b_cg=2), "b_cg must be 0 or 1")):
+        with pytest.raises(ValueError, match=f"fused_fp4 Config.{rule}.*, got {next(iter(bad.values()))}$"):
             F.Config(**bad)
 
 

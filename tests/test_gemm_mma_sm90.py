@@ -57,13 +57,19 @@ def test_source_never_names_the_word_the_contest_refuses():
     assert "stream" not in G.mma_source().lower()
 
 
+TILING, SMEM = "is not a compiled tiling", r"needs \d+ bytes of shared memory \(> \d+\)"
+
+
 def test_config_validation():
     G.Config()  # the default is a compiled tiling
-    for bad in (dict(block_m=24), dict(block_n=96), dict(num_warps=8), dict(warps_k=3), dict(warps_k=-1),
-                dict(block_k=200), dict(split_k=9), dict(split_k=0), dict(num_stages=2),
-                dict(block_m=64, block_n=128, num_warps=8, warps_k=1, block_k=128 * 16),
-                dict(block_m=16, block_n=64, num_warps=4, warps_k=0, block_k=128 * 100)):
-        with pytest.raises(ValueError):
+    for bad, rule in ((dict(block_m=24), TILING), (dict(block_n=96), TILING), (dict(num_warps=8), TILING),
+                      (dict(warps_k=3), TILING), (dict(warps_k=-1), "warps_k must be an integer >= 0"),
+                      (dict(block_k=200), "block_k must be a multiple of 128"), (dict(split_k=9), "split_k must be 1..8"),
+                      (dict(split_k=0), "split_k must be a positive integer"),
+                      (dict(num_stages=2), "num_stages must be 1, or 2..6 with warps_k=0"),
+                      (dict(block_m=64, block_n=128, num_warps=8, warps_k=1, block_k=128 * 16), SMEM),
+                      (dict(block_m=16, block_n=64, num_warps=4, warps_k=0, block_k=128 * 100), SMEM)):
+        with pytest.raises(ValueError, match=rule):
             G.Config(**bad)
 
 
@@ -76,8 +82,10 @@ def test_pipelined_family_configs():
         dataclasses.replace(cfg, num_stages=1)  # the same tiling as "staged" is not compiled
     ring = 3 * (64 * 256 + 4 * 1024)
     assert G.mma_smem_bytes(cfg, 1) == ring + 2 * 2 * 256 and G.mma_smem_bytes(cfg, 40) == ring + 2 * 22 * 256
-    for bad in (dict(block_k=256), dict(num_stages=G.MMA_MAX_STAGES + 1), dict(warps_k=1), dict(block_n=48)):
-        with pytest.raises(ValueError):
+    stages = "num_stages must be 1, or 2..6 with warps_k=0"
+    for bad, rule in ((dict(block_k=256), "block_k must be a multiple of 128 \\(128 itself with num_stages >= 2\\)"),
+                      (dict(num_stages=G.MMA_MAX_STAGES + 1), stages), (dict(warps_k=1), stages), (dict(block_n=48), TILING)):
+        with pytest.raises(ValueError, match=rule):
             dataclasses.replace(cfg, **bad)
     assert {c.num_stages > 1 for c in G.mma_tilings()} == {True, False}
 
@@ -91,9 +99,11 @@ def test_wgmma_family_configs():
     pipelined = G.Config(block_m=64, block_n=64, block_k=128, num_warps=4, warps_k=0, num_stages=4)
     assert G.mma_smem_bytes(same_ring, 12) == G.mma_smem_bytes(pipelined, 12) + G.MMA_SMEM_ALIGN
     assert G.mma_family(pipelined) == "pipelined" and G.mma_ctas_per_sm(cfg, 12) == 1
-    for bad in (dict(num_stages=2), dict(warps_k=2, num_warps=16), dict(wgmma=3), dict(block_n=96, num_warps=6),
-                dict(block_m=8), dict(num_stages=G.MMA_MAX_STAGES + 1)):
-        with pytest.raises(ValueError):
+    family = "wgmma=1 needs warps_k=0 and num_stages >= 3"
+    for bad, rule in ((dict(num_stages=2), family), (dict(warps_k=2, num_warps=16), family),
+                      (dict(wgmma=3), "wgmma must be 0, 1 or 2, got 3"), (dict(block_n=96, num_warps=6), TILING),
+                      (dict(block_m=8), TILING), (dict(num_stages=G.MMA_MAX_STAGES + 1), "num_stages must be 1, or 2..6")):
+        with pytest.raises(ValueError, match=rule):
             dataclasses.replace(cfg, **bad)
     assert {G.mma_family(c) for c in G.mma_tilings()} == {"direct", "staged", "pipelined", "wgmma", "wspec"}
 
@@ -113,9 +123,11 @@ def test_wspec_family_configs():
     along_k = dataclasses.replace(one, block_m=128, num_warps=8, warps_k=2, num_stages=3)
     assert G.mma_kernel_name(along_k) == "mxfp4_mma_sm90_t128_x1_k2" and G.mma_ctas_per_sm(along_k, 4) == 1
     assert G.mma_smem_bytes(along_k, 4) >= 2 * 128 * 68 * 4
-    for bad in (dict(num_stages=1), dict(num_stages=G.MMA_WSPEC_MAX_STAGES + 1), dict(warps_k=2, num_warps=16),
-                dict(warps_k=1), dict(block_m=8), dict(block_n=64, num_warps=8, warps_k=2, num_stages=2)):
-        with pytest.raises(ValueError):
+    family = "wgmma=2 needs warps_k 0 or 2 and num_stages 2..8"
+    for bad, rule in ((dict(num_stages=1), family), (dict(num_stages=G.MMA_WSPEC_MAX_STAGES + 1), family),
+                      (dict(warps_k=2, num_warps=16), TILING), (dict(warps_k=1), family), (dict(block_m=8), TILING),
+                      (dict(block_n=64, num_warps=8, warps_k=2, num_stages=2), family)):
+        with pytest.raises(ValueError, match=rule):
             dataclasses.replace(cfg, **bad)
     names = {G.mma_kernel_name(c) for c in G.mma_tilings() if c.wgmma == 2}
     assert names == {f"mxfp4_mma_sm90_t{bm}_x{g}_k{kw}" for bm, g, kw, _ in G.MMA_WSPEC}

@@ -299,7 +299,7 @@ def test_recorded_verdicts_read_every_run(tmp_path):
     assert text.splitlines() == ["harness_benchmark_run1.txt:", "  benchmark: 6 of 6 passed (times in us)",
                                  "  score (geometric mean of the means): 12.000 us", "harness_test_run1.txt:",
                                  "  test: 4 of 4 passed"]
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(FileNotFoundError, match="no harness_.*txt with a verdict in .*none"):
         harness.recorded_verdicts(tmp_path / "none")
 
 

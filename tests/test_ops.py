@@ -16,6 +16,8 @@ from mxlib.runtime.ops import mxfp4_gemm
 from mxlib.runtime.paths import PATHS, path_available, path_module
 from mxlib.spec.reference import check_implementation, generate_input
 
+from .helpers import spy_on_paths
+
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 
 
@@ -31,12 +33,15 @@ def test_opcheck():
 
 
 @pytest.mark.parametrize("path", [None, "asm", "ck", "splitk"])
-def test_matches_the_path(path):
+def test_matches_the_path(path, monkeypatch):
+    """The op runs the path it is given (None: the dispatcher's), with that path's config; the spy says which
+    ran, since the paths agree in their bits here."""
     data, (a, bs, bsc) = inputs()
     name, cfg = dispatch.select(a.shape[0], bs.shape[0], a.shape[1], a.device, path)
     want = path_module(name).gemm(a, bs, bsc, config=cfg)
+    ran = spy_on_paths(monkeypatch)
     got = mxfp4_gemm(a, bs, bsc, path)
-    assert torch.equal(got, want)
+    assert torch.equal(got, want) and ran == [name]
     assert check_implementation(data, got)[0]
 
 

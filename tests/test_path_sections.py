@@ -168,9 +168,6 @@ def test_poisoned_checks_run_check_and_catch_unwritten_or_unrepeatable_outputs(m
     text, ok = sections.poisoned_checks("splitk", [(16, 128, 1024, 3, None), (5, 64, 512, 4, given)], "cpu", repeats=2)
     assert ok and text.count("2 runs bitwise equal") == 2 and "(default)" in text and "split_k=4" in text
     assert "(given)" in text.splitlines()[2]
-    from types import SimpleNamespace
-
-    from mxlib.runtime import paths
     from mxlib.spec.reference import ref_kernel
 
     calls = []
@@ -180,8 +177,7 @@ def test_poisoned_checks_run_check_and_catch_unwritten_or_unrepeatable_outputs(m
         out[1:] = ref_kernel(fake_data[0])[1:]
         return out
 
-    fake = SimpleNamespace(default_config=lambda m, n, k: "cfg", gemm=gemm)
-    monkeypatch.setattr(paths, "path_module", lambda name: fake)
+    fake = _fake_path(monkeypatch, gemm)
     from mxlib.spec.reference import generate_input
 
     fake_data = [generate_input(2, 64, 256, 7)]

@@ -115,4 +115,5 @@ def test_the_mxlib_row_names_what_the_dispatcher_runs(monkeypatch, env):
         assert described == ("torch reference", "")
     else:
         assert described == (path, providers.config_text(config))
-        assert path == env.get("MXLIB_PATH", path)
+        if "MXLIB_PATH" in env:
+            assert path == env["MXLIB_PATH"]

@@ -7,9 +7,7 @@ import torch
 import mxlib
 from mxlib.tools import quant_error_study as qe
 
-
-def _seed() -> int:
-    return int(torch.randint(0, 2**31, ()).item())
+from .helpers import fresh_seed
 
 
 def test_floor_scale_saturates_where_the_round_up_takes_the_next_scale():
@@ -21,7 +19,7 @@ def test_floor_scale_saturates_where_the_round_up_takes_the_next_scale():
 
 
 def test_floor_scale_matches_the_rule_below_the_round_up():
-    g = torch.Generator().manual_seed(_seed())
+    g = torch.Generator().manual_seed(fresh_seed())
     x = torch.randn(64, 256, generator=g) * 2.0 ** torch.randint(-20, 20, (64, 1), generator=g)
     amax = x.abs().reshape(64, 8, 32).amax(-1)
     mantissa = amax / 2.0 ** torch.floor(torch.log2(amax))
@@ -42,7 +40,7 @@ def test_amax_roundup_errors_by_hand():
 
 
 def test_student_t_has_the_tails_of_three_degrees_of_freedom():
-    g = torch.Generator().manual_seed(_seed())
+    g = torch.Generator().manual_seed(fresh_seed())
     t = qe.student_t((400_000,), 3, g)
     # P(|T| > 5) for 3 degrees of freedom is 0.0154; for a normal, 6e-7. The sample's share has sd ~0.0002.
     assert 0.0135 < (t.abs() > 5).float().mean().item() < 0.0173
@@ -56,7 +54,7 @@ def test_distributions_are_seeded():
     a, b = qe.distributions((32, 64), seed=5), qe.distributions((32, 64), seed=5)
     assert list(a) == ["Gaussian", "Student-t (3 dof)", "Gaussian + 0.1% 50x outliers"]
     assert all(torch.equal(a[k], b[k]) and a[k].shape == (32, 64) for k in a)
-    big = qe.distributions((256, 4096), seed=_seed())["Gaussian + 0.1% 50x outliers"]
+    big = qe.distributions((256, 4096), seed=fresh_seed())["Gaussian + 0.1% 50x outliers"]
     assert 500 < int((big.abs() > 10).sum()) < 1600  # ~1049 outliers (1e-3 of 2**20), 84% of them beyond 10
 
 

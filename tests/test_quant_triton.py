@@ -7,14 +7,15 @@ so the interpreter's bf16 -> fp32 cast bug (KERNEL_NOTES.md, "Triton on sm_90 an
 never on the path and nothing is widened here.
 """
 import os
-import random
 
 import pytest
 import torch
 
 from mxlib.runtime.quant import quantize_mxfp4, quantize_mxfp4_shuffled
+from mxlib.spec.formats import unpack_nibbles
 
 from . import golden
+from .helpers import fresh_seed
 
 RULES = ("rne", "ties_away")
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
@@ -31,10 +32,6 @@ def assert_same(x: torch.Tensor, rule: str, what: str = "") -> None:
         bad_q = (got_q != want_q).nonzero()[:5].tolist()
         bad_s = (got_s != want_s).nonzero()[:5].tolist()
         assert not bad_q and not bad_s, f"{fn.__name__} {rule} {what}: codes differ at {bad_q}, scales at {bad_s}"
-
-
-def fresh_seed() -> int:
-    return random.SystemRandom().randrange(2**31)
 
 
 @pytest.mark.parametrize("rule", RULES)
@@ -163,9 +160,9 @@ def test_fresh_outputs():
 
 def test_bad_inputs():
     x = torch.randn(4, 64).to(DEVICE)
-    with pytest.raises(ValueError, match="backend"):
+    with pytest.raises(ValueError, match="backend must be one of 'torch', 'triton', got 'cuda'"):
         quantize_mxfp4(x, backend="cuda")
-    with pytest.raises(ValueError, match="rounding"):
+    with pytest.raises(ValueError, match="rounding must be one of 'rne', 'ties_away', got 'nearest'"):
         quantize_mxfp4(x, "nearest", backend="triton")
     with pytest.raises(ValueError, match="multiple of 32"):
         quantize_mxfp4_shuffled(torch.randn(4, 48).to(DEVICE), backend="triton")
@@ -185,7 +182,7 @@ def test_both_quantizers_refuse_an_unknown_backend():
     never a silent fall back to the torch spec."""
     x = torch.randn(4, 64).to(DEVICE)
     for fn in (quantize_mxfp4, quantize_mxfp4_shuffled):
-        with pytest.raises(ValueError, match="backend"):
+        with pytest.raises(ValueError, match="backend must be one of 'torch', 'triton', got 'cuda'"):
             fn(x, backend="cuda")
 
 
@@ -210,3 +207,9 @@ def test_ties_away_sign_at_the_underflow_threshold_for_every_small_e():
     x = torch.stack(rows)
     assert_same(x, "ties_away", "underflow thresholds")
     assert_same(x, "rne", "underflow thresholds")
+    # The codes themselves (E2M1 code 0 is +0, code 8 is -0), so that the spec and the kernels cannot be wrong
+    # together: under ties_away the threshold and the element below it get code 0, the one above it code 8; under
+    # rne all three get code 8.
+    for rule, want in (("ties_away", [0, 8, 0]), ("rne", [8, 8, 8])):
+        codes = unpack_nibbles(quantize_mxfp4(x.to(DEVICE), rule, backend="triton")[0].cpu())[:, 1:4]
+        assert (codes == torch.tensor(want, dtype=codes.dtype)).all(), (rule, codes.unique(dim=0).tolist())

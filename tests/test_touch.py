@@ -68,7 +68,7 @@ def test_reads_every_word_and_writes_all_of_c(poisoned, where):
 
 def test_bad_arguments():
     a, _, _, bs, ss = generate_input(2, 32, 64, random.SystemRandom().randrange(2**31), device=DEVICE)
-    with pytest.raises(ValueError, match="block"):
+    with pytest.raises(ValueError, match="block must be a power of two >= 128, got 100"):
         touch.touch(a, bs, ss, block=100)
-    with pytest.raises(ValueError, match="programs"):
+    with pytest.raises(ValueError, match="programs must be a positive integer, got 0"):
         touch.touch(a, bs, ss, programs=0)

@@ -33,7 +33,11 @@ def median(values: Iterable[float]) -> float:
 
 def median_abs_pct_error(predicted: Iterable[float], measured: Iterable[float]) -> float:
     """The median over pairs of |predicted - measured| / measured, in percent: how far a model is off."""
-    return median([abs(p - m) / m * 100 for p, m in zip(predicted, measured, strict=True)])
+    predicted, measured = list(predicted), list(measured)
+    if len(predicted) != len(measured):
+        raise ValueError(f"predicted and measured must have the same length (pairs), got {len(predicted)} and "
+                         f"{len(measured)}")
+    return median([abs(p - m) / m * 100 for p, m in zip(predicted, measured)])
 
 
 def summarize(times_us: list[float]) -> dict:
