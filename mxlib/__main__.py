@@ -55,6 +55,9 @@ def main(argv=None) -> int:
         problem = str(exc)
     except OSError as exc:
         problem = f"{exc.strerror}: {exc.filename}" if exc.strerror and exc.filename else str(exc)
+    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback (each command cleans up in its finally blocks)
+        print(f"python -m mxlib {args.command}: interrupted", file=sys.stderr)
+        return 130
     print(f"python -m mxlib {args.command}: error: {problem}", file=sys.stderr)
     return 2
 

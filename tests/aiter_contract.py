@@ -6,6 +6,7 @@ MI355X submission (tests/test_export.py), so both are held to the same checks: w
 output's slicing, and numbers within the contest's tolerance: the fake computes with mxlib's reference
 math from the un-shuffled operands, so a wrong layout shows up as wrong numbers too).
 """
+import contextlib
 import importlib
 import shutil
 import sys
@@ -20,6 +21,19 @@ FAKE_SRC = Path(__file__).resolve().parent / "fake_aiter" / "aiter"
 
 def aiter_modules() -> list[str]:
     return [k for k in sys.modules if k == "aiter" or k.startswith("aiter.")]
+
+
+@contextlib.contextmanager
+def aiter_modules_set_aside():
+    """The aiter modules imported so far set aside for the block, and put back after it (any the block
+    imported dropped), so a test's fake aiter never outlives it."""
+    saved = {k: sys.modules.pop(k) for k in aiter_modules()}
+    try:
+        yield
+    finally:
+        for k in aiter_modules():
+            del sys.modules[k]
+        sys.modules.update(saved)
 
 
 def install(root: Path, monkeypatch, version: str | None) -> Path:

@@ -33,7 +33,6 @@ GFX950 = ("6.4.43483", "gfx950:sramecc+:xnack-")
 def fake_aiter(tmp_path, monkeypatch):
     """install(version, platform) puts a fresh copy of the fake on sys.path and makes the backend see
     `platform`; everything is undone after."""
-    saved = {k: sys.modules.pop(k) for k in contract.aiter_modules()}
     count = iter(range(100))
 
     def install(version="0.1.14", platform=GFX950):
@@ -41,10 +40,8 @@ def fake_aiter(tmp_path, monkeypatch):
         monkeypatch.setattr(aiter_backend, "_platform", lambda: platform)
         return root
 
-    yield install
-    for k in contract.aiter_modules():
-        del sys.modules[k]
-    sys.modules.update(saved)
+    with contract.aiter_modules_set_aside():
+        yield install
 
 
 def _data(m, n, k):

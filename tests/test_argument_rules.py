@@ -207,6 +207,40 @@ def test_output_file_arguments_are_refused_before_any_work(tmp_path):
         assert exit_.value.code == 2, argv
 
 
+def test_output_folder_arguments_are_refused_before_any_work(tmp_path, capsys):
+    """sweep --out is read through arguments.output_folder: no name, a file, a path under a file or a place no
+    folder can be made is an argument error at once, not after the sweep has timed every config."""
+    import argparse
+
+    (tmp_path / "f").write_text("")
+    assert arguments.output_folder(str(tmp_path / "new" / "deeper")) == tmp_path / "new" / "deeper"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f"]  # trying the place left nothing behind
+    for value, rule in (("", "names no folder"), (str(tmp_path / "f"), "is a file, not a folder"),
+                        (str(tmp_path / "f" / "d"), "f is a file, not a folder"), ("/proc/d", "/proc takes no new file")):
+        with pytest.raises(argparse.ArgumentTypeError, match=rule):
+            arguments.output_folder(value)
+    from mxlib.__main__ import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["sweep", "--dry-run", "--out", str(tmp_path / "f")])
+    assert exit_.value.code == 2 and "is a file, not a folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["sweep", "--model-only", "--out", "somewhere"], "--out: not an option of --model-only"),
+    (["sweep", "--revalidate", "--shapes", "16x64x512"], "--shapes: not an option of --revalidate"),
+    (["sweep", "--dry-run", "--splits", "100000"], "--splits 100000: no split_k <= K / 256"),
+    (["sweep", "--dry-run", "--tiles", "3x64"], "--tiles 3x64, --splits 1: splitk Config.block_m must be a power of two"),
+])
+def test_sweep_options_that_cannot_apply_are_refused(argv, words, capsys):
+    """Options the chosen mode would ignore, a plan with nothing to sweep and a tile the path refuses are
+    errors naming the option, before anything is measured or written."""
+    from mxlib.__main__ import main
+
+    assert main(argv) == 2
+    assert words in capsys.readouterr().err
+
+
 def test_count_and_time_arguments_are_refused_before_any_work(capsys):
     """--iters below 1, --warmup below 0 and a negative or infinite --head-start-us are argument errors
     when the arguments are read, not failed rows of a run that then writes its CSV."""
@@ -283,39 +317,29 @@ def test_b_must_be_a_float_tensor():
 
 @pytest.mark.parametrize("path", ("asm", "ck", "splitk"))
 def test_aiter_backend_gives_an_empty_c_for_an_empty_a(tmp_path, monkeypatch, path):
-    import sys
-
     from mxlib.runtime import aiter_backend
 
     from . import aiter_contract as contract
 
-    saved = {k: sys.modules.pop(k) for k in contract.aiter_modules()}
-    try:
+    with contract.aiter_modules_set_aside():
         contract.install(tmp_path / "site", monkeypatch, "0.1.14")
         monkeypatch.setattr(aiter_backend, "_platform", lambda: ("6.4.43483", "gfx950:sramecc+:xnack-"))
         a, b, bq, bs, bss = generate_input(16, 32, 256, random.randrange(2**31))
         out = aiter_backend.gemm(path, (a[:0], b, bq, bs, bss))
         assert out.shape == (0, 32) and out.dtype == torch.bfloat16
-    finally:
-        for k in contract.aiter_modules():
-            del sys.modules[k]
-        sys.modules.update(saved)
 
 
 def test_default_aiter_backend_runs_only_paths_the_installed_aiter_takes(tmp_path, monkeypatch):
     """The contest's runner builds aiter at a main commit, a development version the backend does not trust
     for splitk: with aiter only the default, (16, 2112, 7168) must go to Triton, not to a refused aiter
     call; asked for by name, aiter keeps the seed's route (its call says why not); an empty A is planned too."""
-    import sys
-
     from mxlib.runtime import aiter_backend, dispatch
 
     from . import aiter_contract as contract
 
     monkeypatch.delenv(dispatch.ENV_BACKEND, raising=False)
     monkeypatch.delenv(dispatch.ENV_PATH, raising=False)
-    saved = {k: sys.modules.pop(k) for k in contract.aiter_modules()}
-    try:
+    with contract.aiter_modules_set_aside():
         contract.install(tmp_path / "site", monkeypatch, "0.1.10.post4.dev78+gf3be04a12a")
         monkeypatch.setattr(aiter_backend, "_platform", lambda: ("6.4.43483", "gfx950:sramecc+:xnack-"))
         monkeypatch.setattr(dispatch, "backends", lambda: {b: (True, "") for b in ("aiter", "triton", "torch")})
@@ -327,10 +351,6 @@ def test_default_aiter_backend_runs_only_paths_the_installed_aiter_takes(tmp_pat
         assert dispatch.plan(16, 2112, 7168, "cuda", backend="aiter") == ("aiter", "splitk", None)
         assert dispatch.plan(4, 2880, 512, "cuda") == ("aiter", "asm", None)
         assert dispatch.plan(0, 2880, 512, "cuda") == ("aiter", "asm", None)
-    finally:
-        for k in contract.aiter_modules():
-            del sys.modules[k]
-        sys.modules.update(saved)
 
 
 def test_check_exact_and_compare_argument_errors():

@@ -297,8 +297,20 @@ def test_from_refuses_a_csv_that_is_no_bench_csv(tmp_path, capsys):
     assert main(["bench", "--from", str(bad)]) == 2
     assert "is not a bench CSV" in capsys.readouterr().err
     good = tmp_path / "bench.csv"
-    bench_csv.write_csv([{**r, "mean_us": r["median_us"]} for r in _rows()], good)
+    rows = [{**r, "mean_us": r["median_us"]} for r in _rows()]
+    bench_csv.write_csv(rows, good)
     assert main(["bench", "--from", str(good)]) == 0
+    capsys.readouterr()
+    for cells, problem in (({"m": "abc"}, "line 3: m must be an integer, got 'abc'"),
+                           ({"floor_us": "fast"}, "line 3: floor_us must be a number or empty, got 'fast'")):
+        broken = tmp_path / "broken.csv"
+        bench_csv.write_csv([rows[0], {**rows[1], **cells}, *rows[2:]], broken)
+        assert main(["bench", "--from", str(broken)]) == 2
+        assert f"--from {str(broken)!r}: {problem}" in capsys.readouterr().err
+    bench_csv.write_csv([rows[0], {**rows[1], "floor_us": ""}, *rows[2:]], broken)  # no floor: drawn blank
+    assert main(["bench", "--from", str(broken)]) == 0
+    assert main(["bench", "--from", str(good), "--iters", "5", "--out", str(tmp_path / "x.csv")]) == 2
+    assert "--iters, --out: not an option of --from, which times nothing" in capsys.readouterr().err
 
 
 def test_the_default_output_is_a_new_file_beside_the_recorded_runs():

@@ -24,3 +24,39 @@ def test_checked_passes_backend_and_path_and_names_what_ran(monkeypatch):
     assert ok and seen == [{"backend": "triton", "path": "splitk"}] and line.split()[5:7] == ["triton", "splitk"]
     (line, ok), = check.checked([("small", 4, 64, 512, 11)], "cpu", backend="triton")
     assert line.split()[5] == "triton"  # what ran, not the CPU's default backend
+
+
+def _run(argv, monkeypatch, capsys, triton=(True, "")):
+    """`python -m mxlib check ARGV` on the CPU with `checked` stood in: (exit code, stdout, the backend that
+    run() handed to checked)."""
+    from mxlib.__main__ import main
+
+    handed = []
+
+    def fake_checked(rows, device, backend=None, path=None):
+        handed.append(backend)
+        for kind, m, n, k, seed in rows:
+            yield f"{kind} {m} {n} {k} {seed}", True
+
+    monkeypatch.setattr(check, "checked", fake_checked)
+    monkeypatch.setattr(check, "backends", lambda: {"triton": triton, "torch": (True, ""), "aiter": (False, "")})
+    code = main(["check", "--device", "cpu", *argv])
+    return code, capsys.readouterr().out, handed[0] if handed else None
+
+
+def test_a_set_aside_environment_backend_does_not_beat_the_commands_default(monkeypatch, capsys):
+    """$MXLIB_BACKEND=torch is set aside for --path fused (torch has no paths), as custom_kernel sets it aside,
+    so check's own CPU default (triton) holds; without --path the variable applies."""
+    monkeypatch.setenv(dispatch.ENV_BACKEND, "torch")
+    assert _run(["--path", "fused"], monkeypatch, capsys)[::2] == (0, "triton")
+    assert _run([], monkeypatch, capsys)[::2] == (0, None)  # None: the variable fills it in, in the dispatcher
+
+
+def test_a_check_that_checked_no_kernel_fails(monkeypatch, capsys):
+    """Without Triton the CPU default falls back to the reference, which then checks itself: that run says so
+    and fails, unless the reference was what --backend asked for."""
+    monkeypatch.delenv(dispatch.ENV_BACKEND, raising=False)
+    code, out, backend = _run([], monkeypatch, capsys, triton=(False, "no triton here"))
+    assert code == 1 and backend == "torch" and "FAILED: the kernels were not checked (no triton here)" in out
+    code, out, _ = _run(["--backend", "torch"], monkeypatch, capsys, triton=(False, "no triton here"))
+    assert code == 0 and "FAILED" not in out

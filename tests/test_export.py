@@ -239,7 +239,6 @@ def test_exported_amd_file_says_what_it_is_and_runs_the_seeds_plan(exported):
 def amd_file(exported, tmp_path, monkeypatch):
     """load(text=None, version="0.1.14"): the AMD file (or `text`) loaded in this process, after a fresh
     fake aiter reporting `version` was put first on sys.path; undone after."""
-    saved = {k: sys.modules.pop(k) for k in contract.aiter_modules()}
     count = itertools.count()
 
     def load(text=None, version="0.1.14"):
@@ -254,10 +253,8 @@ def amd_file(exported, tmp_path, monkeypatch):
         spec.loader.exec_module(module)
         return module
 
-    yield load
-    for k in contract.aiter_modules():
-        del sys.modules[k]
-    sys.modules.update(saved)
+    with contract.aiter_modules_set_aside():
+        yield load
 
 
 def _one_call(module, shape, seed_value=7):
@@ -336,6 +333,9 @@ def test_exported_amd_file_checks_its_operands_before_any_path(amd_file):
         module.custom_kernel((a, b, b_q, b_shuffle[:, :128], b_scale_sh))
     with pytest.raises(ValueError, match=r"a\.shape\[1\] \(K\) must be a positive multiple of 64, got 500"):
         module.custom_kernel((a[:, :500], b, b_q, b_shuffle, b_scale_sh))
+    for data in ((a, b, b_q, b_shuffle), [a, b, b_q, b_shuffle, b_scale_sh, a], a):
+        with pytest.raises(TypeError, match=re.escape("data must be the 5-tuple (A, B, B_q, B_shuffle, B_scale_sh)")):
+            module.custom_kernel(data)
     assert len(contract.calls()) == before  # no aiter call was made
 
 

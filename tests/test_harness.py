@@ -4,7 +4,11 @@ Submissions here are small self-contained files written in the test (pure torch,
 harness is tested on exactly what the contest would receive.
 """
 import random
+import signal
+import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 import torch
@@ -211,6 +215,43 @@ def test_submission_that_imports_mxlib_when_loaded_is_refused(tmp_path, capsys):
 def test_hanging_submission_is_stopped(tmp_path, capsys):
     rc, out = _harness(capsys, _write(tmp_path, HANGS), "--timeout", "3")
     assert rc == 1 and "so the run was stopped" in out and "--timeout 3 s" in out, out
+
+
+def _workers(submission) -> list[int]:
+    """Pids of the harness workers running `submission` (their command lines, read from /proc)."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        try:
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:  # not a process, or gone
+            continue
+        if str(submission).encode() in argv and b"--worker-fd" in argv:
+            pids.append(int(proc.name))
+    return pids
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the worker's death with its parent is Linux's")
+@pytest.mark.parametrize("how", ["kill", "interrupt"])
+def test_a_worker_does_not_outlive_its_harness(tmp_path, how):
+    """The worker runs in its own session (so the harness can kill its whole group), so a signal sent to the
+    harness alone does not reach it: killed (SIGKILL, as `timeout -s KILL`), the harness takes the worker with it
+    through the kernel; interrupted (Ctrl-C), it kills the worker and says so in one line."""
+    path = _write(tmp_path, HANGS)
+    parent = subprocess.Popen([sys.executable, "-m", "mxlib", "harness", str(path), "--shapes", "4x64x512"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not _workers(path) and time.monotonic() < deadline and parent.poll() is None:
+        time.sleep(0.2)
+    assert _workers(path), "the worker never started"
+    time.sleep(1.0)  # into the submission's custom_kernel
+    parent.send_signal(signal.SIGKILL if how == "kill" else signal.SIGINT)
+    _, err = parent.communicate(timeout=60)
+    deadline = time.monotonic() + 30
+    while _workers(path) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _workers(path), f"the worker outlived its harness ({how})"
+    if how == "interrupt":
+        assert parent.returncode == 130 and err.strip().splitlines() == ["python -m mxlib harness: interrupted"], err
 
 
 def test_mxlib_import_and_missing_entry_point_are_refused(tmp_path):

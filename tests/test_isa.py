@@ -132,6 +132,8 @@ def test_isa_committed_results_are_complete():
     (["no/such/file.py", "--target", "gfx950"], "SUBMISSION 'no/such/file.py' must be an existing file"),
     (["--target", "gfx950", "--shapes", "1x2x3"], "--shapes must list contest shapes as MxNxK"),
     (["--target", "gfx950", "--path", "fast"], "--path must be 'all' or one of"),
+    (["--target", "gfx950", "--listing", "L", "--sweep", "s.csv"], "--sweep: not an option of --listing"),
+    (["--target", "gfx950", "--sweep", "s.csv", "--shapes", "4x2880x512"], "--shapes: not an option of --sweep"),
 ])
 def test_isa_bad_input_is_one_line(args, message, capsys):
     from mxlib.__main__ import main
@@ -147,6 +149,19 @@ def test_isa_submission_without_custom_kernel_is_one_line(tmp_path):
     res = _isa(str(bad), "--target", "sm_90")
     assert res.returncode == 2 and res.stderr.count("\n") == 1
     assert "must define custom_kernel(data)" in res.stderr and str(bad) in res.stderr
+
+
+@pytest.mark.parametrize("text, message", [
+    ("import sys\nsys.exit(3)\n", "must import cleanly with the stand-in aiter, got SystemExit: 3"),
+    ("import torch\n\ndef custom_kernel(data):\n    return torch.zeros(1)\n", "launched no Triton kernel"),
+])
+def test_isa_submission_that_exits_or_launches_nothing_is_one_line(tmp_path, text, message):
+    """An exit at import is the file's failure, named (not isa ending with its code and no word); a submission
+    with nothing to inspect is an error, not an empty table."""
+    bad = tmp_path / "sub.py"
+    bad.write_text(text)
+    res = _isa(str(bad), "--target", "sm_90", "--shapes", "4x2880x512")
+    assert res.returncode == 2 and res.stderr.count("\n") == 1 and message in res.stderr, res.stderr
 
 
 AMDGCN_LOOP = """\

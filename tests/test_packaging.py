@@ -75,18 +75,24 @@ def test_every_command_has_help(capsys):
 
 def test_without_triton_the_tables_load_and_the_reference_runs():
     """`pip install .` brings no Triton (the `test` extra does): reading the shipped config tables and
-    `python -m mxlib check` on the torch backend must not import it."""
+    `python -m mxlib check` must not import it; on the torch backend the check passes, and by default it runs
+    the reference too but fails, saying the kernels were not checked."""
     import subprocess
     import sys
 
-    code = ("import sys; sys.modules['triton'] = None\n"
-            "from mxlib.runtime import dispatch\n"
-            "assert all(dispatch.load_table(kind) for kind in ('cpu', 'h200', 'mi355x'))\n"
-            "from mxlib.__main__ import main\n"
-            "sys.exit(main(['check']))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert "triton is not installed" in done.stdout
+    def without_triton(argv):
+        code = ("import sys; sys.modules['triton'] = None\n"
+                "from mxlib.runtime import dispatch\n"
+                "assert all(dispatch.load_table(kind) for kind in ('cpu', 'h200', 'mi355x'))\n"
+                "from mxlib.__main__ import main\n"
+                f"sys.exit(main({argv!r}))\n")
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+
+    done = without_triton(["check", "--backend", "torch"])
+    assert done.returncode == 0 and "5 passed, 0 failed" in done.stdout, done.stderr[-2000:]
+    done = without_triton(["check"])
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert "FAILED: the kernels were not checked (triton is not installed" in done.stdout
 
 
 def test_the_package_version_is_written_once():

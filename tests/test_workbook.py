@@ -488,3 +488,20 @@ def test_doc_section_wants_its_headings_in_order_and_no_files_give_no_versions()
     with pytest.raises(ValueError, match="no heading 'Latency model' after 'Bytes in flight'"):
         workbook.doc_section(occupancy, "Bytes in flight", "Latency model")
     assert workbook.recorded_triton_versions([]) == set()
+
+
+def test_out_and_figures_never_land_on_committed_files(tmp_path):
+    """The executed copies never go into notebooks/ (they carry the injected parameters cell); with --check,
+    nothing goes under notebooks/ or data/; a file where a folder is asked for is named (nothing runs first)."""
+    refused = workbook.folders_refused
+    root, nbs = workbook.ROOT, workbook.NOTEBOOKS_DIR
+    assert refused(tmp_path / "nb", tmp_path / "fig", check=False) is None
+    assert refused(tmp_path / "nb", workbook.FIGURES_DIR, check=False) is None  # the default run's figures
+    assert "--out notebooks is under notebooks, which holds committed files" in refused(nbs, tmp_path, check=False)
+    assert "--out notebooks/sub is under notebooks" in refused(nbs / "sub", tmp_path, check=False)
+    for out, figures, name in ((tmp_path, root / "data" / "figures", "--figures"), (root / "data", tmp_path, "--out")):
+        problem = refused(out, figures, check=True)
+        assert problem.startswith(f"{name} data") and problem.endswith("(--check writes nothing there)"), problem
+    (tmp_path / "file").write_text("x")
+    assert refused(tmp_path / "file", tmp_path, check=False).endswith("is a file, not a folder")
+    assert refused(tmp_path, tmp_path / "file", check=False).startswith("--figures ")

@@ -260,6 +260,15 @@ def _available_backend(device, backend: str | None, path: str | None = None, whe
 BACKEND_PATHS = {"aiter": AITER_PATHS, "triton": tuple(PATHS), "torch": ()}
 
 
+def env_backend_for(path: str | None) -> str | None:
+    """$MXLIB_BACKEND where it fills in the backend of a call naming `path` (None: none named): set, and the
+    path (if any) is one of that backend's; else None (unset, or set aside because it has no such path)."""
+    env_backend = os.environ.get(ENV_BACKEND) or None
+    if env_backend is None or (path is not None and path not in BACKEND_PATHS.get(env_backend, ())):
+        return None
+    return env_backend
+
+
 def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str | None = None,
          a_dtype=torch.bfloat16, *, device_name: str = "device"):
     """(backend, path, config) that custom_kernel runs for an (M, N, K) problem with A of `a_dtype` on
@@ -283,7 +292,7 @@ def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str |
         validate.choice(env_backend, f"${ENV_BACKEND}", BACKENDS)
     if env_path is not None:
         validate.choice(env_path, f"${ENV_PATH}", tuple(PATHS))
-    if backend is None and env_backend is not None and (path is None or path in BACKEND_PATHS[env_backend]):
+    if backend is None and env_backend_for(path) is not None:
         backend, where_backend = env_backend, f"${ENV_BACKEND}"
     # the default backend is one that has the path asked for, by argument or, filling it in, by $MXLIB_PATH
     backend = _available_backend(device, backend, path if path is not None else env_path, where_backend)

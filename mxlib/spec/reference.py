@@ -124,14 +124,20 @@ def check_gemm_operands(a, b_shuffle, b_scale_sh, names=("a", "b_shuffle", "b_sc
     return m, n, k
 
 
+def data_items(data) -> tuple:
+    """The contest's input `data` as its five items (A, B, B_q, B_shuffle, B_scale_sh), refused by name when it
+    is not a 5-tuple or list (the exported files' custom_kernel reads it through this too)."""
+    if not isinstance(data, (tuple, list)) or len(data) != 5:
+        raise TypeError("data must be the 5-tuple (A, B, B_q, B_shuffle, B_scale_sh)")
+    return tuple(data)
+
+
 def unpack_data(data, contiguous: bool = False):
     """Validate the input tuple and return it with (M, N, K); raises on any inconsistency. B must be a float
     (N, K) tensor like A, though nothing computes from it: B, B_q and B_shuffle are the same weight in
     other forms, and the kernels and this reference read B_shuffle and B_scale_sh; with `contiguous`, those
     two must be contiguous (`check_gemm_operands`)."""
-    if not isinstance(data, (tuple, list)) or len(data) != 5:
-        raise TypeError("data must be the 5-tuple (A, B, B_q, B_shuffle, B_scale_sh)")
-    a, b, b_q, b_shuffle, b_scale_sh = data
+    a, b, b_q, b_shuffle, b_scale_sh = data_items(data)
     m, n, k = check_gemm_operands(a, b_shuffle, b_scale_sh, ("A", "B_shuffle", "B_scale_sh"), contiguous)
     for t, name in ((b, "B"), (b_q, "B_q")):
         validate.tensor(t, name)

@@ -29,6 +29,31 @@ def output_file(value: str) -> Path:
     return path
 
 
+def output_folder(value: str) -> Path:
+    """An argparse `type` for a folder a command writes into (made if missing): a value that names nothing,
+    an existing file, or a place where no folder can be made is refused when the arguments are read, before
+    any work."""
+    if not value:
+        raise argparse.ArgumentTypeError("'' names no folder to write into")
+    path = Path(value)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{value} is a file, not a folder")
+    existing = next(p for p in (path.absolute(), *path.absolute().parents) if p.exists())
+    if not existing.is_dir():
+        raise argparse.ArgumentTypeError(f"{value}: {existing} is a file, not a folder")
+    try:  # a folder the command could not write into would lose its whole run at the end: tried now, no trace
+        tempfile.TemporaryFile(dir=existing).close()
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{value}: {existing} takes no new file ({exc.strerror})") from None
+    return path
+
+
+def options_given(args, defaults: dict) -> list[str]:
+    """The options among `defaults` (dest -> its default) that `args` holds with another value, as "--name":
+    how a command refuses options that the mode chosen would ignore."""
+    return [f"--{name.replace('_', '-')}" for name, default in defaults.items() if getattr(args, name) != default]
+
+
 def at_least(low: int):
     """An argparse `type`: an integer >= `low`."""
     def parse(value: str) -> int:

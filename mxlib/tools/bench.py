@@ -20,7 +20,7 @@ from ..spec import shapes as shapes_mod
 from ..spec import validate
 from ..spec.reference import generate_input
 from .acceptance import acceptance, baseline_goal, touch_best_rows
-from .arguments import at_least, non_negative_float, output_file
+from .arguments import at_least, non_negative_float, options_given, output_file
 from .bench_csv import failed, index_rows, make_row, number, read_csv, valid_time, write_csv
 from .ceilings import ceilings_text, floor_us, measure_ceilings
 from .progress import Progress
@@ -141,8 +141,8 @@ def summary(rows: list[dict]) -> str:
                 v = None if r is None else number(r[stat])
                 cells.append(("-" if r is None else "FAIL" if v is None else f"{v:.2f}")
                              + ("!" if r is not None and failed(r) else ""))
-                if r is not None:
-                    floor = f"{float(r['floor_us']):.2f}"
+                if r is not None and number(r["floor_us"]) is not None:
+                    floor = f"{number(r['floor_us']):.2f}"
             lines.append(f"{kind:<10}{m:>5}{n:>6}{k:>6}{floor:>8}  " + "".join(f"{c:>{w + 1}}" for c in cells))
         n_bench = len(shapes_mod.load("benchmark"))
         rows_of = [(f"geomean ({n_bench} benchmark shapes)", stat)]
@@ -174,32 +174,63 @@ def default_out(device_name: str, now=None) -> Path:
     return new_result_path(device_name, "bench", ".csv", now)
 
 
+# The defaults of the options that time something, also how `run` tells those given from those left alone:
+# `--from` reads none of them.
+_TIMING_DEFAULTS = {"shapes": "test,benchmark,extra", "providers": "all", "list_providers": False,
+                    "iters": DEFAULT_ITERS, "warmup": DEFAULT_WARMUP, "fresh_inputs": False, "no_graph": False,
+                    "head_start_us": DEFAULT_HEAD_START_US, "out": None}
+
+
 def add_arguments(p) -> None:
-    p.add_argument("--shapes", default="test,benchmark,extra",
-                   help="comma list of shape kinds from mxlib/data/shapes.csv (default: test,benchmark,extra)")
-    p.add_argument("--providers", default="all",
+    d = _TIMING_DEFAULTS
+    p.add_argument("--shapes", default=d["shapes"],
+                   help="comma list of shape kinds from mxlib/data/shapes.csv (default: %(default)s)")
+    p.add_argument("--providers", default=d["providers"],
                    help="comma list of providers (default: all; 'mxlib:*' = every mxlib path); "
                         "--list-providers shows them")
     p.add_argument("--list-providers", action="store_true", help="print the providers and exit")
-    p.add_argument("--iters", type=at_least(1), default=DEFAULT_ITERS, help=f"timed calls per row (default {DEFAULT_ITERS})")
-    p.add_argument("--warmup", type=at_least(0), default=DEFAULT_WARMUP, help="untimed calls before them")
+    p.add_argument("--iters", type=at_least(1), default=d["iters"], help="timed calls per row (default %(default)s)")
+    p.add_argument("--warmup", type=at_least(0), default=d["warmup"], help="untimed calls before them (default %(default)s)")
     p.add_argument("--fresh-inputs", action="store_true",
                    help="new inputs (new seed, B included) for every timed call, as in leaderboard mode")
     p.add_argument("--no-graph", action="store_true", help="skip CUDA-graph replay timing")
-    p.add_argument("--head-start-us", type=non_negative_float, default=DEFAULT_HEAD_START_US,
-                   help="GPU sleep after each flush, hiding host overhead as eval.py's huge flush does")
-    p.add_argument("--out", type=output_file,
+    p.add_argument("--head-start-us", type=non_negative_float, default=d["head_start_us"],
+                   help="GPU sleep after each flush, hiding host overhead as eval.py's huge flush does "
+                        "(default %(default)s)")
+    p.add_argument("--out", type=output_file, default=d["out"],
                    help="CSV path (default data/results/<device>/bench_<UTC time>.csv: never over a recorded run)")
     p.add_argument("--from", dest="from_csv", type=Path, metavar="CSV",
-                   help="time nothing: print the summary and checks of a recorded bench CSV (no GPU needed)")
+                   help="time nothing: print the summary and checks of a recorded bench CSV (no GPU needed; "
+                        "takes none of the options above)")
 
 
 # The columns `summary` reads from a recorded CSV.
 FROM_NEEDS = ("kind", "m", "n", "k", "provider", "timing", "median_us", "mean_us", "ok", "floor_us", "message")
 
 
+def from_csv_problem(rows: list[dict]) -> str | None:
+    """What keeps `summary` from reading a recorded CSV's rows, naming the line and column, or None."""
+    for line, r in enumerate(rows, start=2):  # line 1 is the header
+        for column in ("m", "n", "k"):
+            try:
+                int(r[column])
+            except (TypeError, ValueError):
+                return f"line {line}: {column} must be an integer, got {r[column]!r}"
+        for column in ("median_us", "mean_us", "floor_us"):
+            try:
+                number(r[column])
+            except (TypeError, ValueError):
+                return f"line {line}: {column} must be a number or empty, got {r[column]!r}"
+    return None
+
+
 def run(args) -> int:
     if args.from_csv is not None:
+        given = options_given(args, _TIMING_DEFAULTS)
+        if given:
+            print(f"python -m mxlib bench: {', '.join(given)}: not an option of --from, which times nothing",
+                  file=sys.stderr)
+            return 2
         if not args.from_csv.is_file():
             print(f"python -m mxlib bench: --from {str(args.from_csv)!r} must be an existing bench CSV", file=sys.stderr)
             return 2
@@ -209,6 +240,10 @@ def run(args) -> int:
             print(f"python -m mxlib bench: --from {str(args.from_csv)!r} is not a bench CSV (`python -m mxlib bench "
                   f"--out`): {'it has no row' if not rows else 'it has no column ' + ', '.join(missing)}",
                   file=sys.stderr)
+            return 2
+        problem = from_csv_problem(rows)
+        if problem:
+            print(f"python -m mxlib bench: --from {str(args.from_csv)!r}: {problem}", file=sys.stderr)
             return 2
         print(summary(rows))
         return 0

@@ -15,7 +15,7 @@ import time
 
 import torch
 
-from ..runtime.backends import BACKENDS, ENV_BACKEND, backends
+from ..runtime.backends import BACKENDS, backends
 from ..runtime.paths import PATHS
 from ..spec import shapes as shapes_mod
 from ..spec.reference import check_device, check_implementation, generate_input
@@ -25,7 +25,8 @@ from .harness import SMALL_SHAPES
 def add_arguments(p) -> None:
     p.add_argument("--kind", choices=shapes_mod.KINDS, action="append",
                    help="contest shapes (repeatable; default: test and benchmark on a GPU, small shapes on the CPU)")
-    p.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    p.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu",
+                   help="cpu or a CUDA/ROCm device such as cuda or cuda:1 (default: %(default)s)")
     p.add_argument("--backend", choices=BACKENDS,
                    help="default: the dispatcher's choice on a GPU, triton (the interpreter) on the CPU")
     p.add_argument("--path", choices=tuple(PATHS), help="default: the dispatcher's choice per shape")
@@ -53,8 +54,10 @@ def checked(rows, device, backend: str | None = None, path: str | None = None, t
 
 def run(args) -> int:
     device = check_device(args.device, "--device")
+    from ..runtime.dispatch import env_backend_for
+
     backend = args.backend
-    env_backend = os.environ.get(ENV_BACKEND) or None  # fills in --backend, as for custom_kernel
+    env_backend = env_backend_for(args.path)  # fills in --backend where it applies, as for custom_kernel
     note = ""
     if device.type == "cpu" and (backend or env_backend) in (None, "triton"):
         os.environ.setdefault("TRITON_INTERPRET", "1")  # before the kernels import triton
@@ -62,19 +65,21 @@ def run(args) -> int:
             triton_ok, reason = backends()["triton"]
             backend = "triton" if triton_ok else "torch"
             if not triton_ok:
-                note = f"the kernels were not checked ({reason}): this compared the reference with itself"
+                note = (f"FAILED: the kernels were not checked ({reason}): this compared the reference with "
+                        "itself (--backend torch asks for that)")
     if args.kind:
         rows = [(s.kind, s.m, s.n, s.k, s.seed) for kind in args.kind for s in shapes_mod.load(kind)]
     elif device.type == "cpu":
         rows = [("small", m, n, k, seed) for m, n, k, seed in SMALL_SHAPES]
     else:
         rows = [(s.kind, s.m, s.n, s.k, s.seed) for kind in ("test", "benchmark") for s in shapes_mod.load(kind)]
-    print(HEADER)
     failed = 0
-    for line, ok in checked(rows, device, backend, args.path):
+    for i, (line, ok) in enumerate(checked(rows, device, backend, args.path)):
+        if i == 0:  # after the first row's plan: an argument error comes alone, not under an empty table
+            print(HEADER)
         failed += not ok
         print(line)
     print(f"{len(rows) - failed} passed, {failed} failed (A quantized round-half-even, the checker's rule)")
     if note:
         print(note)
-    return 1 if failed else 0
+    return 1 if failed or note else 0

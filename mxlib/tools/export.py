@@ -429,6 +429,7 @@ def _dispatcher(col: Collector, gemms: dict, available: dict, sections: list[str
     and `rows_fn` (`_mx_rows(shape)`, the rows to try for a shape), and `custom_kernel`."""
     first_usable = col.add("mxlib.runtime.dispatch", "first_usable")
     check = col.add("mxlib.spec.reference", "check_gemm_operands")
+    items = col.add("mxlib.spec.reference", "data_items")
     return "\n".join([
         "# ---- dispatcher (written by mxlib.tools.export) " + "-" * 40,
         "",
@@ -443,7 +444,7 @@ def _dispatcher(col: Collector, gemms: dict, available: dict, sections: list[str
         "",
         "def custom_kernel(data):",
         '    """bf16 (M, N) for the contest tuple (A, B, B_q, B_shuffle, B_scale_sh); A quantized round-half-even."""',
-        "    a, _, _, b_shuffle, b_scale_sh = data",
+        f"    a, _, _, b_shuffle, b_scale_sh = {items}(data)",
         f"    shape = {check}(a, b_shuffle, b_scale_sh)  # before any path: aiter's calls check nothing",
         "    if shape[0] == 0:",
         "        return torch.empty((0, shape[1]), dtype=torch.bfloat16, device=a.device)",

@@ -40,6 +40,8 @@ import argparse
 import ast
 import contextlib
 import csv
+import ctypes
+import functools
 import importlib.abc
 import importlib.util
 import itertools
@@ -553,9 +555,11 @@ def add_arguments(p) -> None:
     p.add_argument("mode", nargs="?", default="test", choices=MODES, help="contest mode (default: test)")
     p.add_argument("--shapes", help="test, benchmark, extra, small, or MxNxK[:seed],... (default: the mode's "
                                     "contest shapes on a GPU, small on CPU)")
-    p.add_argument("--seed", type=int, help="a secret seed mixed into every case's seed, as POPCORN_SEED does")
+    p.add_argument("--seed", type=int, help="a secret seed mixed into every case's seed, as POPCORN_SEED does "
+                                           "(default: none, each case's own seed as listed)")
     p.add_argument("--head-start-us", type=non_negative_float, default=DEFAULT_HEAD_START_US,
-                   help="GPU sleep after each flush, hiding host overhead as eval.py's huge flush does")
+                   help="GPU sleep after each flush, hiding host overhead as eval.py's huge flush does "
+                        "(default %(default)s)")
     p.add_argument("--csv", type=output_file, help="also write the per-shape results to this CSV")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S,
                    help=f"seconds one step (a custom_kernel call, a check) may take before the run is stopped "
@@ -628,6 +632,18 @@ def _worker(args, case_list: list[Case], device: str) -> int:
     return 0
 
 
+def _die_with_parent(parent: int) -> None:
+    """Run in the worker before it starts (Linux): the kernel kills it when the harness that started it dies
+    (a `timeout`, a signal, a crash), since the worker's own session keeps signals sent to the harness's group
+    from reaching it; a harness already gone by then ends it at once. Elsewhere the harness's own cleanup on
+    an exception is the only one."""
+    if not sys.platform.startswith("linux"):
+        return
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(1)
+
+
 def _run_worker(args) -> tuple[list[Result], str | None, str | None]:
     """Run the protocol in a worker process and watch it: (results, rejection, failure). A step that
     reports nothing for `args.timeout` seconds is stopped (the worker's process group is killed); a
@@ -640,10 +656,12 @@ def _run_worker(args) -> tuple[list[Result], str | None, str | None]:
         cmd += ["--seed", str(args.seed)]
     package_root = str(Path(__file__).resolve().parents[2])  # the folder holding this mxlib
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (package_root, os.environ.get("PYTHONPATH")))))
-    proc = subprocess.Popen(cmd, pass_fds=(write_fd,), env=env, start_new_session=True)
+    proc = subprocess.Popen(cmd, pass_fds=(write_fd,), env=env, start_new_session=True,
+                            preexec_fn=functools.partial(_die_with_parent, os.getpid()))
     os.close(write_fd)
     results, rejected, failure, done = [], None, None, False
     step, case, limit, pending = "starting the harness worker", None, max(args.timeout, STARTUP_S), b""
+    watched = False
     try:
         while not done and rejected is None:
             if b"\n" not in pending:
@@ -674,8 +692,12 @@ def _run_worker(args) -> tuple[list[Result], str | None, str | None]:
                 case = None
             elif event == "done":
                 done = True
+        watched = True
     finally:
         os.close(read_fd)
+        if not watched and proc.poll() is None:  # interrupted (Ctrl-C) or failed here: the worker goes too
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
     code = proc.wait()
     if failure is None and not done and rejected is None:
         failure = (f"the harness worker ended (exit code {code}) while {step}, before reporting: a submission must "

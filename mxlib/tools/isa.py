@@ -698,7 +698,7 @@ def load_submission(file) -> object:
     try:
         with _jit_compiles():  # its Triton kernels (and the stand-in aiter's) must be compilable
             exec(compile(_python_source(file), str(file), "exec"), module.__dict__)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # an exit at import is the file's failure, not isa's exit
         raise IsaError(f"SUBMISSION {str(file)!r} must import cleanly with the stand-in aiter, "
                        f"got {type(exc).__name__}: {exc}") from None
     if not callable(getattr(module, "custom_kernel", None)):
@@ -755,7 +755,7 @@ def collect(target: str, submission=None, path: str | None = None, only=None) ->
         before = len(aiter_calls)
         try:
             launches = capture(call, target)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # a custom_kernel that exits fails its row, not the run
             rows.append(dict(source=source, shape="x".join(map(str, shape)), path=label, target=target, **stamp,
                              note=f"the call failed before launching: {type(exc).__name__}: {exc}"[:300]))
             continue
@@ -870,7 +870,17 @@ def _write_listings(args) -> int:
     return 0
 
 
+# What each of the two "instead" modes does not read: given with it, an option would be ignored silently.
+_NOT_READ = {"listing": ("sweep", "out"), "sweep": ("listing", "submission", "path", "shapes")}
+
+
 def run(args) -> int:
+    for mode, unread in _NOT_READ.items():
+        given = [name for name in unread if getattr(args, name, None) is not None]
+        if getattr(args, mode, None) is not None and given:
+            names = ", ".join("SUBMISSION" if n == "submission" else f"--{n}" for n in given)
+            print(f"python -m mxlib isa: {names}: not an option of --{mode}, which would ignore it", file=sys.stderr)
+            return 2
     if getattr(args, "listing", None) is not None:
         try:
             if args.target not in TARGETS:
@@ -909,6 +919,9 @@ def run(args) -> int:
                 raise IsaError(f"--path must be 'all' or one of the Triton paths {', '.join(triton_paths)}, "
                                f"got {args.path!r}")
         rows = collect(args.target, args.submission, args.path, _parse_shapes(args.shapes))
+        if args.submission is not None and not rows:
+            raise IsaError(f"SUBMISSION {args.submission!r} launched no Triton kernel and called no aiter kernel on "
+                           "these shapes: there is nothing to inspect")
     except IsaError as exc:
         print(f"python -m mxlib isa: {exc}", file=sys.stderr)
         return 2

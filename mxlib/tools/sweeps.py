@@ -38,7 +38,7 @@ from pathlib import Path
 
 from ..spec.devices import compute_units, device_name
 from . import occupancy as occ
-from .arguments import at_least
+from .arguments import at_least, options_given, output_folder
 from .files import atomic_open
 from .provenance import run_metadata
 from .repo import RESULTS_DIR as RESULTS
@@ -115,7 +115,11 @@ def plan(shapes, tiles, splits, module) -> list[tuple[tuple[int, int, int, int],
         for tile_m, tile_n in tiles:
             for split_k in splits:
                 if split_k <= k // base.block_k:
-                    configs.append(((m, n, k, seed), replace(base, block_m=tile_m, block_n=tile_n, split_k=split_k)))
+                    try:
+                        cfg = replace(base, block_m=tile_m, block_n=tile_n, split_k=split_k)
+                    except ValueError as exc:
+                        raise ValueError(f"--tiles {tile_m}x{tile_n}, --splits {split_k}: {exc}") from None
+                    configs.append(((m, n, k, seed), cfg))
     return configs
 
 
@@ -322,27 +326,39 @@ def dry_run(module, configs, device: occ.Device, out_dir: Path | None) -> int:
 # Command line
 
 
+# The options' defaults, also how `run` tells the options given from those left alone.
+_DEFAULTS = {"shapes": ",".join("x".join(map(str, s)) for s in DEFAULT_SHAPES),
+             "tiles": ",".join("x".join(map(str, t)) for t in DEFAULT_TILES),
+             "splits": ",".join(map(str, DEFAULT_SPLITS)), "iters": DEFAULT_ITERS, "warmup": DEFAULT_WARMUP, "out": None}
+
+
 def add_arguments(p) -> None:
-    p.add_argument("--shapes", default=",".join("x".join(map(str, s)) for s in DEFAULT_SHAPES),
-                   help="comma list of MxNxK (default: %(default)s)")
-    p.add_argument("--tiles", default=",".join("x".join(map(str, t)) for t in DEFAULT_TILES),
-                   help="comma list of block_m x block_n (default: %(default)s)")
-    p.add_argument("--splits", default=",".join(map(str, DEFAULT_SPLITS)),
+    p.add_argument("--shapes", default=_DEFAULTS["shapes"], help="comma list of MxNxK (default: %(default)s)")
+    p.add_argument("--tiles", default=_DEFAULTS["tiles"], help="comma list of block_m x block_n (default: %(default)s)")
+    p.add_argument("--splits", default=_DEFAULTS["splits"],
                    help="comma list of split_k values, each kept where split_k <= K / block_k (default: %(default)s)")
-    p.add_argument("--iters", type=at_least(1), default=DEFAULT_ITERS, help="timed calls per config (default %(default)s)")
-    p.add_argument("--warmup", type=at_least(0), default=DEFAULT_WARMUP, help="untimed calls before them (default %(default)s)")
-    p.add_argument("--out", type=Path, help="output folder (default data/results/<device>/sweep_<UTC time>/, h200 on "
+    p.add_argument("--iters", type=at_least(1), default=_DEFAULTS["iters"], help="timed calls per config (default %(default)s)")
+    p.add_argument("--warmup", type=at_least(0), default=_DEFAULTS["warmup"],
+                   help="untimed calls before them (default %(default)s)")
+    p.add_argument("--out", type=output_folder, default=_DEFAULTS["out"], help="output folder (default data/results/<device>/sweep_<UTC time>/, h200 on "
                                              "an H200: never over the recorded sweep)")
-    p.add_argument("--dry-run", action="store_true",
-                   help="no GPU, no timing: build the planned configs, run and check two tiny ones "
-                        "(with --out DIR, their rows go to DIR/splitk_sweep_dry.csv)")
-    p.add_argument("--model-only", action="store_true", help="write data/results/occupancy_model.csv and exit")
-    p.add_argument("--revalidate", action="store_true",
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--dry-run", action="store_true",
+                      help="no GPU, no timing: build the planned configs, run and check two tiny ones "
+                           "(with --out DIR, their rows go to DIR/splitk_sweep_dry.csv)")
+    mode.add_argument("--model-only", action="store_true",
+                      help="write data/results/occupancy_model.csv and exit (takes no other option)")
+    mode.add_argument("--revalidate", action="store_true",
                    help="no GPU: the model against the recorded sweep, one CTA per SM vs the compiled residency "
                         "of `python -m mxlib isa --sweep`, and write the before/after errors")
 
 
 def run(args) -> int:
+    if args.model_only or args.revalidate:
+        given = options_given(args, _DEFAULTS)
+        if given:
+            raise ValueError(f"{', '.join(given)}: not an option of --{'model-only' if args.model_only else 'revalidate'}, "
+                             "which writes its recorded file from the recorded data")
     if args.model_only:
         print(f"-> {occ.write_model_csv()}")
         return 0
@@ -370,6 +386,9 @@ def run(args) -> int:
 
     module = path_module(PATH)
     configs = plan(shapes, tiles, splits, module)
+    if not configs:
+        raise ValueError(f"--splits {args.splits}: no split_k <= K / {SWEEP_BLOCK_K} for any of --shapes {args.shapes}, "
+                         "so there is nothing to sweep")
     if args.dry_run:
         return dry_run(module, configs, occ.DEVICES["H200"], args.out)
     device = replace(occ.DEVICES["H200"], name=device_name(), units=compute_units())

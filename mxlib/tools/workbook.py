@@ -497,6 +497,23 @@ def add_arguments(p) -> None:
                    help="a CPU run leaves notebooks/ as they are (by default it writes the outputs back)")
 
 
+def folders_refused(out_dir: Path, figures_dir: Path, check: bool) -> str | None:
+    """Why `--out` and `--figures` cannot be used, or None: each must be a folder (or not exist yet); the executed
+    copies (with their injected parameters cell) never go into notebooks/, which holds the committed ones that
+    a CPU run writes its outputs back into; and with --check, which compares with what is committed, neither
+    goes under notebooks/ or data/."""
+    for name, folder in (("--out", out_dir), ("--figures", figures_dir)):
+        folder = Path(folder).resolve()
+        if folder.exists() and not folder.is_dir():
+            return f"{name} {_shown(folder)} is a file, not a folder"
+        kept = (NOTEBOOKS_DIR, ROOT / "data") if check else (NOTEBOOKS_DIR,) if name == "--out" else ()
+        for committed in kept:
+            if folder.is_relative_to(committed.resolve()):
+                return (f"{name} {_shown(folder)} is under {_shown(committed)}, which holds committed files"
+                        + (" (--check writes nothing there)" if check else ""))
+    return None
+
+
 def run(args) -> int:
     if args.check and args.profile == "gpu":
         print("workbook: --check compares with the committed outputs, which come from the cpu profile", file=sys.stderr)
@@ -505,6 +522,10 @@ def run(args) -> int:
     base = ROOT / "out" / ("check" if args.check else "")
     out_dir = args.out or base / "notebooks"
     figures_dir = args.figures or (base / "figures" if args.check else FIGURES_DIR)
+    problem = folders_refused(out_dir, figures_dir, args.check)
+    if problem:
+        print(f"workbook: {problem}", file=sys.stderr)
+        return 2
     try:
         done = execute(args.only, out_dir=out_dir, figures_dir=figures_dir, profile=profile, timeout=args.timeout)
     except ValueError as exc:  # a bad --only or --profile for this machine
