@@ -1,6 +1,8 @@
 """Helpers several test files share."""
 import random
 
+import torch
+
 from mxlib.runtime.paths import PATHS, path_module
 
 
@@ -8,6 +10,27 @@ def fresh_seed() -> int:
     """A seed drawn fresh each run (not from torch's generator, which a test may have seeded); tests put it in
     their failure messages, so a failing draw can be replayed."""
     return random.SystemRandom().randrange(2**31)
+
+
+def run_into_nan(gemm, a, b_shuffle, b_scale_sh, config=None, rounding="rne"):
+    """`gemm`'s C written into an `out` filled with NaN (a row or tile it left unwritten shows), checked to be
+    that very tensor."""
+    out = torch.full((a.shape[0], b_shuffle.shape[0]), float("nan"), dtype=torch.bfloat16, device=a.device)
+    assert gemm(a, b_shuffle, b_scale_sh, config=config, rounding=rounding, out=out) is out
+    return out
+
+
+def assert_default_configs_fit_the_contest_shapes(module) -> None:
+    """A path module's default config for every contest shape: its own Config, `grid` counting the tiles
+    times split_k, and no more splits than K has block_k iterations."""
+    from mxlib.spec import shapes
+
+    for s in shapes.load():
+        cfg = module.default_config(s.m, s.n, s.k)
+        assert isinstance(cfg, module.Config)
+        tiles = -(-s.m // cfg.block_m) * -(-s.n // cfg.block_n)
+        assert module.grid(s.m, s.n, s.k, cfg) == tiles * cfg.split_k
+        assert cfg.split_k <= -(-s.k // cfg.block_k)
 
 
 def spy_on_paths(monkeypatch) -> list:

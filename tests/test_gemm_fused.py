@@ -20,15 +20,13 @@ from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4
 from mxlib.spec.reference import check_exact, check_implementation, compare, generate_input
 
 from . import golden
+from .helpers import assert_default_configs_fit_the_contest_shapes, run_into_nan
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 
 
 def run(a, b_shuffle, b_scale_sh, config=None, rounding="rne"):
-    out = torch.full((a.shape[0], b_shuffle.shape[0]), float("nan"), dtype=torch.bfloat16, device=a.device)
-    got = F.gemm(a, b_shuffle, b_scale_sh, config=config, rounding=rounding, out=out)
-    assert got is out
-    return got
+    return run_into_nan(F.gemm, a, b_shuffle, b_scale_sh, config, rounding)
 
 
 def run_data(data, config=None, rounding="rne"):
@@ -383,14 +381,7 @@ def test_bad_input_raises():
 
 
 def test_default_config_and_grid_for_contest_shapes():
-    from mxlib.spec import shapes
-
-    for s in shapes.load():
-        cfg = F.default_config(s.m, s.n, s.k)
-        assert isinstance(cfg, F.Config)
-        tiles = -(-s.m // cfg.block_m) * -(-s.n // cfg.block_n)
-        assert F.grid(s.m, s.n, s.k, cfg) == tiles * cfg.split_k
-        assert cfg.split_k <= -(-s.k // cfg.block_k)
+    assert_default_configs_fit_the_contest_shapes(F)
 
 
 def test_default_config_up_to_m_32_aims_at_two_programs_per_unit_and_quantizes_a_per_program():

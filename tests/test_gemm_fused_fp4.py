@@ -30,7 +30,7 @@ from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4
 from mxlib.spec.reference import check_exact, check_implementation, compare, generate_input
 
 from . import golden
-from .helpers import fresh_seed
+from .helpers import assert_default_configs_fit_the_contest_shapes, fresh_seed, run_into_nan
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,10 +38,7 @@ RULES = ("rne", "ties_away")
 
 
 def run(a, b_shuffle, b_scale_sh, config=None, rounding="rne"):
-    out = torch.full((a.shape[0], b_shuffle.shape[0]), float("nan"), dtype=torch.bfloat16, device=a.device)
-    got = F.gemm(a, b_shuffle, b_scale_sh, config=config, rounding=rounding, out=out)
-    assert got is out
-    return got
+    return run_into_nan(F.gemm, a, b_shuffle, b_scale_sh, config, rounding)
 
 
 def run_data(data, config=None, rounding="rne"):
@@ -332,14 +329,7 @@ def test_bad_input_raises():
 
 
 def test_default_config_and_grid_for_contest_shapes():
-    from mxlib.spec import shapes
-
-    for s in shapes.load():
-        cfg = F.default_config(s.m, s.n, s.k)
-        assert isinstance(cfg, F.Config)
-        tiles = -(-s.m // cfg.block_m) * -(-s.n // cfg.block_n)
-        assert F.grid(s.m, s.n, s.k, cfg) == tiles * cfg.split_k
-        assert cfg.split_k <= -(-s.k // cfg.block_k)
+    assert_default_configs_fit_the_contest_shapes(F)
 
 
 def test_default_n_tile_is_never_narrower_than_half_the_m_tile():

@@ -23,6 +23,7 @@ from mxlib.runtime.paths import PATHS, path_available, path_module, path_zero_sc
 from mxlib.spec.reference import check_exact, check_implementation, generate_input
 
 from . import golden
+from .helpers import run_into_nan
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 # The paths that can run here (mma_sm90 needs a Hopper GPU and nvcc; tests/test_gemm_mma_sm90.py covers it).
@@ -31,10 +32,7 @@ PATH_NAMES = sorted(p for p in PATHS if path_available(p, DEVICE)[0])
 
 def run(path: str, data, config=None, rounding="rne") -> torch.Tensor:
     a, _, _, b_shuffle, b_scale_sh = data
-    out = torch.full((a.shape[0], b_shuffle.shape[0]), float("nan"), dtype=torch.bfloat16, device=a.device)
-    got = path_module(path).gemm(a, b_shuffle, b_scale_sh, config=config, rounding=rounding, out=out)
-    assert got is out
-    return got
+    return run_into_nan(path_module(path).gemm, a, b_shuffle, b_scale_sh, config, rounding)
 
 
 def on_device(data):
