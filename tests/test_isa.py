@@ -134,6 +134,7 @@ def test_isa_committed_results_are_complete():
     (["--target", "gfx950", "--path", "fast"], "--path must be 'all' or one of"),
     (["--target", "gfx950", "--listing", "L", "--sweep", "s.csv"], "--sweep: not an option of --listing"),
     (["--target", "gfx950", "--sweep", "s.csv", "--shapes", "4x2880x512"], "--shapes: not an option of --sweep"),
+    (["--target", "gfx950", "--timeout", "5"], "--timeout applies to a SUBMISSION file"),
 ])
 def test_isa_bad_input_is_one_line(args, message, capsys):
     from mxlib.__main__ import main
@@ -162,6 +163,21 @@ def test_isa_submission_that_exits_or_launches_nothing_is_one_line(tmp_path, tex
     bad.write_text(text)
     res = _isa(str(bad), "--target", "sm_90", "--shapes", "4x2880x512")
     assert res.returncode == 2 and res.stderr.count("\n") == 1 and message in res.stderr, res.stderr
+
+
+@pytest.mark.parametrize("text, step", [
+    ("import time\n\ndef custom_kernel(data):\n    while True:\n        try:\n            time.sleep(0.1)\n"
+     "        except Exception:\n            pass\n", "in custom_kernel on 4x2880x512"),
+    ("import time\ntime.sleep(600)\n\ndef custom_kernel(data):\n    return None\n", "loading"),
+])
+def test_isa_stops_a_submission_that_hangs(tmp_path, text, step):
+    """A submission that hangs, in a call (even one that swallows every Exception) or while loading, is
+    stopped after --timeout and named, one line, not waited for."""
+    bad = tmp_path / "sub.py"
+    bad.write_text(text)
+    res = _isa(str(bad), "--target", "sm_90", "--shapes", "4x2880x512", "--timeout", "2")
+    assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
+    assert f"SUBMISSION ran past --timeout 2 s while {step}" in res.stderr
 
 
 AMDGCN_LOOP = """\

@@ -32,16 +32,18 @@ import csv
 import importlib
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import types
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..spec.devices import H200, MI355X
 from . import occupancy
-from .arguments import output_file
+from .arguments import at_least, output_file
 from .files import atomic_open, write_text_atomic
 from .provenance import utc_date
 from .repo import RESULTS_DIR, ROOT
@@ -65,6 +67,39 @@ _OPTION_KEYS = ("num_warps", "num_stages", "waves_per_eu", "matrix_instr_nonkdim
 
 class IsaError(ValueError):
     """Bad input to `isa`: the message names the argument and the rule (printed as one line)."""
+
+
+# Seconds a submission may spend loading or in one custom_kernel call (its kernels compiled, not run) before isa
+# stops: a file that hangs would otherwise hang isa.
+SUBMISSION_TIMEOUT_S = 300
+
+
+class _Expired(BaseException):
+    """Raised into a submission's code by `_time_limit`: a BaseException, so a submission's own `except
+    Exception` cannot swallow it, nor isa's handling of a call that fails."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float, what: str):
+    """IsaError naming `what` if the block runs past `seconds` (SIGALRM: in the main thread on POSIX; elsewhere
+    the block runs without a limit)."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum, frame):
+        raise _Expired
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except _Expired:
+        raise IsaError(f"SUBMISSION ran past --timeout {seconds:g} s while {what}: a file that hangs cannot be "
+                       "inspected") from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -733,9 +768,10 @@ def _stamp() -> dict:
     return dict(triton=triton.__version__, date=utc_date())
 
 
-def collect(target: str, submission=None, path: str | None = None, only=None) -> list[dict]:
+def collect(target: str, submission=None, path: str | None = None, only=None,
+            timeout: float = SUBMISSION_TIMEOUT_S) -> list[dict]:
     """Rows for every launch on every contest shape (or the (m, n, k) in `only`), each distinct launch
-    compiled once."""
+    compiled once; a submission's load and each of its calls get `timeout` seconds."""
     if target not in TARGETS:
         raise IsaError(f"--target must be one of {', '.join(TARGETS)}, got {target!r}")
     if submission is not None and not Path(submission).is_file():
@@ -743,7 +779,8 @@ def collect(target: str, submission=None, path: str | None = None, only=None) ->
     prepare()
     stamp = _stamp()
     if submission is not None:
-        module = load_submission(submission)
+        with _time_limit(timeout, "loading"):
+            module = load_submission(submission)
         source, calls = str(submission), submission_calls(module)
         aiter_calls = importlib.import_module("aiter").CALLS  # the stand-in's (a file may import aiter lazily)
     else:
@@ -754,7 +791,11 @@ def collect(target: str, submission=None, path: str | None = None, only=None) ->
             continue
         before = len(aiter_calls)
         try:
-            launches = capture(call, target)
+            with _time_limit(timeout, f"in custom_kernel on {'x'.join(map(str, shape))}") if submission else (
+                    contextlib.nullcontext()):
+                launches = capture(call, target)
+        except IsaError:  # past the time limit: the run stops
+            raise
         except (Exception, SystemExit) as exc:  # a custom_kernel that exits fails its row, not the run
             rows.append(dict(source=source, shape="x".join(map(str, shape)), path=label, target=target, **stamp,
                              note=f"the call failed before launching: {type(exc).__name__}: {exc}"[:300]))
@@ -823,6 +864,8 @@ def add_arguments(p) -> None:
     p.add_argument("--shapes", help="a subset of the contest shapes, e.g. 16x2112x7168,32x4096x512")
     p.add_argument("--sweep", help="instead: the GEMM launch of every checked row of this split-K sweep CSV "
                                    "(data/results/h200/splitk_sweep.csv), with its CTAs per unit")
+    p.add_argument("--timeout", type=at_least(1), default=SUBMISSION_TIMEOUT_S,
+                   help="seconds a SUBMISSION may take to load, and each of its calls (default %(default)s)")
     p.add_argument("--listing", help="instead: write the compiled assembly (gfx950: AMDGCN .s; sm_90: .ptx) of every "
                                      "Triton launch of --path on the one contest shape in --shapes into this folder")
 
@@ -911,6 +954,8 @@ def run(args) -> int:
             raise IsaError(f"--target must be one of {', '.join(TARGETS)}, got {args.target!r}")
         if args.submission is not None and args.path is not None:
             raise IsaError("--path applies to mxlib's own dispatcher: leave it out with a SUBMISSION file")
+        if args.submission is None and args.timeout != SUBMISSION_TIMEOUT_S:
+            raise IsaError("--timeout applies to a SUBMISSION file (mxlib's own calls have no limit)")
         if args.path is not None:
             from ..runtime.paths import CUDA_PATHS, PATHS
 
@@ -918,7 +963,7 @@ def run(args) -> int:
             if args.path != "all" and args.path not in triton_paths:
                 raise IsaError(f"--path must be 'all' or one of the Triton paths {', '.join(triton_paths)}, "
                                f"got {args.path!r}")
-        rows = collect(args.target, args.submission, args.path, _parse_shapes(args.shapes))
+        rows = collect(args.target, args.submission, args.path, _parse_shapes(args.shapes), args.timeout)
         if args.submission is not None and not rows:
             raise IsaError(f"SUBMISSION {args.submission!r} launched no Triton kernel and called no aiter kernel on "
                            "these shapes: there is nothing to inspect")
