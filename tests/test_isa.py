@@ -155,6 +155,9 @@ def test_isa_submission_without_custom_kernel_is_one_line(tmp_path):
 @pytest.mark.parametrize("text, message", [
     ("import sys\nsys.exit(3)\n", "must import cleanly with the stand-in aiter, got SystemExit: 3"),
     ("import torch\n\ndef custom_kernel(data):\n    return torch.zeros(1)\n", "launched no Triton kernel"),
+    # loads (the contest's task module is there, as in the harness), then has nothing to inspect
+    ("import torch\nfrom task import input_t, output_t\n\ndef custom_kernel(data: input_t) -> output_t:\n"
+     "    return torch.zeros(1)\n", "launched no Triton kernel"),
 ])
 def test_isa_submission_that_exits_or_launches_nothing_is_one_line(tmp_path, text, message):
     """An exit at import is the file's failure, named (not isa ending with its code and no word); a submission

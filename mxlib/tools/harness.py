@@ -147,8 +147,9 @@ def _no_mxlib():
 _loaded = itertools.count()
 
 
-def _task_shim() -> types.ModuleType:
-    """The contest's `task` module (input_t, output_t, TestSpec), which submissions usually import."""
+def task_shim() -> types.ModuleType:
+    """The contest's `task` module (input_t, output_t, TestSpec), which submissions usually import (the harness
+    and `isa` load a submission with it importable)."""
     from typing import TypedDict, TypeVar
 
     mod = types.ModuleType("task")
@@ -177,7 +178,7 @@ def load_submission(path) -> Callable:
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     # The contest's task.py sits beside the submission; its stand-in stays for imports made at call time.
-    sys.modules.setdefault("task", _task_shim())
+    sys.modules.setdefault("task", task_shim())
     sys.modules[name] = module  # dataclasses and pickling look the module up by name
     try:
         with _no_mxlib():

@@ -726,6 +726,9 @@ def load_submission(file) -> object:
         sys.path.insert(0, str(STUB_AITER))
     for name in [m for m in sys.modules if m == "aiter" or m.startswith("aiter.")]:
         del sys.modules[name]
+    from .harness import task_shim
+
+    sys.modules.setdefault("task", task_shim())  # the contest's task.py, which submissions usually import
     name = "_mxlib_isa_submission_" + re.sub(r"\W", "_", file.stem)
     module = types.ModuleType(name)
     module.__file__ = str(file)
