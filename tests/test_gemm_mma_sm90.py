@@ -216,6 +216,20 @@ def test_the_default_aims_at_the_sms_of_the_gpu_asked_for(monkeypatch):
     assert made[0] is made[2] and made[0].split_k > made[1].split_k
 
 
+def test_ctas_per_sm_count_the_runtimes_reserve_as_the_occupancy_model_does(monkeypatch):
+    """Shared memory bounds CTAs an SM by the SM's 228 KiB with 1 KiB reserved per CTA (spec.devices.UNIT_LIMITS),
+    as the occupancy model counts: at 77,000 bytes a CTA three fit in 227 KiB but not with their reserves."""
+    from mxlib.tools import occupancy
+
+    cfg = G.Config(block_m=64, block_n=64, block_k=128, num_warps=4, warps_k=0, num_stages=2, wgmma=2)
+    assert G.mma_ctas_per_sm(cfg, 4) == 3  # registers allow 3
+    monkeypatch.setattr(G, "mma_smem_bytes", lambda cfg, round_chunks: 77_000)
+    assert 3 * 77_000 <= G.MMA_MAX_SMEM and G.mma_ctas_per_sm(cfg, 4) == 2
+    model = occupancy.residency(occupancy.KernelResources("sm_90", num_warps=5, registers=32, agprs=0,
+                                                          shared_bytes=77_000))
+    assert (model.ctas, model.limited_by) == (2, "shared")
+
+
 def test_only_wspec_quantizes_a_in_whole_tiles_of_rows():
     """The two-launch families quantize A into a buffer of M rows; only wspec, whose producer copies whole
     tiles, pads it to whole block_m tiles, and the quantizer's CTAs in the grid count those rows."""

@@ -52,7 +52,7 @@ from pathlib import Path
 
 import torch
 
-from ..spec.devices import compute_units
+from ..spec.devices import UNIT_LIMITS, compute_units
 from ..spec.ints import cdiv, gemm_shape
 from ..spec.quant import ROUNDINGS
 from ..spec.validate import choice
@@ -86,7 +86,8 @@ MMA_MBARRIER_BYTES = 8  # one mbarrier (family wspec: two per stage and one for 
 MMA_SMEM_ALIGN = 1024  # the wgmma family aligns its stages to the 128-byte swizzle's 1024-byte period
 MMA_CHUNK_K = 128  # K values per chunk: one 32-value scale block for each thread of a quad
 MMA_MAX_SPLIT = 8  # the largest portable thread block cluster
-MMA_MAX_SMEM = 227 * 1024  # dynamic shared memory one sm_90 CTA may have
+# Dynamic shared memory one sm_90 CTA may have: the SM's, less the 1 KiB the runtime reserves per CTA (227 KiB).
+MMA_MAX_SMEM = UNIT_LIMITS["sm_90"].shared_bytes - UNIT_LIMITS["sm_90"].shared_reserved
 MMA_SM_WARPS = 16  # warps an SM holds at the kernels' register counts: 65536 registers / 128 a thread = 512 threads
 A_DTYPES = (torch.bfloat16,)  # the dtype of A the kernel quantizes (the dispatcher checks it)
 MMA_NVCC_TIMEOUT_S = 600  # one build of the kernels takes about a minute
@@ -236,7 +237,8 @@ def mma_round_chunks(cfg: MmaConfig, k: int) -> int:
 def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
     """CTAs of `cfg` an SM holds at once (registers: MMA_SM_WARPS warps for "direct", one CTA for
     "staged", 8 warps for "pipelined" by its launch bounds, MMA_WGMMA_REGS for "wgmma", MMA_WSPEC's
-    and the producer warp for "wspec"; shared memory)."""
+    and the producer warp for "wspec"; shared memory with the runtime's reserve per CTA, and the SM's CTA
+    limit, as `spec.devices.UNIT_LIMITS` gives them and `mxlib.tools.occupancy.residency` reads them)."""
     if cfg.wgmma == 2:
         k = max(1, cfg.warps_k)
         per = next(r for bm, g, kw, r in MMA_WSPEC if (bm, 64 * g, kw) == (cfg.block_m, cfg.block_n, k))
@@ -245,7 +247,9 @@ def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
         regs = 65536 // (32 * cfg.num_warps * MMA_WGMMA_REGS[cfg.block_m])
     else:
         regs = MMA_SM_WARPS // cfg.num_warps if cfg.warps_k else 8 // cfg.num_warps if cfg.num_stages > 1 else 1
-    return max(0, min(regs, MMA_MAX_SMEM // mma_smem_bytes(cfg, round_chunks)))
+    sm = UNIT_LIMITS["sm_90"]
+    shared = sm.shared_bytes // (mma_smem_bytes(cfg, round_chunks) + sm.shared_reserved)
+    return max(0, min(regs, shared, sm.ctas))
 
 
 def mma_default_config(m: int, n: int, k: int, device=None) -> MmaConfig:

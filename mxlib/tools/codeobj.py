@@ -52,7 +52,7 @@ def parse_notes(text: str) -> list[dict]:
 
 def residency(row: dict):
     """CTAs (workgroups) of one kernel resident per gfx950 CU, from a `parse_notes` row (VGPRs and AGPRs
-    share one file of 512 per lane on gfx950: LLVM AMDGPUUsage, as `mxlib.tools.occupancy.UNIT_LIMITS` cites)."""
+    share one file of 512 per lane on gfx950: LLVM AMDGPUUsage, as `mxlib.spec.devices.UNIT_LIMITS` cites)."""
     waves = -(-int(row["workgroup_threads"]) // int(row["wavefront"]))
     vgprs, agprs = int(row["vgprs"]), int(row["agprs"])
     total = vgprs if not agprs else -(-vgprs // 4) * 4 + agprs  # one file: AGPRs after the arch VGPRs (rounded to 4)
