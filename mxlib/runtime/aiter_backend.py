@@ -195,6 +195,15 @@ def _platform() -> tuple[str | None, str | None]:
 _VERSION_RE = re.compile(r"""__version__\s*=\s*['"]([^'"]+)['"]""")
 
 
+def version_in_file(path) -> str | None:
+    """The `__version__ = "..."` that setuptools_scm writes into aiter/_version.py, read from `path` without
+    importing it; None when the file is missing or holds none (the baseline of aiter's Triton kernels reads
+    its aiter's version this way too)."""
+    path = Path(path)
+    found = _VERSION_RE.search(path.read_text()) if path.is_file() else None
+    return found.group(1) if found else None
+
+
 def _installed_aiter() -> tuple[str | None, str | None, str]:
     """(version, location, how found) of the `aiter` that `import aiter` would load, without importing it.
 
@@ -209,11 +218,9 @@ def _installed_aiter() -> tuple[str | None, str | None, str]:
     where = locations[0] if locations else spec.origin
     if not locations:
         return None, where, "no version"
-    version_file = Path(locations[0]) / "_version.py"
-    if version_file.is_file():
-        found = _VERSION_RE.search(version_file.read_text())
-        if found:
-            return found.group(1), where, "aiter/_version.py"
+    version = version_in_file(Path(locations[0]) / "_version.py")
+    if version is not None:
+        return version, where, "aiter/_version.py"
     try:
         dist = importlib.metadata.distribution("amd-aiter")
     except importlib.metadata.PackageNotFoundError:

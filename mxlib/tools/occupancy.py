@@ -413,12 +413,6 @@ def _predictions(rows, device, model) -> list[float]:
     return [predict_row(r, device, model).us for r in rows]
 
 
-def abs_pct_errors(rows, device, model: ModelParams) -> list[float]:
-    """|predicted - measured| / measured in %, per row (rows with the MODEL_KEYS and measured_us)."""
-    return [abs(p - float(r["measured_us"])) / float(r["measured_us"]) * 100
-            for p, r in zip(_predictions(rows, device, model), rows)]
-
-
 # The grids `fit` searches: dot efficiency on a log scale (0.1% to 100% of peak), saturation linearly.
 FIT_EFFICIENCIES = tuple(10 ** (-3 + 3 * i / 120) for i in range(121))
 FIT_SATURATIONS = tuple(round(0.05 * i, 2) for i in range(1, 21))
@@ -426,7 +420,7 @@ FIT_SATURATIONS = tuple(round(0.05 * i, 2) for i in range(1, 21))
 
 def fit(rows, device, base: ModelParams) -> ModelParams:
     """`base` with dot_efficiency and bw_saturation chosen to minimize the mean |log(predicted / measured)|
-    over `rows` (every row counts, unlike in the median of `abs_pct_errors` the sweeps report).
+    over `rows` (every row counts, unlike in the median |error| the sweeps report, `stats.median_abs_pct_error`).
 
     A grid search (deterministic). Ties go to the values nearest `base`'s, so a parameter the rows do not
     constrain (bw_saturation, when no config is memory-bound) keeps its prior.

@@ -36,7 +36,9 @@ import torch
 
 from ...spec import validate
 from ...spec.devices import compute_units
+from ...runtime.aiter_backend import version_in_file
 from ...spec.reference import unpack_data
+from ...spec.seed import REDUCE_BLOCK_M, REDUCE_BLOCK_N  # 0.1.7.post2's reduce tile is the seed's aiter's
 
 GEMM_KERNEL = "_gemm_afp4_wfp4_kernel_preshuffled_weight_scales"
 REDUCE_KERNEL = "_gemm_afp4_wfp4_reduce_kernel"
@@ -46,8 +48,6 @@ QUANT_FILE = "_triton_kernels/quant.py"
 SUPPORTED_VERSION = re.compile(r"^0\.1\.7\.post2(\.dev\d+)?$")
 
 BLOCK_SIZE_K = 256
-REDUCE_BLOCK_M = 16
-REDUCE_BLOCK_N = 64
 
 
 @dataclass(frozen=True)
@@ -74,10 +74,7 @@ def load(site=None) -> AiterTriton:
     installed amd-aiter distribution. Raises RuntimeError naming the missing file or symbol."""
     site = _site(site)
     root = site / "aiter" / "ops" / "triton"
-    version_file = site / "aiter" / "_version.py"
-    text = version_file.read_text() if version_file.is_file() else ""
-    match = re.search(r"""__version__\s*=\s*['"]([^'"]+)['"]""", text)
-    version = match.group(1) if match else None
+    version = version_in_file(site / "aiter" / "_version.py")
     if version is None or not SUPPORTED_VERSION.match(version):
         raise RuntimeError(f"aiter at {site} is version {version}: only the kernel files of 0.1.7.post2 are "
                            f"supported (later versions moved and renamed them, ROCm/aiter#1638)")
