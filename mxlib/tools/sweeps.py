@@ -357,8 +357,9 @@ def run(args) -> int:
     if args.model_only or args.revalidate:
         given = options_given(args, _DEFAULTS)
         if given:
-            raise ValueError(f"{', '.join(given)}: not an option of --{'model-only' if args.model_only else 'revalidate'}, "
-                             "which writes its recorded file from the recorded data")
+            mode, writes = (("model-only", "the occupancy model's table from the model alone") if args.model_only
+                            else ("revalidate", "the model's errors against the recorded sweep"))
+            raise ValueError(f"{', '.join(given)}: not an option of --{mode}, which writes {writes} (no sweep is run)")
     if args.model_only:
         print(f"-> {occ.write_model_csv()}")
         return 0
