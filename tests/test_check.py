@@ -1,4 +1,8 @@
-"""mxlib.tools.check.checked: one checked call a shape, the line naming what ran."""
+"""mxlib.tools.check.checked: one checked call a shape, the line naming what ran; `python -m mxlib check`'s
+choice of backend and its verdict when no kernel was checked."""
+import pytest
+import torch
+
 from mxlib.runtime import dispatch
 from mxlib.tools import check
 
@@ -26,7 +30,7 @@ def test_checked_passes_backend_and_path_and_names_what_ran(monkeypatch):
     assert line.split()[5] == "triton"  # what ran, not the CPU's default backend
 
 
-def _run(argv, monkeypatch, capsys, triton=(True, "")):
+def _run(argv, monkeypatch, capsys):
     """`python -m mxlib check ARGV` on the CPU with `checked` stood in: (exit code, stdout, the backend that
     run() handed to checked)."""
     from mxlib.__main__ import main
@@ -39,7 +43,7 @@ def _run(argv, monkeypatch, capsys, triton=(True, "")):
             yield f"{kind} {m} {n} {k} {seed}", True
 
     monkeypatch.setattr(check, "checked", fake_checked)
-    monkeypatch.setattr(check, "backends", lambda: {"triton": triton, "torch": (True, ""), "aiter": (False, "")})
+    monkeypatch.setattr(check, "backends", lambda: {"triton": (True, ""), "torch": (True, ""), "aiter": (False, "")})
     code = main(["check", "--device", "cpu", *argv])
     return code, capsys.readouterr().out, handed[0] if handed else None
 
@@ -52,11 +56,18 @@ def test_a_set_aside_environment_backend_does_not_beat_the_commands_default(monk
     assert _run([], monkeypatch, capsys)[::2] == (0, None)  # None: the variable fills it in, in the dispatcher
 
 
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the CPU default")
 def test_a_check_that_checked_no_kernel_fails(monkeypatch, capsys):
     """Without Triton the CPU default falls back to the reference, which then checks itself: that run says so
     and fails, unless the reference was what --backend asked for."""
+    from mxlib.__main__ import main
+
     monkeypatch.delenv(dispatch.ENV_BACKEND, raising=False)
-    code, out, backend = _run([], monkeypatch, capsys, triton=(False, "no triton here"))
-    assert code == 1 and backend == "torch" and "FAILED: the kernels were not checked (no triton here)" in out
-    code, out, _ = _run(["--backend", "torch"], monkeypatch, capsys, triton=(False, "no triton here"))
-    assert code == 0 and "FAILED" not in out
+    monkeypatch.setattr(check, "backends", lambda: {"triton": (False, "triton is not installed")})
+    assert main(["check"]) == 1  # it ran, on the reference, but checked no kernel
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines() if line.startswith("small")]
+    assert rows and all(r[5] == "torch" for r in rows)
+    assert "FAILED: the kernels were not checked (triton is not installed)" in out
+    assert main(["check", "--backend", "torch"]) == 0
+    assert "FAILED" not in capsys.readouterr().out
