@@ -260,10 +260,9 @@ def _available_backend(device, backend: str | None, path: str | None = None, whe
 BACKEND_PATHS = {"aiter": AITER_PATHS, "triton": tuple(PATHS), "torch": ()}
 
 
-def env_backend_for(path: str | None) -> str | None:
-    """$MXLIB_BACKEND where it fills in the backend of a call naming `path` (None: none named): set, and the
-    path (if any) is one of that backend's; else None (unset, or set aside because it has no such path)."""
-    env_backend = os.environ.get(ENV_BACKEND) or None
+def env_backend_for(path: str | None, env_backend: str | None) -> str | None:
+    """`env_backend` ($MXLIB_BACKEND's value, None when unset) where it fills in the backend of a call naming
+    `path` (None: none named): the path, if any, is one of that backend's; else None (set aside)."""
     if env_backend is None or (path is not None and path not in BACKEND_PATHS.get(env_backend, ())):
         return None
     return env_backend
@@ -292,7 +291,7 @@ def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str |
         validate.choice(env_backend, f"${ENV_BACKEND}", BACKENDS)
     if env_path is not None:
         validate.choice(env_path, f"${ENV_PATH}", tuple(PATHS))
-    if backend is None and env_backend_for(path) is not None:
+    if backend is None and env_backend_for(path, env_backend) is not None:
         backend, where_backend = env_backend, f"${ENV_BACKEND}"
     # the default backend is one that has the path asked for, by argument or, filling it in, by $MXLIB_PATH
     backend = _available_backend(device, backend, path if path is not None else env_path, where_backend)

@@ -15,7 +15,7 @@ import time
 
 import torch
 
-from ..runtime.backends import BACKENDS, backends
+from ..runtime.backends import BACKENDS, ENV_BACKEND, backends
 from ..runtime.paths import PATHS
 from ..spec import shapes as shapes_mod
 from ..spec.reference import check_device, check_implementation, generate_input
@@ -57,7 +57,8 @@ def run(args) -> int:
     from ..runtime.dispatch import env_backend_for
 
     backend = args.backend
-    env_backend = env_backend_for(args.path)  # fills in --backend where it applies, as for custom_kernel
+    # fills in --backend where it applies, as for custom_kernel
+    env_backend = env_backend_for(args.path, os.environ.get(ENV_BACKEND) or None)
     note = ""
     if device.type == "cpu" and (backend or env_backend) in (None, "triton"):
         os.environ.setdefault("TRITON_INTERPRET", "1")  # before the kernels import triton
