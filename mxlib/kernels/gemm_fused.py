@@ -139,8 +139,8 @@ def _fused_quantize(u, TIES_AWAY: tl.constexpr):
 
     Bit-exact with mxlib.spec.quant but for the sign of a zero under "rne" (spec code 8, -0, comes out
     +0: the magic-number add drops it; C cannot show it, since every fp32 sum of products starts at +0
-    and +0 + -0 is +0, so no instruction is spent on it): the scale from amax's fp32 bits (round up at mantissa >= 0.75,
-    e = clamp(floor(log2) - 2, -127, 127)), q = x * 2**-e in fp32, then the grid rounding. The grid
+    and +0 + -0 is +0, so no instruction is spent on it): the scale from amax's fp32 bits (round up at
+    mantissa >= 0.75, e = clamp(floor(log2) - 2, -127, 127)), q = x * 2**-e in fp32, then the grid rounding. The grid
     step s is 2**(max(E, 0) - 1) for q's exponent E, so "rne" is (q + 1.5*2**23*s) - 1.5*2**23*s:
     the add rounds to a multiple of s, ties to the even multiple, which is the even code. Saturation
     at 6 comes free: the scale rule gives |q| < 7 (amax < 1.75 * 2**(e+2) unless rounded up), and

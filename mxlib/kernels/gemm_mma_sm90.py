@@ -86,8 +86,9 @@ MMA_MBARRIER_BYTES = 8  # one mbarrier (family wspec: two per stage and one for 
 MMA_SMEM_ALIGN = 1024  # the wgmma family aligns its stages to the 128-byte swizzle's 1024-byte period
 MMA_CHUNK_K = 128  # K values per chunk: one 32-value scale block for each thread of a quad
 MMA_MAX_SPLIT = 8  # the largest portable thread block cluster
+MMA_SM = UNIT_LIMITS["sm_90"]  # what one SM holds (`mma_ctas_per_sm`)
 # Dynamic shared memory one sm_90 CTA may have: the SM's, less the 1 KiB the runtime reserves per CTA (227 KiB).
-MMA_MAX_SMEM = UNIT_LIMITS["sm_90"].shared_bytes - UNIT_LIMITS["sm_90"].shared_reserved
+MMA_MAX_SMEM = MMA_SM.shared_bytes - MMA_SM.shared_reserved
 MMA_SM_WARPS = 16  # warps an SM holds at the kernels' register counts: 65536 registers / 128 a thread = 512 threads
 A_DTYPES = (torch.bfloat16,)  # the dtype of A the kernel quantizes (the dispatcher checks it)
 MMA_NVCC_TIMEOUT_S = 600  # one build of the kernels takes about a minute
@@ -247,9 +248,8 @@ def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
         regs = 65536 // (32 * cfg.num_warps * MMA_WGMMA_REGS[cfg.block_m])
     else:
         regs = MMA_SM_WARPS // cfg.num_warps if cfg.warps_k else 8 // cfg.num_warps if cfg.num_stages > 1 else 1
-    sm = UNIT_LIMITS["sm_90"]
-    shared = sm.shared_bytes // (mma_smem_bytes(cfg, round_chunks) + sm.shared_reserved)
-    return max(0, min(regs, shared, sm.ctas))
+    shared = MMA_SM.shared_bytes // (mma_smem_bytes(cfg, round_chunks) + MMA_SM.shared_reserved)
+    return max(0, min(regs, shared, MMA_SM.ctas))
 
 
 def mma_default_config(m: int, n: int, k: int, device=None) -> MmaConfig:
