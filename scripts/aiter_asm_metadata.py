@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 
 from mxlib.tools import codeobj  # noqa: E402
-from mxlib.tools.files import atomic_open  # noqa: E402
+from mxlib.tools.files import write_csv_atomic  # noqa: E402
 from mxlib.tools.repo import RESULTS_DIR  # noqa: E402
 
 KERNEL_LIST = "hsa/gfx950/f4gemm/f4gemm_bf16_per1x32Fp4.csv"
@@ -63,10 +63,7 @@ def main(argv=None) -> int:
                          ctas_per_cu=res.ctas, limited_by=res.limited_by, co_file=co, aiter_commit=commit[:10],
                          tool=tool, date=datetime.date.today().isoformat()))
     out = Path(args.out)
-    with atomic_open(out, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
+    write_csv_atomic(out, COLUMNS, rows)
     print(f"wrote {out} ({len(rows)} kernels)")
     return 0
 

@@ -14,7 +14,6 @@ was made.
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 import time
 from pathlib import Path
@@ -22,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 
 from mxlib.tools import isa, occupancy  # noqa: E402
-from mxlib.tools.files import atomic_open  # noqa: E402
+from mxlib.tools.files import write_csv_atomic  # noqa: E402
 
 FIELDS = ("block_m", "block_n", "block_k", "split_k", "num_warps", "num_stages", "waves_per_eu", "matrix_instr_nonkdim")
 CSV_FIELDS = ("target", "shape", *FIELDS, "grid_ctas", "vgprs", "agprs", "sgprs", "shared_bytes", "scratch_bytes",
@@ -105,10 +104,7 @@ def main(argv=None) -> int:
             print(" ".join(f"{k}={row[k]}" for k in CSV_FIELDS if row.get(k) not in (None, "")),
                   f"({time.time() - t0:.1f} s)", flush=True)
     if args.out:
-        with atomic_open(args.out, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=CSV_FIELDS, lineterminator="\n")
-            w.writeheader()
-            w.writerows({k: ("" if r.get(k) is None else r[k]) for k in CSV_FIELDS} for r in rows)
+        write_csv_atomic(args.out, CSV_FIELDS, ({k: ("" if r.get(k) is None else r[k]) for k in CSV_FIELDS} for r in rows))
     return 0
 
 

@@ -27,7 +27,6 @@ A dry run of the script itself on the CPU (Triton's interpreter; correctness onl
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import platform
 import sys
@@ -42,7 +41,7 @@ sys.path.insert(0, str(ROOT))  # run from a checkout without installing mxlib
 from mxlib.spec import shapes  # noqa: E402
 from mxlib.spec.devices import compute_units  # noqa: E402
 from mxlib.tools.baselines import aiter_triton  # noqa: E402
-from mxlib.tools.files import atomic_open, write_text_atomic  # noqa: E402
+from mxlib.tools.files import write_csv_atomic, write_text_atomic  # noqa: E402
 from mxlib.tools.provenance import run_metadata  # noqa: E402
 from mxlib.tools.timing import time_contest  # noqa: E402
 from mxlib.runtime.quant import quantize_mxfp4, quantize_mxfp4_shuffled  # noqa: E402
@@ -125,10 +124,7 @@ def main(argv=None) -> int:
             traceback.print_exc()
         rows.append(row)
         print(" ".join(f"{f}={row.get(f)}" for f in FIELDS if row.get(f) not in (None, "")), flush=True)
-    with atomic_open(args.out / "aiter_triton.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=FIELDS)
-        w.writeheader()
-        w.writerows(rows)
+    write_csv_atomic(args.out / "aiter_triton.csv", FIELDS, rows)
     failed = sum(1 for r in rows if not r.get("ok"))
     summary = {
         "command": " ".join([sys.executable] + sys.argv),

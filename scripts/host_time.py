@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import csv
 import io
 import os
 import pstats
@@ -46,7 +45,7 @@ from mxlib.runtime import dispatch  # noqa: E402
 from mxlib.runtime.paths import path_module  # noqa: E402
 from mxlib.spec import shapes as shapes_mod  # noqa: E402
 from mxlib.spec.reference import generate_input, unpack_data  # noqa: E402
-from mxlib.tools.files import atomic_open  # noqa: E402
+from mxlib.tools.files import write_csv_atomic  # noqa: E402
 from mxlib.tools.host_costs import LAYERS  # noqa: E402
 from mxlib.tools.provenance import run_metadata  # noqa: E402
 from mxlib.tools.stats import summarize  # noqa: E402
@@ -149,10 +148,7 @@ def main() -> int:
     # data/results/h100/host_micro_e833207/).
     for what, fn in profiles:
         print(f"--- profile of {what}, {args.calls} calls\n{profile(fn, args.calls)}", flush=True)
-    with atomic_open(args.out, "w", newline="") as f:  # an interrupted run leaves no half-written CSV
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv_atomic(args.out, list(rows[0]), rows)  # an interrupted run leaves no half-written CSV
     print(f"the L2 flush (4x the L2, no sleep) takes {flush_us:.1f} us of GPU time; wrote {args.out}")
     return 0
 

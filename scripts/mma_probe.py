@@ -18,7 +18,6 @@ Writes DIR/probe.csv (speed rows), DIR/checks.csv (correctness rows) and prints 
 from __future__ import annotations
 
 import argparse
-import csv
 import dataclasses
 import os
 import random
@@ -35,7 +34,7 @@ import torch  # noqa: E402
 from mxlib.kernels import gemm_mma_sm90 as G  # noqa: E402
 from mxlib.runtime.dispatch import CONFIG_DIR, load_table, select  # noqa: E402
 from mxlib.tools.config_table import set_row  # noqa: E402
-from mxlib.tools.files import atomic_open  # noqa: E402
+from mxlib.tools.files import write_csv_atomic  # noqa: E402
 from mxlib.runtime.paths import path_module  # noqa: E402
 from mxlib.spec import shapes as shapes_mod  # noqa: E402
 from mxlib.spec.devices import compute_units  # noqa: E402
@@ -198,10 +197,7 @@ def checks(out_dir: Path) -> list[dict]:
             ok = torch.equal(first, run_cfg(data, cfg))
             rows.append({"what": "bitwise repeat", "shape": f"{m}x{n}x{k}", "config": config_text(cfg),
                          "rounding": "rne", "ok": int(ok), "message": f"identical: {ok}"})
-    with atomic_open(out_dir / "checks.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    write_csv_atomic(out_dir / "checks.csv", list(rows[0]), rows)
     bad = [r for r in rows if not r["ok"]]
     print(f"checks: {len(rows) - len(bad)} of {len(rows)} passed")
     return rows
@@ -305,10 +301,7 @@ def speed(out_dir: Path, kinds: list[str], iters: int, write_table: bool, famili
               f"mma best {best['mma_sm90'] and (best['mma_sm90']['mean_us'], best['mma_sm90']['median_us'], best['mma_sm90']['config'])}"
               f"  of {sum(r['variant'] == 'mma_sm90' for r in rows if (r['m'], r['n'], r['k']) == (m, n, k))}")
     fields = ["kind", "m", "n", "k", "variant", "config", "ok", "median_us", "mean_us", "graph_us", "message"]
-    with atomic_open(out_dir / "probe.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields)
-        w.writeheader()
-        w.writerows([{k_: r.get(k_, "") for k_ in fields} for r in rows])
+    write_csv_atomic(out_dir / "probe.csv", fields, ({k_: r.get(k_, "") for k_ in fields} for r in rows))
     if write_table:
         write_h200_table(rows)
 

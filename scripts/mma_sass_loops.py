@@ -17,7 +17,6 @@ factor) counts as if taken. Needs nvcc and Triton; no GPU.
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import re
 import subprocess
@@ -28,7 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from mxlib.kernels import gemm_mma_sm90 as G  # noqa: E402
 from mxlib.tools.isa import _cuobjdump  # noqa: E402
-from mxlib.tools.files import atomic_open  # noqa: E402
+from mxlib.tools.files import write_csv_atomic  # noqa: E402
 
 _LINE = re.compile(r"^\s+/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 
@@ -100,10 +99,7 @@ def main() -> int:
     for r in rows:
         print("  ".join(f"{k}={v}" for k, v in r.items()))
     if args.out:
-        with atomic_open(args.out, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
+        write_csv_atomic(args.out, list(rows[0]), rows)
     return 0
 
 

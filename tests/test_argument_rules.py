@@ -185,6 +185,18 @@ def test_atomic_writes_replace_whole_or_not_at_all(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sub"]
 
 
+def test_csv_records_are_written_whole_with_one_line_end(tmp_path):
+    """write_csv_atomic: the header, then the rows, each line ending in a bare "\\n"; a missing key is an
+    empty cell; a key outside the header fails the write and leaves the old file as it was."""
+    target = tmp_path / "r.csv"
+    files.write_csv_atomic(target, ("a", "b"), [{"a": 1, "b": 2}, {"a": 3}])
+    assert target.read_bytes() == b"a,b\n1,2\n3,\n"
+    with pytest.raises(ValueError, match="fields not in fieldnames.*'c'"):
+        files.write_csv_atomic(target, ("a", "b"), iter([{"a": 4}, {"a": 5, "c": 6}]))
+    assert target.read_bytes() == b"a,b\n1,2\n3,\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv"]
+
+
 def test_output_file_arguments_are_refused_before_any_work(tmp_path):
     """The CLI's file arguments (export OUT, bench --out, harness --csv, isa --out) are read through
     arguments.output_file: a folder, no name, or a path under a file is an argument error at once."""

@@ -11,7 +11,7 @@ import csv
 import math
 from pathlib import Path
 
-from .files import atomic_open
+from .files import write_csv_atomic
 
 CSV_FIELDS = (
     "kind", "m", "n", "k", "seed", "provider", "path", "config", "timing", "median_us", "p20_us", "p80_us", "mean_us",
@@ -35,11 +35,7 @@ def write_csv(rows: list[dict], path: Path) -> None:
         unknown = set(r) - set(CSV_FIELDS)
         if unknown:
             raise ValueError(f"row has columns outside bench_csv.CSV_FIELDS: {sorted(unknown)}")
-    with atomic_open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: _fmt(r.get(k, "")) for k in CSV_FIELDS})
+    write_csv_atomic(path, CSV_FIELDS, ({k: _fmt(r.get(k, "")) for k in CSV_FIELDS} for r in rows))
 
 
 def _fmt(v):

@@ -3,7 +3,7 @@
 `atomic_path` hands out a temporary path in the target's folder (so the final `os.replace` is a rename on
 one file system, atomic on POSIX and Windows); the target is replaced only when the block finishes
 without an exception, and the temporary file is removed either way. `atomic_open` and
-`write_text_atomic` are the same for a file object and a string. The tools' writers of committed data
+`write_text_atomic` are the same for a file object and a string, `write_csv_atomic` for a table. The tools' writers of committed data
 (CSV results, config tables, figures, the exported submission) go through them: a run stopped mid-write
 (Ctrl-C, an error in a row) then leaves the old file as it was. (The kernels' cubin cache, a layer below
 the tools, stages its own file the same way.)
@@ -11,6 +11,7 @@ the tools, stages its own file the same way.)
 from __future__ import annotations
 
 import contextlib
+import csv
 import errno
 import os
 import uuid
@@ -69,3 +70,15 @@ def write_text_atomic(path, text: str, encoding: str = "utf-8") -> None:
     with atomic_open(path, "w", encoding=encoding) as f:
         f.write(text)
 
+
+
+def write_csv_atomic(path, fieldnames, rows) -> Path:
+    """Write `rows` (dicts) as a CSV under the header `fieldnames`, lines ending in "\\n", through `atomic_path`;
+    a key outside `fieldnames` is a ValueError, a missing one an empty cell. The tools and scripts write their
+    whole-file CSV records through it, so new records have one kind of line end (csv's default is "\\r\\n",
+    which older records have; readers take either)."""
+    with atomic_open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(fieldnames), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    return Path(path)

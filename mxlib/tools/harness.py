@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
-import csv
 import ctypes
 import functools
 import importlib.abc
@@ -64,7 +63,7 @@ from ..spec import shapes as shapes_mod
 from ..spec.ints import gemm_shape
 from ..spec.reference import check_implementation, generate_input, input_seed
 from .arguments import non_negative_float, output_file
-from .files import atomic_open
+from .files import write_csv_atomic
 from .provenance import run_metadata
 from .stats import geomean, median
 from .timing import DEFAULT_HEAD_START_US, SEED_STEP
@@ -508,13 +507,11 @@ def write_csv(results: list[Result], path: Path, mode: str, submission: Path, de
     fields = ("mode", "m", "n", "k", "seed", "ok", "message", "runs", "mean_us", "std_us", "err_us", "best_us",
               "worst_us", "median_us", "submission", "device", "torch", "triton", "date")
     meta = run_metadata(device)
-    with atomic_open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields)
-        w.writeheader()
-        for r in results:
-            st = {k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in r.stats().items()}
-            w.writerow({"mode": mode, "m": r.case.m, "n": r.case.n, "k": r.case.k, "seed": r.case.seed,
-                        "ok": int(r.ok), "message": r.message[:500], **st, "submission": str(submission), **meta})
+    def row(r: Result) -> dict:
+        st = {k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in r.stats().items()}
+        return {"mode": mode, "m": r.case.m, "n": r.case.n, "k": r.case.k, "seed": r.case.seed, "ok": int(r.ok),
+                "message": r.message[:500], **st, "submission": str(submission), **meta}
+    write_csv_atomic(path, fields, map(row, results))
 
 
 def interpreter_test(files: dict) -> tuple[str, bool]:

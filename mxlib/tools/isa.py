@@ -44,7 +44,7 @@ from pathlib import Path
 from ..spec.devices import H200, MI355X
 from . import occupancy
 from .arguments import at_least, output_file
-from .files import atomic_open, write_text_atomic
+from .files import write_csv_atomic, write_text_atomic
 from .provenance import utc_date
 from .repo import RESULTS_DIR, ROOT
 
@@ -844,12 +844,8 @@ def _launch_key(launch: Launch):
 
 
 def write_csv(rows, out: Path) -> Path:
-    with atomic_open(out, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=CSV_FIELDS, lineterminator="\n")
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in CSV_FIELDS})
-    return out
+    return write_csv_atomic(out, CSV_FIELDS, ({k: ("" if r.get(k) is None else r.get(k)) for k in CSV_FIELDS}
+                                              for r in rows))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -946,10 +942,7 @@ def run(args) -> int:
             print(f"python -m mxlib isa: {exc}", file=sys.stderr)
             return 2
         out = Path(args.out or Path(args.sweep).with_name("splitk_sweep_residency.csv"))
-        with atomic_open(out, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=SWEEP_RESIDENCY_FIELDS, lineterminator="\n")
-            w.writeheader()
-            w.writerows(rows)
+        write_csv_atomic(out, SWEEP_RESIDENCY_FIELDS, rows)
         print(f"wrote {out} ({len(rows)} rows)")
         return 0
     try:

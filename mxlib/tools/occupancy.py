@@ -39,14 +39,13 @@ Nothing here imports torch, triton or aiter.
 """
 from __future__ import annotations
 
-import csv
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..spec.devices import H200, MI355X, UNIT_LIMITS
 from ..spec.ints import cdiv, positive
-from .files import atomic_open
+from .files import write_csv_atomic
 from .repo import RESULTS_DIR
 
 
@@ -487,9 +486,4 @@ def write_model_csv(path=None, shapes=None) -> Path:
 
     path = Path(path) if path is not None else MODEL_CSV
     shapes = shapes_mod.load() if shapes is None else shapes
-    with atomic_open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=TABLE_COLUMNS, lineterminator="\n")
-        w.writeheader()
-        for name in DEVICES:
-            w.writerows(utilization_table(shapes, name))
-    return path
+    return write_csv_atomic(path, TABLE_COLUMNS, (row for name in DEVICES for row in utilization_table(shapes, name)))

@@ -39,7 +39,7 @@ from pathlib import Path
 from ..spec.devices import compute_units, device_name
 from . import occupancy as occ
 from .arguments import at_least, options_given, output_folder
-from .files import atomic_open
+from .files import write_csv_atomic
 from .provenance import run_metadata
 from .repo import RESULTS_DIR as RESULTS
 from .repo import new_result_path
@@ -272,13 +272,8 @@ def report(rows, summary: dict) -> str:
 
 
 def write_csv(rows, path: Path) -> Path:
-    with atomic_open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="raise", lineterminator="\n")
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in
-                        ((k, r.get(k, "")) for k in CSV_FIELDS)})
-    return path
+    return write_csv_atomic(path, CSV_FIELDS, ({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in
+                                                 ((k, r.get(k, "")) for k in CSV_FIELDS)} for r in rows))
 
 
 def default_out_dir(device_name: str, now=None) -> Path:
@@ -462,9 +457,5 @@ def write_revalidation(result: dict, path=REVALIDATION_CSV) -> Path:
     fields = ("m", "n", "k", "tile_m", "tile_n", "block_k", "split_k", "ctas", "resident", "measured_us",
               "predicted_one_us", "predicted_resident_us")
     path = Path(path)
-    with atomic_open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
-        w.writeheader()
-        for r in result["rows"]:
-            w.writerow({k: (f"{v:.4g}" if isinstance(v, float) else v) for k, v in r.items() if k in fields})
-    return path
+    return write_csv_atomic(path, fields, ({k: (f"{v:.4g}" if isinstance(v, float) else v) for k, v in r.items()
+                                            if k in fields} for r in result["rows"]))

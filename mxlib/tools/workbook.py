@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 from .arguments import at_least
-from .files import atomic_open
+from .files import atomic_open, write_csv_atomic
 from .repo import FIGURES_DIR, NOTEBOOKS_DIR, RESULTS_DIR, ROOT
 
 PROFILES = ("auto", "cpu", "gpu")
@@ -326,11 +326,7 @@ def _update_manifest(figures_dir: Path, notebook: str, changed: list, run: dict)
     rows = {name: row for name, row in rows.items() if (figures_dir / f"{name}.svg").is_file()}  # deleted: gone
     for name in changed:
         rows[name] = {"figure": name, "notebook": notebook, **run}
-    with atomic_open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=MANIFEST_FIELDS, lineterminator="\n")
-        w.writeheader()
-        for name in sorted(rows):
-            w.writerow(rows[name])
+    write_csv_atomic(path, MANIFEST_FIELDS, (rows[name] for name in sorted(rows)))
 
 
 def _figure_stamps(figures_dir: Path) -> dict:
