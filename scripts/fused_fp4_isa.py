@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 
 from mxlib.tools import isa, occupancy  # noqa: E402
+from mxlib.spec.shapes import parse_mnk  # noqa: E402
 from mxlib.tools.files import write_csv_atomic  # noqa: E402
 
 FIELDS = ("block_m", "block_n", "block_k", "split_k", "num_warps", "num_stages", "waves_per_eu", "matrix_instr_nonkdim")
@@ -91,7 +92,7 @@ def main(argv=None) -> int:
     stamp = isa._stamp()
     rows = []
     for text in args.shapes.split(","):
-        shape = tuple(int(v) for v in text.split("x"))
+        shape = parse_mnk(text, "--shapes")
         data = generate_input(*shape, 0)
         for cfg in parse_configs(args.configs):
             t0 = time.time()

@@ -111,7 +111,7 @@ def main(argv=None) -> int:
         todo = []
         for spec in args.shape:
             mnk, seed = spec.split(":")
-            todo.append(shapes.Shape("given", *(int(v) for v in mnk.split("x")), int(seed)))
+            todo.append(shapes.Shape("given", *shapes.parse_mnk(mnk, "--shape"), int(seed)))
     else:
         todo = shapes.load("test") + shapes.load("benchmark")
     rows = []

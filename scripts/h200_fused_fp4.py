@@ -122,8 +122,7 @@ def parse_contest(text: str) -> list:
     out = []
     for item in text.split(","):
         dims, _, seed = item.partition(":")
-        m, n, k = (int(v) for v in dims.split("x"))
-        out.append(shapes.Shape("given", m, n, k, int(seed or 0)))
+        out.append(shapes.Shape("given", *shapes.parse_mnk(dims, "--contest"), int(seed or 0)))
     return out
 
 

@@ -54,6 +54,7 @@ from mxlib.tools.providers import config_text  # noqa: E402
 from mxlib.runtime.paths import PATHS, path_available, path_module, path_zero_scale_operands  # noqa: E402
 from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight  # noqa: E402
 from mxlib.spec.quant import quantize_mxfp4  # noqa: E402
+from mxlib.spec.shapes import parse_mnk  # noqa: E402
 from mxlib.spec.reference import (EXACT_ACC_PER_K, EXACT_RTOL, check_implementation, exact_errors,  # noqa: E402
                                   generate_input)
 from tests.test_fuzz import fuzz_case, runnable_configs  # noqa: E402
@@ -93,10 +94,9 @@ def parse_shapes(text: str) -> list[tuple[int, int, int]]:
     out = []
     for item in filter(None, (t.strip() for t in text.split(","))):
         try:
-            m, n, k = (int(v) for v in item.lower().split("x"))
-        except ValueError:
-            raise SystemExit(f"--shapes: {item!r} is not MxNxK") from None
-        out.append((m, n, k))
+            out.append(parse_mnk(item, "--shapes"))
+        except ValueError as exc:
+            raise SystemExit(str(exc)) from None
     return out
 
 

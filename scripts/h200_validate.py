@@ -53,8 +53,7 @@ FIELDS = ("check", "kind", "m", "n", "k", "seed", "path", "config", "poison", "o
 
 def parse_shape(text: str) -> shapes.Shape:
     dims, _, seed = text.partition(":")
-    m, n, k = (int(v) for v in dims.split("x"))
-    return shapes.Shape("given", m, n, k, int(seed or 0))
+    return shapes.Shape("given", *shapes.parse_mnk(dims, "--shapes"), int(seed or 0))
 
 
 def takes_out(gemm) -> bool:

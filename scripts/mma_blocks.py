@@ -180,10 +180,12 @@ def summary(rows: list[dict]) -> str:
 
 
 def _mnk(text: str) -> tuple[int, int, int]:
-    parts = text.strip().split("x")
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        raise SystemExit(f"mma_blocks: --shapes takes MxNxK,... (e.g. 256x3072x1536), got {text!r}")
-    return tuple(int(p) for p in parts)
+    from mxlib.spec.shapes import parse_mnk
+
+    try:
+        return parse_mnk(text, "--shapes")
+    except ValueError as exc:
+        raise SystemExit(f"mma_blocks: {exc}") from None
 
 
 def _shapes(spec: str | None, table) -> list:

@@ -127,7 +127,7 @@ def main() -> int:
                    help="try the table config's neighbours (variants_around) instead of the broad set")
     args = p.parse_args()
     if args.run:
-        m, n, k = map(int, args.run.split("x"))
+        m, n, k = shapes_mod.parse_mnk(args.run, "--run")
         a, _, _, bs, ss = generate_input(m, n, k, 1, device="cuda")
         if args.a_quantized:
             a = dequantize_mxfp4(*quantize_mxfp4(a)).to(torch.bfloat16)

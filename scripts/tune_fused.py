@@ -143,7 +143,7 @@ def gpu_semantics_checks(device="cuda") -> list[tuple[str, bool, str]]:
 def dump_kernels(out_dir: str, rows: list[dict], shape: str) -> None:
     """TTGIR and SASS (cuobjdump) of one shape's fastest checked config, and a histogram of its SASS
     opcodes, so that the kernel can be read without device time."""
-    m, n, k = map(int, shape.split("x"))
+    m, n, k = shapes_mod.parse_mnk(shape, "shape")
     done = [r for r in rows if (r["m"], r["n"], r["k"]) == (m, n, k) and r.get("median_us")]
     if not done:
         return

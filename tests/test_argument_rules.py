@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from mxlib.runtime import backends, dispatch
-from mxlib.spec import devices, formats, ints, layouts
+from mxlib.spec import devices, formats, ints, layouts, shapes
 from mxlib.spec.reference import generate_input, unpack_data
 from mxlib.tools import arguments, config_table, files
 
@@ -183,6 +183,16 @@ def test_atomic_writes_replace_whole_or_not_at_all(tmp_path):
     with pytest.raises(ValueError, match="names no file"):
         files.write_text_atomic("", "c\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sub"]
+
+
+def test_shape_text_is_read_back_as_written():
+    """shapes.parse_mnk, which every --shapes reads MxNxK with, inverts str(Shape) and takes X or spaces;
+    anything but three decimal integers is refused by the argument's name (the sizes' rules are gemm_shape's)."""
+    assert all(shapes.parse_mnk(str(s)) == s.mnk for s in shapes.load())
+    assert shapes.parse_mnk(" 16X2112x7168 ") == (16, 2112, 7168)
+    for bad in ("4x4", "1x2x3x4", "4x-64x512", "+4x64x512", "4_0x64x512", "4x64x512:5", "", "4.0x64x512"):
+        with pytest.raises(ValueError, match=r"--shapes: .* is not MxNxK \(three decimal integers"):
+            shapes.parse_mnk(bad, "--shapes")
 
 
 def test_csv_records_are_written_whole_with_one_line_end(tmp_path):

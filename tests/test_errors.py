@@ -72,7 +72,7 @@ def _one_line_error(capsys, argv, words):
 
 
 @pytest.mark.parametrize("argv,words", [
-    (["sweep", "--dry-run", "--shapes", "4x4"], "--shapes: '4x4' must be 3 positive integer(s)"),
+    (["sweep", "--dry-run", "--shapes", "4x4"], "--shapes: '4x4' is not MxNxK (three decimal integers joined by 'x')"),
     (["sweep", "--dry-run", "--splits", "0"], "--splits: '0' must be 1 positive integer(s)"),
     (["check", "--device", "foo"], "--device must be a device such as 'cpu' or 'cuda', got 'foo'"),
 ])

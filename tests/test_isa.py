@@ -656,3 +656,13 @@ def test_isa_sweep_refuses_a_csv_that_is_no_sweep_and_writes_nothing(tmp_path, c
     assert main(["isa", "--target", "sm_90", "--sweep", str(unchecked)]) == 2
     assert "has no checked row" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bench.csv", "sweep.csv"]
+
+
+def test_isa_shapes_read_as_every_shapes_option_reads_them():
+    """MxNxK through spec.shapes.parse_mnk (so X and spaces as in sweep and harness), then held to the contest's."""
+    from mxlib.tools import isa
+
+    assert isa._parse_shapes(" 16X2112x7168,4x2880x512") == {(16, 2112, 7168), (4, 2880, 512)}
+    for bad in ("1x2x3", "16x2112", ",", "16x2112x7168,junk"):
+        with pytest.raises(isa.IsaError, match="--shapes must list contest shapes as MxNxK"):
+            isa._parse_shapes(bad)

@@ -231,7 +231,9 @@ def test_sweep_plan():
         sweeps.plan([(16, 2112, 7168)], [(24, 64)], [1], gemm_splitk)
     with pytest.raises(ValueError, match="--tiles: '16' must be 2 positive"):
         sweeps._parse_list("16", "--tiles", 2)
-    assert sweeps._parse_list("16x2112x7168, 8x2112x7168", "--shapes", 3) == ((16, 2112, 7168), (8, 2112, 7168))
+    assert sweeps._gemm_shapes("16x2112x7168, 8X2112x7168") == ((16, 2112, 7168), (8, 2112, 7168))
+    with pytest.raises(ValueError, match="--shapes must list at least one item"):
+        sweeps._gemm_shapes(" , ")
 
 
 def test_sweep_model_and_report_on_synthetic_rows(tmp_path):

@@ -233,7 +233,7 @@ def cases(spec: str, secret_seed: int | None = None) -> list[Case]:
         for i, part in enumerate(p.strip() for p in spec.split(",") if p.strip()):
             dims, _, seed = part.partition(":")
             try:
-                m, n, k = (int(v) for v in dims.lower().split("x"))
+                m, n, k = shapes_mod.parse_mnk(dims, "--shapes")
                 seed = int(seed) if seed else 1000 + i
             except ValueError:
                 raise ValueError(f"--shapes: {part!r} is not MxNxK or MxNxK:seed (or test, benchmark, extra, small)")

@@ -874,12 +874,15 @@ def _parse_shapes(text):
         return None
     from ..spec import shapes
 
-    known = {str(s): s.mnk for s in shapes.load()}
-    picked = [t.strip() for t in text.split(",") if t.strip()]
-    bad = [t for t in picked if t not in known]
-    if bad or not picked:
-        raise IsaError(f"--shapes must list contest shapes as MxNxK ({', '.join(known)}), got {text!r}")
-    return {known[t] for t in picked}
+    known = {s.mnk: str(s) for s in shapes.load()}
+    picked = [t for t in text.split(",") if t.strip()]
+    try:
+        mnks = {shapes.parse_mnk(t, "--shapes") for t in picked}
+    except ValueError:
+        mnks = set()
+    if not mnks or not mnks <= set(known):
+        raise IsaError(f"--shapes must list contest shapes as MxNxK ({', '.join(known.values())}), got {text!r}")
+    return mnks
 
 
 def summary(rows) -> str:

@@ -83,14 +83,21 @@ def _parse_list(text: str, name: str, parts: int):
     return tuple(out)
 
 
-def _gemm_shape(mnk: tuple) -> tuple[int, int, int]:
-    """A --shapes entry as the GEMM takes it (`mxlib.spec.ints.gemm_shape`), or ValueError naming the entry."""
+def _gemm_shapes(text: str) -> tuple[tuple[int, int, int], ...]:
+    """--shapes' entries as the GEMM takes them (`mxlib.spec.ints.gemm_shape`), or ValueError naming the entry."""
     from ..spec.ints import gemm_shape
+    from ..spec.shapes import parse_mnk
 
-    try:
-        return gemm_shape(*mnk)
-    except ValueError as exc:
-        raise ValueError(f"--shapes: {'x'.join(map(str, mnk))}: {exc}") from None
+    out = []
+    for item in (s for s in text.split(",") if s.strip()):
+        mnk = parse_mnk(item, "--shapes")
+        try:
+            out.append(gemm_shape(*mnk))
+        except ValueError as exc:
+            raise ValueError(f"--shapes: {'x'.join(map(str, mnk))}: {exc}") from None
+    if not out:
+        raise ValueError("--shapes must list at least one item")
+    return tuple(out)
 
 
 def _seed(m: int, n: int, k: int) -> int:
@@ -364,7 +371,7 @@ def run(args) -> int:
         out = write_revalidation(result)
         print(f"-> {out}")
         return 0
-    shapes = tuple(_gemm_shape(s) for s in _parse_list(args.shapes, "--shapes", 3))
+    shapes = _gemm_shapes(args.shapes)
     tiles = _parse_list(args.tiles, "--tiles", 2)
     splits = _parse_list(args.splits, "--splits", 1)
     import torch
