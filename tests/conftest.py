@@ -28,6 +28,27 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
+def _seeds_drawn():
+    """Each test's fresh seeds listed from empty (tests.helpers.fresh_seed)."""
+    from .helpers import SEEDS_DRAWN
+
+    SEEDS_DRAWN.clear()
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test's report names the fresh seeds it drew, in order, to replay the inputs that failed."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        from .helpers import SEEDS_DRAWN
+
+        if SEEDS_DRAWN:
+            report.sections.append(("fresh seeds drawn", ", ".join(map(str, SEEDS_DRAWN))))
+
+
+@pytest.fixture(autouse=True)
 def _fresh_aiter_verdicts():
     """The aiter backend keeps its verdicts for the process (the installation does not change under it);
     tests do change it, installing fake aiters and platforms, so each starts and ends without them."""

@@ -6,10 +6,15 @@ import torch
 from mxlib.runtime.paths import PATHS, path_module
 
 
+SEEDS_DRAWN: list[int] = []  # this test's draws, in order; conftest empties it before each test and reports it on failure
+
+
 def fresh_seed() -> int:
-    """A seed drawn fresh each run (not from torch's generator, which a test may have seeded); tests put it in
-    their failure messages, so a failing draw can be replayed."""
-    return random.SystemRandom().randrange(2**31)
+    """A seed drawn fresh each run (not from torch's generator, which a test may have seeded). A failing test's
+    report lists every seed it drew (conftest), so the failing draw can be replayed."""
+    seed = random.SystemRandom().randrange(2**31)
+    SEEDS_DRAWN.append(seed)
+    return seed
 
 
 def run_into_nan(gemm, a, b_shuffle, b_scale_sh, config=None, rounding="rne"):

@@ -20,7 +20,7 @@ from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4
 from mxlib.spec.reference import check_exact, check_implementation, compare, generate_input
 
 from . import golden
-from .helpers import assert_default_configs_fit_the_contest_shapes, run_into_nan
+from .helpers import fresh_seed, assert_default_configs_fit_the_contest_shapes, run_into_nan
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 
@@ -140,7 +140,7 @@ def test_quantizer_bit_exact_full_range(rounding, dtype):
     """The kernel's quantizer, on scales over the whole E8M0 range (subnormal input, the e = 127
     edge, NaN and Inf blocks), gives mxlib.spec.quant's dequantized values bit for bit, but for one
     departure under rne: a -0 (code 8) comes out +0 (`_fused_quantize` says why C cannot show it)."""
-    gen = torch.Generator().manual_seed(random.SystemRandom().randrange(2**31))
+    gen = torch.Generator().manual_seed(fresh_seed())
     x = adversarial_a(32, 128, gen, max_exp=140)
     x[3, 40] = float("nan")
     x[5, 70] = float("inf")
@@ -166,7 +166,7 @@ def test_gemm_quantizes_a_bit_exact(rounding, dtype):
     of two: bf16 holds them), so the GEMM's quantization of A equals mxlib.spec.quant bit for bit, for
     block scales 2**-124..2**124 (subnormal results included; past that a dequantized value is Inf,
     and Inf times the identity's zeros is NaN by mxlib's rule)."""
-    gen = torch.Generator().manual_seed(random.SystemRandom().randrange(2**31))
+    gen = torch.Generator().manual_seed(fresh_seed())
     k = 128
     a = adversarial_a(20, k, gen, max_exp=124).to(dtype)
     b_shuffle, b_scale_sh = weights(torch.eye(k))
@@ -179,7 +179,7 @@ def test_gemm_quantizes_a_bit_exact(rounding, dtype):
 @pytest.mark.filterwarnings("ignore:overflow encountered")
 def test_nan_and_inf_blocks_propagate():
     """mxlib's rule: a block holding NaN or Inf has scale 255, so its row of A (or of B) is NaN in C."""
-    gen = torch.Generator().manual_seed(random.SystemRandom().randrange(2**31))
+    gen = torch.Generator().manual_seed(fresh_seed())
     m, n, k = 6, 32, 128
     a = torch.randn(m, k, generator=gen)
     a[1, 5] = float("nan")
@@ -341,7 +341,7 @@ def test_split_k_launches_on_two_queues_at_once():
     neither discards the other's arrivals. Many alternating launches, each queue on its own inputs."""
     m, n, k, cfg = 16, 512, 2048, F.Config(16, 64, 128, 8)
     queues = [torch.cuda.Stream(), torch.cuda.Stream()]
-    datas = [generate_input(m, n, k, random.SystemRandom().randrange(2**31), device=DEVICE) for _ in queues]
+    datas = [generate_input(m, n, k, fresh_seed(), device=DEVICE) for _ in queues]
     run_data(datas[0], cfg)  # compiled once, before the interleaved launches
     torch.cuda.synchronize()
     outs = [[], []]

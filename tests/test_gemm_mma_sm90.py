@@ -23,6 +23,8 @@ from mxlib.spec.reference import check_exact, check_implementation, generate_inp
 from mxlib.spec.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight
 from mxlib.spec import shapes
 
+from .helpers import fresh_seed
+
 ON_HOPPER = torch.cuda.is_available() and torch.cuda.get_device_capability() == (9, 0)
 
 
@@ -487,7 +489,7 @@ def test_a_captured_call_replays_on_new_inputs():
 @pytest.mark.gpu
 @pytest.mark.skipif(not ON_HOPPER, reason="mma_sm90 runs on compute capability 9.0 only")
 def test_every_tiling_split_and_round():
-    seed = random.SystemRandom().randrange(2**31)
+    seed = fresh_seed()
     for tiling in G.mma_tilings():
         for split, bk in ((1, 128), (3, 256), (8, 384)):
             depth = {"num_stages": max(2 + tiling.wgmma, 2 + bk // 128 % 3)} if tiling.num_stages > 1 else {"block_k": bk}
@@ -503,7 +505,7 @@ def test_wspec_ring_depths_ranks_without_chunks_and_the_tables_rows():
     """What the tiling sweep above leaves out: wspec at every ring depth (2..8; odd depths wrap the ring in
     the middle of a phase, 3 with two warpgroups along K decodes one chunk early), a split above the chunks
     (ranks with none), and every mma_sm90 row of the H200 table at its own shape and config."""
-    seed = random.SystemRandom().randrange(2**31)
+    seed = fresh_seed()
     cases = []
     for tiling in (t for t in G.mma_tilings() if G.mma_family(t) == "wspec"):
         for stages in range(2, G.MMA_WSPEC_MAX_STAGES + 1):
@@ -528,7 +530,7 @@ def test_wspec_ring_depths_ranks_without_chunks_and_the_tables_rows():
 @pytest.mark.gpu
 @pytest.mark.skipif(not ON_HOPPER, reason="mma_sm90 runs on compute capability 9.0 only")
 def test_ties_away_rounding():
-    data = generate_input(37, 320, 1088, random.SystemRandom().randrange(2**31), device="cuda", rounding="ties_away")
+    data = generate_input(37, 320, 1088, fresh_seed(), device="cuda", rounding="ties_away")
     ok, msg = check_implementation(data, _run(data, rounding="ties_away"), "ties_away")
     assert ok, msg
 
@@ -559,7 +561,7 @@ def test_far_scales_by_relative_error(a_exp, b_exp):
 @pytest.mark.skipif(not ON_HOPPER, reason="mma_sm90 runs on compute capability 9.0 only")
 def test_no_state_between_calls():
     """The same call twice, with other shapes and configs between, gives the same bits."""
-    data = generate_input(16, 2112, 7168, random.SystemRandom().randrange(2**31), device="cuda")
+    data = generate_input(16, 2112, 7168, fresh_seed(), device="cuda")
     first = _run(data)
     for m, n, k in ((7, 64, 128), (256, 3072, 1536)):
         _run(generate_input(m, n, k, 1, device="cuda"))

@@ -23,7 +23,7 @@ from mxlib.runtime.paths import PATHS, path_available, path_module, path_zero_sc
 from mxlib.spec.reference import check_exact, check_implementation, generate_input
 
 from . import golden
-from .helpers import run_into_nan
+from .helpers import fresh_seed, run_into_nan
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 # The paths that can run here (mma_sm90 needs a Hopper GPU and nvcc; tests/test_gemm_mma_sm90.py covers it).
@@ -69,7 +69,7 @@ def test_random_small_shapes(path):
 @pytest.mark.parametrize("path", PATH_NAMES)
 def test_ties_away(path):
     """The rounding argument reaches A's quantization (B comes quantized with the same rule)."""
-    data = generate_input(5, 48, 192, random.SystemRandom().randrange(2**31), device=DEVICE, rounding="ties_away")
+    data = generate_input(5, 48, 192, fresh_seed(), device=DEVICE, rounding="ties_away")
     assert_ok(data, run(path, data, rounding="ties_away"), "ties_away", path)
 
 
@@ -81,7 +81,7 @@ def test_ties_away(path):
 ])
 def test_tile_configs(path, fields):
     """Tiles larger and smaller than the problem, grouped orders whose last group is short."""
-    data = generate_input(37, 80, 320, random.SystemRandom().randrange(2**31), device=DEVICE)
+    data = generate_input(37, 80, 320, fresh_seed(), device=DEVICE)
     cfg = path_module(path).Config(**fields)
     assert_ok(data, run(path, data, cfg), what=f"{path} {fields}")
 
@@ -89,7 +89,7 @@ def test_tile_configs(path, fields):
 @pytest.mark.parametrize("split_k", [1, 2, 3, 7, 40])
 def test_splitk_any_split_count(split_k):
     """K = 640 is 20 groups: splits of uneven length, and 40 > 20 (empty ranges add zero)."""
-    data = generate_input(9, 48, 640, random.SystemRandom().randrange(2**31), device=DEVICE)
+    data = generate_input(9, 48, 640, fresh_seed(), device=DEVICE)
     cfg = path_module("splitk").Config(block_k=64, split_k=split_k)
     out = run("splitk", data, cfg)
     assert_ok(data, out, what=f"split_k={split_k}")
@@ -98,7 +98,7 @@ def test_splitk_any_split_count(split_k):
 
 @pytest.mark.parametrize("path", PATH_NAMES)
 def test_fresh_output_each_call(path):
-    data = generate_input(3, 32, 64, 1, device=DEVICE)
+    data = generate_input(3, 32, 64, fresh_seed(), device=DEVICE)
     mod = path_module(path)
     first = mod.gemm(data[0], data[3], data[4])
     second = mod.gemm(data[0], data[3], data[4])
@@ -110,7 +110,7 @@ def test_fresh_output_each_call(path):
 @pytest.mark.parametrize("path", PATH_NAMES)
 def test_nan_blocks_propagate(path):
     """mxlib's rule: a NaN in A makes its block scale NaN, so that output row is NaN, like the reference."""
-    a, b, b_q, b_shuffle, b_scale_sh = generate_input(4, 32, 128, 2, device=DEVICE)
+    a, b, b_q, b_shuffle, b_scale_sh = generate_input(4, 32, 128, fresh_seed(), device=DEVICE)
     a = a.clone()
     a[2, 70] = float("nan")
     data = (a, b, b_q, b_shuffle, b_scale_sh)
@@ -124,7 +124,7 @@ def test_fp4x2_dtype_views(path):
     """aiter hands out B as torch's fp4x2 / e8m0 dtypes: read as the same bytes."""
     if not (hasattr(torch, "float4_e2m1fn_x2") and hasattr(torch, "float8_e8m0fnu")):
         pytest.skip("this torch has no fp4x2 / e8m0 dtypes")
-    data = generate_input(2, 16, 64, 3, device=DEVICE)
+    data = generate_input(2, 16, 64, fresh_seed(), device=DEVICE)
     out = path_module(path).gemm(data[0], data[3].view(torch.float4_e2m1fn_x2), data[4].view(torch.float8_e8m0fnu))
     assert_ok(data, out, what=path)
 
@@ -138,7 +138,7 @@ def test_operands_on_a_device_that_is_not_current_run_there(path):
     the current device is as it was afterwards (split-K, with counters and a workspace, included)."""
     torch.cuda.set_device(0)
     for m, n, k in ((16, 256, 2048), (40, 128, 512)):
-        data = generate_input(m, n, k, random.SystemRandom().randrange(2**31), device="cuda:1")
+        data = generate_input(m, n, k, fresh_seed(), device="cuda:1")
         out = run(path, data, path_module(path).default_config(m, n, k))
         torch.cuda.synchronize(1)
         assert out.device == torch.device("cuda", 1) and torch.cuda.current_device() == 0
@@ -204,7 +204,7 @@ def test_tiled_launch_grid(monkeypatch, path, fields, want):
     assert gemm_tiled.tiled_launch(37, 80, cfg) == want
     recorder = _LaunchRecorder(gemm_tiled._tiled_kernel)
     monkeypatch.setattr(gemm_tiled, "_tiled_kernel", recorder)
-    data = generate_input(37, 80, 128, random.SystemRandom().randrange(2**31), device=DEVICE)
+    data = generate_input(37, 80, 128, fresh_seed(), device=DEVICE)
     assert_ok(data, run(path, data, cfg), what=f"{path} {fields}")
     assert recorder.grids == [want]
 
@@ -340,7 +340,7 @@ def _round_probe(x_ptr, y_ptr, N: tl.constexpr):
 def test_kernels_round_fp32_to_bf16_like_torch():
     """`mx_f32_to_bf16`, every path's output rounding, bit for bit against torch on random fp32 bits, exact
     ties and NaNs (CUDA's usual 0x7FFFFFFF must stay NaN, not become -0.0)."""
-    g = torch.Generator().manual_seed(random.SystemRandom().randrange(2**31))
+    g = torch.Generator().manual_seed(fresh_seed())
     bits = torch.randint(-2**31, 2**31 - 1, (4096,), dtype=torch.int64, generator=g).to(torch.int32)
     ties = (torch.randint(0, 2**15, (1024,), generator=g, dtype=torch.int32) << 16) | 0x8000
     special = torch.tensor([0x7FFFFFFF, -1, 0x7F800001, 0x7F7FFFFF, 0x00008000, 0x00018000, 0x80008000 - 2**32],
@@ -375,7 +375,7 @@ def test_scale_padding_is_never_read(path):
     from mxlib.spec.layouts import e8m0_unshuffle, scale_position
 
     m, n, k = 5, 48, 320
-    a, _, _, bs, bsc = generate_input(m, n, k, 7, device=DEVICE)
+    a, _, _, bs, bsc = generate_input(m, n, k, fresh_seed(), device=DEVICE)
     r, c = torch.meshgrid(torch.arange(n), torch.arange(k // 32), indexing="ij")
     real = torch.zeros(bsc.numel(), dtype=torch.bool)
     real[scale_position(r, c, bsc.shape[1]).flatten()] = True

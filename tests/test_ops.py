@@ -16,18 +16,20 @@ from mxlib.runtime.ops import mxfp4_gemm
 from mxlib.runtime.paths import PATHS, path_available, path_module
 from mxlib.spec.reference import check_implementation, generate_input
 
-from .helpers import spy_on_paths
+from .helpers import fresh_seed, spy_on_paths
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 
 
-def inputs(m=5, n=48, k=256, seed=11):
+def inputs(m=5, n=48, k=256):
+    """Fresh inputs each run: the seed drawn, the contest's generator's tensors, and (A, B_shuffle, B_scale_sh)."""
+    seed = fresh_seed()
     data = generate_input(m, n, k, seed, device=DEVICE)
-    return data, (data[0], data[3], data[4])
+    return seed, data, (data[0], data[3], data[4])
 
 
 def test_opcheck():
-    _, args = inputs()
+    _, _, args = inputs()
     torch.library.opcheck(torch.ops.mxlib.mxfp4_gemm.default, (*args, "", "rne"))
     torch.library.opcheck(torch.ops.mxlib.mxfp4_gemm.default, (*args, "splitk", "ties_away"))
 
@@ -36,17 +38,17 @@ def test_opcheck():
 def test_matches_the_path(path, monkeypatch):
     """The op runs the path it is given (None: the dispatcher's), with that path's config; the spy says which
     ran, since the paths agree in their bits here."""
-    data, (a, bs, bsc) = inputs()
+    seed, data, (a, bs, bsc) = inputs()
     name, cfg = dispatch.select(a.shape[0], bs.shape[0], a.shape[1], a.device, path)
     want = path_module(name).gemm(a, bs, bsc, config=cfg)
     ran = spy_on_paths(monkeypatch)
     got = mxfp4_gemm(a, bs, bsc, path)
-    assert torch.equal(got, want) and ran == [name]
-    assert check_implementation(data, got)[0]
+    assert torch.equal(got, want) and ran == [name], f"seed {seed}"
+    assert check_implementation(data, got)[0], f"seed {seed}"
 
 
 def test_fake_impl_shapes():
-    _, (a, bs, bsc) = inputs(m=3, n=32, k=128)
+    _, _, (a, bs, bsc) = inputs(m=3, n=32, k=128)
     with FakeTensorMode() as mode:
         out = torch.ops.mxlib.mxfp4_gemm(mode.from_tensor(a), mode.from_tensor(bs), mode.from_tensor(bsc), "", "rne")
     assert out.shape == (3, 32) and out.dtype == torch.bfloat16 and out.device == a.device
@@ -73,7 +75,7 @@ def test_import_mxlib_registers_the_op_without_triton():
 def test_fake_impl_raises_what_the_op_raises(case, error):
     """Meta inputs (any one of them) run the fake implementation: it checks devices, shapes,
     strides, path and rounding as the real call does, instead of returning an uninitialised tensor."""
-    _, (a, bs, bsc) = inputs(m=3, n=32, k=128)
+    _, _, (a, bs, bsc) = inputs(m=3, n=32, k=128)
     path, rounding = "", "rne"
     if case == "devices":
         bs = bs.to("meta")
@@ -96,13 +98,13 @@ def test_fake_impl_raises_what_the_op_raises(case, error):
 
 
 def test_torch_compile_equals_eager():
-    data, args = inputs(m=7, n=32, k=192, seed=12)
+    seed, _, args = inputs(m=7, n=32, k=192)
     compiled = torch.compile(lambda a, b, s: mxfp4_gemm(a, b, s), backend="aot_eager", fullgraph=True)
-    assert torch.equal(compiled(*args), mxfp4_gemm(*args))
+    assert torch.equal(compiled(*args), mxfp4_gemm(*args)), f"seed {seed}"
 
 
 def test_bad_arguments():
-    _, (a, bs, bsc) = inputs()
+    _, _, (a, bs, bsc) = inputs()
     with pytest.raises(TypeError, match="b_shuffle must hold bytes"):
         mxfp4_gemm(a, bs.to(torch.int32), bsc)
     with pytest.raises(ValueError, match="rounding"):
@@ -116,10 +118,10 @@ def test_bad_arguments():
 
 @pytest.mark.gpu
 def test_inductor_and_cuda_graph_equal_eager():
-    _, args = inputs(m=16, n=256, k=1024, seed=13)
+    seed, _, args = inputs(m=16, n=256, k=1024)
     eager = mxfp4_gemm(*args)
     compiled = torch.compile(lambda a, b, s: mxfp4_gemm(a, b, s), fullgraph=True)
-    assert torch.equal(compiled(*args), eager)
+    assert torch.equal(compiled(*args), eager), f"seed {seed}"
     static = [t.clone() for t in args]
     mxfp4_gemm(*static)  # compile the kernels outside the capture
     torch.cuda.synchronize()
@@ -131,7 +133,7 @@ def test_inductor_and_cuda_graph_equal_eager():
     out.fill_(float("nan"))
     graph.replay()
     torch.cuda.synchronize()
-    assert torch.equal(out, mxfp4_gemm(new_a, args[1], args[2]))
+    assert torch.equal(out, mxfp4_gemm(new_a, args[1], args[2])), f"seed {seed}"
 
 
 def test_h200_validate_script_dry_run(tmp_path):
@@ -166,12 +168,12 @@ def _op_error(args, path="", fake=False):
 
 def test_fake_impl_agrees_with_the_op_on_int32_limits_and_a_dtypes():
     k = 2**14
-    _, (_, bs, bsc) = inputs(m=1, n=16, k=k)
+    _, _, (_, bs, bsc) = inputs(m=1, n=16, k=k)
     big_a = torch.zeros(1, k, dtype=torch.bfloat16, device=DEVICE).expand(2**17, k)  # M*K = 2**31, no memory
     real = _op_error((big_a, bs, bsc))
     assert real is not None and real[0] is ValueError and "M*K" in real[1]
     assert _op_error((big_a, bs, bsc), fake=True) == real
-    _, (a, bs, bsc) = inputs(m=4, n=32, k=128)
+    _, _, (a, bs, bsc) = inputs(m=4, n=32, k=128)
     a32 = a.float()
     real = _op_error((a32, bs, bsc), path="mma_sm90")
     assert real is not None and real[0] is TypeError and "quantizes A of dtype" in real[1]
@@ -180,7 +182,7 @@ def test_fake_impl_agrees_with_the_op_on_int32_limits_and_a_dtypes():
 
 
 def test_falsy_path_is_not_taken_for_no_path():
-    _, (a, bs, bsc) = inputs()
+    _, _, (a, bs, bsc) = inputs()
     for path in (0, False, "none"):
         with pytest.raises(ValueError, match="path must be one of"):
             mxfp4_gemm(a, bs, bsc, path=path)

@@ -1,5 +1,4 @@
 """mxlib.tools.path_sections: the shared sections of notebooks 03-05 read the seed's plan and the recorded CSVs."""
-import random
 
 import matplotlib
 
@@ -12,6 +11,8 @@ from mxlib.kernels import gemm_splitk, gemm_tiled  # noqa: E402
 from mxlib.spec import seed as seed_mod  # noqa: E402
 from mxlib.tools.repo import RESULTS_DIR  # noqa: E402
 from mxlib.tools import path_sections as sections  # noqa: E402
+
+from .helpers import fresh_seed  # noqa: E402
 
 
 def test_seed_shapes_follow_the_seed_route():
@@ -114,7 +115,7 @@ def test_splitk_sweep_draws_one_of_the_coinciding_shapes():
 def test_data_contract_checks_the_triton_quantizer_against_the_spec(monkeypatch):
     from mxlib.kernels import quant_triton
 
-    text = sections.data_contract(32, 256, 512, seed=random.SystemRandom().randrange(2**31))
+    text = sections.data_contract(32, 256, 512, seed=fresh_seed())
     assert "A (32, 512) torch.bfloat16" in text and "A_scale_sh (256, 16) torch.uint8" in text
     assert "C (32, 256) torch.bfloat16" in text
     real = quant_triton.mxq_quantize_shuffled

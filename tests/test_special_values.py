@@ -6,7 +6,6 @@ pass a zero output for tiny inputs. Without a GPU the Triton paths run in the in
 import csv
 import json
 import os
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +17,8 @@ from mxlib.spec.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight
 from mxlib.runtime.paths import PATHS, path_available, path_module, path_zero_scale_operands
 from mxlib.spec.quant import quantize_mxfp4
 from mxlib.spec.reference import check_exact, exact_errors, generate_input, ref_kernel
+
+from .helpers import fresh_seed
 
 # numpy (the interpreter) warns on the Inf and NaN these inputs are made to produce.
 pytestmark = [pytest.mark.filterwarnings("ignore:overflow encountered"),
@@ -43,7 +44,7 @@ def zero_scale(path) -> tuple:
 def test_a_far_from_randn_scales(path):
     """A scaled by 1e-38 (subnormal products) up to 1e30, on a fresh seed: the result follows the
     rule at every scale, on every path."""
-    seed = random.SystemRandom().randrange(2**31)
+    seed = fresh_seed()
     data = generate_input(8, 64, 256, seed, device=DEVICE)
     for scale in (1e-38, 1e-30, 1e-9, 3e4, 1e5, 1e30):
         a = (data[0].float() * scale).to(torch.bfloat16)
@@ -139,7 +140,7 @@ def test_scale_byte_zero(path, target):
     before 3.9), the output follows the rule with those blocks counted as zero, and breaks the plain rule
     (the departure is real, and no larger than documented); everywhere else, the CPU's interpreter
     included (Triton 3.9 decodes byte 0 as 2**-127), it follows the plain rule."""
-    seed = random.SystemRandom().randrange(2**31)
+    seed = fresh_seed()
     data = tiny_scale_inputs(target, seed)
     scales = quantize_mxfp4(data[0])[1] if target == "A" else e8m0_unshuffle(data[4].cpu(), 256, 1024 // 32)
     assert (scales == 0).any() and (scales > 0).any()  # the inputs reach scale byte 0, and not only it
