@@ -104,7 +104,11 @@ def test_aiter_available_refusals(fake_aiter, platform, version, expect):
         ("0.1.16", {"asm", "ck"}, "ROCm/aiter#3359"),
         ("0.1.20.post1", {"asm", "ck"}, "ROCm/aiter#3359"),
         ("0.1.21.dev46+ge4048607a5", {"asm", "ck"}, "ROCm/aiter#3359"),
-        ("0.1.14rc1.dev222+ga27de75faa", {"asm", "ck"}, "development build"),
+        ("0.1.14rc1.dev222+ga27de75faa", {"asm", "ck"}, "a build of a commit that has ROCm/aiter#3359"),
+        ("0.1.14rc1.dev100+g0123456789", {"asm", "ck"}, "development build of no commit read for this call"),
+        ("0.1.10.post4.dev78+gf3be04a12a", {"asm", "ck", "splitk"}, None),  # the contest runner's pin
+        ("0.1.10.post4.dev78+g16e9b5a079", {"asm", "ck", "splitk"}, None),  # main's rewritten copy of it
+        ("0.1.10.post2.dev7+g768c037adb", {"asm", "ck", "splitk"}, None),
     ],
 )
 def test_aiter_available_per_path_versions(fake_aiter, version, usable, refused_because):

@@ -352,9 +352,9 @@ def test_aiter_backend_gives_an_empty_c_for_an_empty_a(tmp_path, monkeypatch, pa
 
 
 def test_default_aiter_backend_runs_only_paths_the_installed_aiter_takes(tmp_path, monkeypatch):
-    """The contest's runner builds aiter at a main commit, a development version the backend does not trust
-    for splitk: with aiter only the default, (16, 2112, 7168) must go to Triton, not to a refused aiter
-    call; asked for by name, aiter keeps the seed's route (its call says why not); an empty A is planned too."""
+    """A development build of a commit the backend has not read is not trusted for splitk: with aiter only
+    the default, (16, 2112, 7168) must go to Triton, not to a refused aiter call; asked for by name, aiter
+    keeps the seed's route (its call says why not); an empty A is planned too."""
     from mxlib.runtime import aiter_backend, dispatch
 
     from . import aiter_contract as contract
@@ -362,7 +362,7 @@ def test_default_aiter_backend_runs_only_paths_the_installed_aiter_takes(tmp_pat
     monkeypatch.delenv(dispatch.ENV_BACKEND, raising=False)
     monkeypatch.delenv(dispatch.ENV_PATH, raising=False)
     with contract.aiter_modules_set_aside():
-        contract.install(tmp_path / "site", monkeypatch, "0.1.10.post4.dev78+gf3be04a12a")
+        contract.install(tmp_path / "site", monkeypatch, "0.1.10.post4.dev78+g0123456789")
         monkeypatch.setattr(aiter_backend, "_platform", lambda: ("6.4.43483", "gfx950:sramecc+:xnack-"))
         monkeypatch.setattr(dispatch, "backends", lambda: {b: (True, "") for b in ("aiter", "triton", "torch")})
         monkeypatch.setattr(dispatch, "device_kind", lambda device: "mi355x")

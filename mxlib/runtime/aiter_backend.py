@@ -34,7 +34,9 @@ zero-copy views:
   `mxlib.spec.aiter_rules.aiter_line` (a main-branch build goes by its commit, not its number).
 - ``"splitk"``: ``gemm_afp4wfp4_preshuffle(A_q, B_shuffle as (N/16, K/2*16), A_scale (M, K/32),
   B_scale_sh as (N_pad/32, K), dtype=bf16, config=SEED_SPLITK_CONFIG)``, aiter's Triton kernel, uint8 views,
-  and ``use_aot=False`` wherever the function still takes it (below 0.1.15).
+  and ``use_aot=False`` wherever the function still takes it (below 0.1.15). Trusted on releases from 0.1.10
+  to below 0.1.16 and on development builds of the commits in `SPLITK_COMMITS` without ROCm/aiter#3359 (the
+  contest runner's f3be04a12a among them).
   SEED_SPLITK_CONFIG is the seed's (BLOCK_SIZE_K 512, NUM_KSPLIT 7, num_stages 1, waves_per_eu 2,
   matrix_instr_nonkdim 16, .cg loads). Needs M < 32 (the kernel reads un-shuffled A scales only with
   BLOCK_SIZE_M <= 16), K % 256 == 0 (the B_scale_sh view) and a K that the config splits evenly (the
@@ -59,7 +61,7 @@ from pathlib import Path
 import torch
 
 from ..spec import validate
-from ..spec.aiter_rules import ASM_KERNELS, asm_tile_kernel, triton_splitk
+from ..spec.aiter_rules import ASM_KERNELS, asm_tile_kernel, build_commits, triton_splitk
 from ..spec.seed import PATHS, SEED_LOG2_K_SPLIT, SEED_SPLITK_CONFIG, seed_asm_kernel
 from ..spec.reference import unpack_data
 
@@ -116,6 +118,22 @@ def change(name: str) -> AiterChange:
             return c
     raise ValueError(f"name must be one of {', '.join(c.name for c in CHANGES)}, got {name!r}")
 
+
+# Commits whose aiter/ops/triton/gemm/basic/gemm_afp4wfp4.py was read for the split-K call (full SHAs), with
+# whether each has ROCm/aiter#3359 (`splitk_k_in_elements`, which the call cannot take): a development build
+# whose version names one (+g<sha>) is placed by it, as `aiter_rules.aiter_line` places one for the tuned rows.
+# Read in ROCm/aiter's history (session of 2026-12-06, twenty-sixth): the first four have the module, a first
+# parameter `x` and `use_aot`; a27de75faa (the change) and e4048607a5 take `x_fp4` first. aiter's main was
+# rewritten after March 2026: f3be04a12a survives only on other branches, and 16e9b5a079 is main's copy of it
+# (the same tree).
+SPLITK_COMMITS = {
+    "741f0b89f11d48db82f8188f5a13811f2fd23cf7": False,
+    "768c037adb378eca2d109a5d2d58d9b8630ccf20": False,
+    "f3be04a12a0cfd6b5e2c7a94edc774f1bc24460d": False,  # the contest runner's pin (aiter_rules.KERNELBOT_AITER)
+    "16e9b5a07935a7f1716e5fac39a94a988af586be": False,
+    "a27de75faa42e33e471bbd79c2daa7c530f36f8e": True,
+    "e4048607a535ace3a2b51ded31b1c8c2d45c0879": True,
+}
 
 OLDEST_TRUSTED = "0.1.10"
 NEWEST_CHECKED = "0.1.21.dev46"  # setuptools_scm's version of ROCm/aiter main at e4048607a5 (v0.1.20-46)
@@ -243,18 +261,28 @@ def _path_status(path: str, version) -> tuple[bool, str]:
     if version < Version(low):
         return False, f"aiter {version} is older than {low} ({why})"
     if refused_from is not None and version >= Version(refused_from):
-        change = next(c for c in CHANGES if c.first_release == refused_from)
-        return False, (f"aiter {version} >= {refused_from} ({change.pr}, {change.commit}, {change.date}): "
-                       f"{change.effect}")
+        refusing = next(c for c in CHANGES if c.first_release == refused_from)
+        return False, (f"aiter {version} >= {refused_from} ({refusing.pr}, {refusing.commit}, {refusing.date}): "
+                       f"{refusing.effect}")
     if Version(version.public) > Version(NEWEST_CHECKED):
         return False, (f"aiter {version} is newer than the newest version these calls were checked against "
                        f"({NEWEST_CHECKED}, ROCm/aiter e4048607a5 of 2026-08-22): re-read gemm_op_a4w4.py and "
                        f"gemm/basic/gemm_afp4wfp4.py and extend mxlib.runtime.aiter_backend.VERSIONS")
     if path == "splitk" and (version.is_devrelease or version.local):
-        return False, (f"aiter {version} is a development build: setuptools_scm numbers a main-branch commit "
-                       f"from the last tag on main (ROCm/aiter#3359 is v0.1.14-rc0 + 222 commits, 0.1.14rc1.dev222, "
-                       f"which sorts below the 0.1.15 release that lacks it), so the version cannot tell whether "
-                       f"use_aot and the split-K K units changed; install a release >= 0.1.10 and < 0.1.16 for splitk")
+        placed = {has for sha in build_commits(str(version)) for full, has in SPLITK_COMMITS.items()
+                  if full.startswith(sha)}
+        if True in placed:
+            k_units = change("splitk_k_in_elements")
+            return False, (f"aiter {version} is a build of a commit that has {k_units.pr} ({k_units.commit}): "
+                           f"{k_units.effect}")
+        if not placed:
+            return False, (f"aiter {version} is a development build of no commit read for this call "
+                           f"({', '.join(c[:10] for c in SPLITK_COMMITS)}): setuptools_scm numbers a main-branch "
+                           f"commit from the last tag on main (ROCm/aiter#3359 is v0.1.14-rc0 + 222 commits, "
+                           f"0.1.14rc1.dev222, which sorts below the 0.1.15 release that lacks it), so the version "
+                           f"cannot tell whether the split-K K units changed; install a release >= 0.1.10 and "
+                           f"< 0.1.16 for splitk")
+        return True, f"aiter {version}, a build of a commit read for this call: {why}"
     return True, f"aiter {version}: {why}"
 
 

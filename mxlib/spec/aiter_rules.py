@@ -315,6 +315,7 @@ AITER_LINES = (
               "main from 768c037adb (ROCm/aiter#2092, 2026-02-25) to e4048607a5 (2026-08-22), with releases "
               "0.1.11 to 0.1.19.post2",
               ("768c037adb378eca2d109a5d2d58d9b8630ccf20", "f3be04a12a0cfd6b5e2c7a94edc774f1bc24460d",
+               "16e9b5a07935a7f1716e5fac39a94a988af586be",  # main's copy of f3be04a12a after a rewrite: the same tree
                "e4048607a535ace3a2b51ded31b1c8c2d45c0879"), "f3be04a12a"),
 )
 
@@ -373,6 +374,13 @@ def parse_version(version: str, name: str = "aiter"):
 _LOCAL_COMMIT = re.compile(r"^g([0-9a-f]{7,40})$")
 
 
+def build_commits(version: str) -> list[str]:
+    """The commit prefixes a version's local part names (`+g<sha prefix>`, as setuptools_scm writes a build of
+    a commit), e.g. ["f3be04a12a"] for KERNELBOT_AITER; [] for a release."""
+    return [found.group(1) for found in map(_LOCAL_COMMIT.match, (parse_version(version).local or "").split("."))
+            if found]
+
+
 def aiter_line(version: str) -> AiterLine:
     """The AITER_LINES entry whose tuned rows an aiter build has, from its version string.
 
@@ -383,7 +391,7 @@ def aiter_line(version: str) -> AiterLine:
     line; so is a version below the first line.
     """
     v = parse_version(version)
-    shas = [found.group(1) for found in map(_LOCAL_COMMIT.match, (v.local or "").split(".")) if found]
+    shas = build_commits(version)
     for line in AITER_LINES:
         if any(c.startswith(sha) for sha in shas for c in line.commits):
             return line
