@@ -194,6 +194,24 @@ def test_aiter_calls_gate_reads_no_version(fake_aiter):
         aiter_calls._aiter_import.cache_clear()
 
 
+def test_aiter_calls_gates_are_per_call(fake_aiter):
+    """The exported file's gates import only their own calls' modules: an aiter whose Triton GEMM module fails
+    to import still makes the ASM and CK calls. (Not the other way round: `import aiter` itself imports
+    gemm_op_a4w4, in the fake as in the contest runner's aiter at f3be04a12a.)"""
+    from mxlib.runtime import aiter_calls
+
+    for cached in (aiter_calls._aiter_import, aiter_calls._splitk_k_in_bytes):
+        cached.cache_clear()
+    try:
+        root = fake_aiter("0.1.14")
+        (root / "aiter" / "ops/triton/gemm/basic/gemm_afp4wfp4.py").write_text("raise ImportError('broken')\n")
+        assert aiter_calls.aiter_available() == (True, "")
+        assert aiter_calls.aiter_splitk_available() == (False, "aiter does not import: ImportError: broken")
+    finally:
+        for cached in (aiter_calls._aiter_import, aiter_calls._splitk_k_in_bytes):
+            cached.cache_clear()
+
+
 @pytest.mark.parametrize("version, ok", [("0.1.14", True), ("0.1.15", True), ("0.1.16", False), ("0.1.21", False)])
 def test_aiter_splitk_gate_reads_the_signature(fake_aiter, version, ok):
     """The exported file's split-K gate: no version read, the first parameter's name (x, or from ROCm/aiter#3359

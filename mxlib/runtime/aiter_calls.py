@@ -14,8 +14,9 @@ takes `config` and `out`:
 
 `mxlib.runtime.aiter_backend.gemm` checks the shape and the installed aiter's version, then calls these.
 The exported MI355X submission (`python -m mxlib export --target amd`) calls them directly, gated by
-`aiter_available`: like the seed, it makes its calls wherever aiter imports, but for the split-K call where
-the function's signature shows the version that computes wrong (`aiter_splitk_available`). aiter is imported
+`aiter_available` (ASM and CK) and `aiter_splitk_available` (split-K: its own module, so one that fails to
+import turns off that call alone): like the seed, it makes its calls wherever aiter imports, but for the
+split-K call where the function's signature shows the version that computes wrong. aiter is imported
 inside the functions, never when this module is.
 """
 from __future__ import annotations
@@ -101,20 +102,21 @@ def aiter_splitk(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Ten
 
 
 def aiter_available(device=None) -> tuple[bool, str]:
-    """(True, "") when the aiter entry points of the three calls import here, else (False, one line saying
-    why): the gate of the exported MI355X submission, called as the paths' `available(device)` is
+    """(True, "") when the aiter entry points of the ASM and CK calls import here, else (False, one line saying
+    why): their gate in the exported MI355X submission, called as the paths' `available(device)` is
     (`device` is not looked at: aiter imports only where ROCm is). No version is read: the seed makes its
-    calls whenever aiter imports, and so does that file (but for split-K: `aiter_splitk_available`); the
-    library's backend adds `aiter_backend.available`'s version table."""
-    return _aiter_import()
+    calls whenever aiter imports, and so does that file; the split-K call has its own gate
+    (`aiter_splitk_available`), so a Triton module of aiter that fails to import turns off that call alone.
+    The library's backend adds `aiter_backend.available`'s version table."""
+    return _aiter_import("asm_ck")
 
 
 def aiter_splitk_available(device=None) -> tuple[bool, str]:
-    """`aiter_available`, and for the split-K call one more refusal that reads no version: from aiter 0.1.16
+    """(True, "") when the split-K call's entry point imports and takes K in bytes: from aiter 0.1.16
     (ROCm/aiter#3359) gemm_afp4wfp4_preshuffle hands its kernel K in elements where the kernel still counts
     bytes, so the call reads past A and returns wrong numbers without an error. That change renamed the
-    function's first parameter from `x` to `x_fp4`, which is what is read here (once a process)."""
-    ok, why = _aiter_import()
+    function's first parameter from `x` to `x_fp4`, which is what is read here (once a process); no version."""
+    ok, why = _aiter_import("splitk")
     return (ok, why) if not ok else _splitk_k_in_bytes()
 
 
@@ -129,16 +131,18 @@ def _splitk_k_in_bytes() -> tuple[bool, str]:
                    "ROCm/aiter#3359 (0.1.16 on), whose split-K passes K in elements to a kernel counting bytes")
 
 
-# The aiter modules the three calls import, and the names they take from each.
-_AITER_ENTRY_POINTS = (("aiter", ("dtypes",)), ("aiter.ops.gemm_op_a4w4", ("gemm_a4w4", "gemm_a4w4_asm")),
-                       ("aiter.ops.triton.gemm.basic.gemm_afp4wfp4", ("gemm_afp4wfp4_preshuffle",)))
+# The aiter modules each gate's calls import, and the names they take from each.
+_AITER_ENTRY_POINTS = {
+    "asm_ck": (("aiter", ("dtypes",)), ("aiter.ops.gemm_op_a4w4", ("gemm_a4w4", "gemm_a4w4_asm"))),
+    "splitk": (("aiter.ops.triton.gemm.basic.gemm_afp4wfp4", ("gemm_afp4wfp4_preshuffle",)),),
+}
 
 
 @functools.lru_cache(maxsize=None)
-def _aiter_import() -> tuple[bool, str]:
+def _aiter_import(calls: str) -> tuple[bool, str]:
     # Cached: whether aiter imports is a fact about the installation, fixed for the process.
     try:
-        for module, names in _AITER_ENTRY_POINTS:
+        for module, names in _AITER_ENTRY_POINTS[calls]:
             loaded = importlib.import_module(module)
             for name in names:
                 getattr(loaded, name)
