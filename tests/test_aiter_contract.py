@@ -10,6 +10,7 @@ these tests and removed afterwards. Every test name contains
 import importlib
 import importlib.metadata
 import importlib.util
+import inspect
 import os
 import random
 import subprocess
@@ -345,9 +346,14 @@ def test_aiter_asm_kernel_per_contest_shape():
         assert name == (aiter_backend.asm_kernel_name("32x128") if s.mnk in named else ""), s
 
 
+@pytest.mark.parametrize("version", ["0.1.10.post4.dev78+gf3be04a12a", "0.1.14"])  # kernelName required, then ""
 @pytest.mark.parametrize("m, n, k", [(1, 32, 256), (5, 48, 320), (33, 64, 512)])
-def test_aiter_asm_call_contract(fake_aiter, m, n, k):
-    fake_aiter("0.1.14")
+def test_aiter_asm_call_contract(fake_aiter, version, m, n, k):
+    fake_aiter(version)
+    import aiter
+
+    assert (inspect.signature(aiter.gemm_a4w4_asm).parameters["kernelName"].default is inspect.Parameter.empty) \
+        is version.startswith("0.1.10")  # the fake has the signature of the version it reports
     data, seed = _data(m, n, k)
     result = aiter_backend.gemm("asm", data)
     (call,) = contract.calls()
@@ -378,9 +384,10 @@ def test_aiter_asm_returns_a_fresh_buffer_per_call(fake_aiter):
 # --- the CK path ---------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("version", ["0.1.10.post4.dev78+gf3be04a12a", "0.1.11"])
 @pytest.mark.parametrize("m, n, k", [(7, 32, 512), (40, 48, 320)])
-def test_aiter_ck_call_contract(fake_aiter, m, n, k):
-    fake_aiter("0.1.11")
+def test_aiter_ck_call_contract(fake_aiter, version, m, n, k):
+    fake_aiter(version)
     data, seed = _data(m, n, k)
     result = aiter_backend.gemm("ck", data)
     (call,) = contract.calls()
