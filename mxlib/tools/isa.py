@@ -43,7 +43,7 @@ from pathlib import Path
 
 from ..spec.devices import H200, MI355X
 from . import occupancy
-from .arguments import at_least, output_file
+from .arguments import at_least, options_given, output_file
 from .files import write_csv_atomic, write_text_atomic
 from .provenance import utc_date
 from .repo import RESULTS_DIR, ROOT
@@ -915,15 +915,17 @@ def _write_listings(args) -> int:
     return 0
 
 
-# What each of the two "instead" modes does not read: given with it, an option would be ignored silently.
-_NOT_READ = {"listing": ("sweep", "out"), "sweep": ("listing", "submission", "path", "shapes")}
+# What each of the two "instead" modes does not read (with their defaults): given with it, an option would be
+# ignored silently.
+_NOT_READ = {"listing": {"sweep": None, "out": None},
+             "sweep": {"listing": None, "submission": None, "path": None, "shapes": None}}
 
 
 def run(args) -> int:
     for mode, unread in _NOT_READ.items():
-        given = [name for name in unread if getattr(args, name, None) is not None]
-        if getattr(args, mode, None) is not None and given:
-            names = ", ".join("SUBMISSION" if n == "submission" else f"--{n}" for n in given)
+        given = options_given(args, unread)
+        if getattr(args, mode) is not None and given:
+            names = ", ".join("SUBMISSION" if n == "--submission" else n for n in given)
             print(f"python -m mxlib isa: {names}: not an option of --{mode}, which would ignore it", file=sys.stderr)
             return 2
     if getattr(args, "listing", None) is not None:
