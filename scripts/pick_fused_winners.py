@@ -21,7 +21,7 @@ sys.path.insert(0, ROOT)
 from mxlib.kernels import gemm_fused as F  # noqa: E402
 from mxlib.runtime.dispatch import CONFIG_DIR, parse_config, row_config  # noqa: E402
 from mxlib.tools.config_table import set_row  # noqa: E402
-from mxlib.tools.files import atomic_open  # noqa: E402
+from mxlib.tools.files import write_csv_atomic  # noqa: E402
 
 FUSED_VARIANTS = ("fused", "a_once", "fused_cfg")
 
@@ -43,16 +43,15 @@ def main() -> int:
     for key, r in best.items():
         set_row(CONFIG_DIR / "h200.csv", key, "fused", r["config"])
     names = [fl.name for fl in fields(F.Config)]
-    with atomic_open(os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), "h200_fused.csv"), "w",
-                     newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["m", "n", "k", "path", "config", *names, "variant", "contest_us",
-                                          "graph_us", "floor_us", "empty_us", "device", "triton", "date"])
-        w.writeheader()
-        for r in best.values():
-            cfg = dict(kv.split("=") for kv in r["config"].split())
-            w.writerow({**{k: r[k] for k in ("m", "n", "k", "config", "variant", "contest_us", "graph_us",
-                                              "floor_us", "empty_us", "device", "triton", "date")},
-                        "path": "fused", **{n: cfg.get(n, getattr(F.Config(), n)) for n in names}})
+    kept = ("m", "n", "k", "config", "variant", "contest_us", "graph_us", "floor_us", "empty_us", "device", "triton",
+            "date")
+
+    def row(r: dict) -> dict:
+        cfg = dict(kv.split("=") for kv in r["config"].split())
+        return {**{k: r[k] for k in kept}, "path": "fused", **{n: cfg.get(n, getattr(F.Config(), n)) for n in names}}
+    write_csv_atomic(os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), "h200_fused.csv"),
+                     ["m", "n", "k", "path", "config", *names, "variant", "contest_us", "graph_us", "floor_us",
+                      "empty_us", "device", "triton", "date"], map(row, best.values()))
     for key, r in best.items():
         print(f"{key}: {r['variant']:<10} {float(r['contest_us']):7.2f} us  {r['config']}")
     return 0

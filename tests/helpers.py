@@ -6,7 +6,7 @@ import torch
 from mxlib.runtime.paths import PATHS, path_module
 
 
-SEEDS_DRAWN: list[int] = []  # this test's draws, in order; conftest empties it before each test and reports it on failure
+SEEDS_DRAWN: list[int] = []  # this test's draws, in order: conftest empties it before a test, reports it on failure
 
 
 def fresh_seed() -> int:

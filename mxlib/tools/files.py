@@ -3,10 +3,10 @@
 `atomic_path` hands out a temporary path in the target's folder (so the final `os.replace` is a rename on
 one file system, atomic on POSIX and Windows); the target is replaced only when the block finishes
 without an exception, and the temporary file is removed either way. `atomic_open` and
-`write_text_atomic` are the same for a file object and a string, `write_csv_atomic` for a table. The tools' writers of committed data
-(CSV results, config tables, figures, the exported submission) go through them: a run stopped mid-write
-(Ctrl-C, an error in a row) then leaves the old file as it was. (The kernels' cubin cache, a layer below
-the tools, stages its own file the same way.)
+`write_text_atomic` are the same for a file object and a string, `write_csv_atomic` for a table. The
+tools' writers of committed data (CSV results, config tables, figures, the exported submission) go through
+them: a run stopped mid-write (Ctrl-C, an error in a row) then leaves the old file as it was. (The
+kernels' cubin cache, a layer below the tools, stages its own file the same way.)
 """
 from __future__ import annotations
 
@@ -71,12 +71,12 @@ def write_text_atomic(path, text: str, encoding: str = "utf-8") -> None:
         f.write(text)
 
 
-
 def write_csv_atomic(path, fieldnames, rows) -> Path:
     """Write `rows` (dicts) as a CSV under the header `fieldnames`, lines ending in "\\n", through `atomic_path`;
-    a key outside `fieldnames` is a ValueError, a missing one an empty cell. The tools and scripts write their
-    whole-file CSV records through it, so new records have one kind of line end (csv's default is "\\r\\n",
-    which older records have; readers take either)."""
+    a key outside `fieldnames` is a ValueError, a missing one an empty cell. The tools and scripts that write
+    a CSV in one piece do it through it (those that write rows as they are measured keep their own writer), so
+    new records have one kind of line end (csv's default is "\\r\\n", which older records have; readers
+    take either)."""
     with atomic_open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(fieldnames), lineterminator="\n")
         w.writeheader()
