@@ -21,7 +21,6 @@ prints a summary per shape.
 from __future__ import annotations
 
 import argparse
-import csv
 import multiprocessing as mp
 import os
 import sys
@@ -35,6 +34,7 @@ import triton  # noqa: E402
 
 from mxlib.tools import probe  # noqa: E402
 from mxlib.tools.ceilings import ceilings_text, floor_us, measure_run  # noqa: E402
+from mxlib.tools.files import write_csv_atomic  # noqa: E402
 from mxlib.tools.providers import check_call, config_text  # noqa: E402
 from mxlib.tools.timing import L2Flush, time_contest, time_graph  # noqa: E402
 from mxlib.spec import shapes as shapes_mod  # noqa: E402
@@ -164,10 +164,7 @@ def main() -> int:
 
     def write():
         for name, cs, rs in (("probe.csv", cols, rows), ("timeline.csv", tl_cols, tl_rows)):
-            with open(os.path.join(args.out, name), "w", newline="") as f:
-                w = csv.DictWriter(f, fieldnames=cs, extrasaction="ignore")
-                w.writeheader()
-                w.writerows(rs)
+            write_csv_atomic(os.path.join(args.out, name), cs, ({c: r.get(c, "") for c in cs} for r in rs))
 
     def timed(base, call, checked_data=None):
         row = dict(base)

@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import dataclasses
 import math
 import multiprocessing as mp
@@ -34,6 +33,7 @@ import torch  # noqa: E402
 import triton  # noqa: E402
 
 from mxlib.tools.ceilings import ceilings_text, floor_us, measure_run  # noqa: E402
+from mxlib.tools.files import write_csv_atomic  # noqa: E402
 from mxlib.tools.progress import Progress  # noqa: E402
 from mxlib.tools.providers import check_call, config_text  # noqa: E402
 from mxlib.tools.timing import L2Flush, time_contest, time_graph  # noqa: E402
@@ -213,19 +213,13 @@ def main() -> int:
         "contest_us", "graph_us", "floor_us", "empty_us", "device", "triton", "date"]
 
     def write_csvs():
-        """Both CSVs, rewritten after every shape, so a run cut short keeps what it measured."""
-        with open(os.path.join(args.out, "fused_tuning.csv"), "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore")
-            w.writeheader()
-            w.writerows(rows)
-        with open(os.path.join(args.out, "h200_fused.csv"), "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=win_cols, extrasaction="ignore")
-            w.writeheader()
-            for s in shapes:
-                if s.mnk in best:
-                    cfg, row = best[s.mnk]
-                    w.writerow({**row, "path": "fused", "config": config_text(cfg),
-                                "contest_us": row["median_us"]})
+        """Both CSVs, rewritten whole after every shape, so a run cut short keeps what it measured."""
+        write_csv_atomic(os.path.join(args.out, "fused_tuning.csv"), cols,
+                         ({c: r.get(c, "") for c in cols} for r in rows))
+        winners = ({**best[s.mnk][1], "path": "fused", "config": config_text(best[s.mnk][0]),
+                    "contest_us": best[s.mnk][1]["median_us"]} for s in shapes if s.mnk in best)
+        write_csv_atomic(os.path.join(args.out, "h200_fused.csv"), win_cols,
+                         ({c: r.get(c, "") for c in win_cols} for r in winners))
 
     bar = Progress(len(jobs))
     for s in shapes:

@@ -12,7 +12,6 @@ import importlib.metadata
 import importlib.util
 import inspect
 import os
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +25,7 @@ from mxlib.spec import seed as seed_mod
 from mxlib.spec import shapes as shapes_mod
 
 from . import aiter_contract as contract
+from .helpers import fresh_seed
 
 GFX950 = ("6.4.43483", "gfx950:sramecc+:xnack-")
 
@@ -46,7 +46,7 @@ def fake_aiter(tmp_path, monkeypatch):
 
 
 def _data(m, n, k):
-    seed = random.randrange(2**31)
+    seed = fresh_seed()
     return generate_input(m, n, k, seed), seed
 
 

@@ -33,7 +33,7 @@ def fuzz_matrix(rng: random.Random, rows: int, k: int) -> torch.Tensor:
     """fp32 (rows, k): randn blocks of 32 each scaled by 2**p, p near 0 for half the blocks and
     anywhere in bf16's range (-133..127, subnormal to overflowing) for the other half; a few blocks
     all zero, all -0.0, or holding a NaN, +Inf or -Inf."""
-    gen = torch.Generator().manual_seed(rng.randrange(2**31))
+    gen = torch.Generator().manual_seed(fresh_seed())
     x = torch.randn(rows, k, generator=gen)
     for r in range(rows):
         for b in range(k // 32):

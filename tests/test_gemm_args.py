@@ -9,11 +9,13 @@ from mxlib.kernels import gemm_fused_fp4 as F4
 from mxlib.runtime.paths import PATHS, path_module
 from mxlib.spec.reference import generate_input, ref_kernel
 
+from .helpers import fresh_seed
+
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 
 
 def data(m=16, n=128, k=128):
-    return generate_input(m, n, k, int(torch.randint(0, 2**31 - 1, ()).item()), device=DEVICE)
+    return generate_input(m, n, k, fresh_seed(), device=DEVICE)
 
 
 @pytest.mark.parametrize("path", tuple(PATHS))

@@ -68,7 +68,7 @@ def test_random_shapes_and_splits():
         (rng.randrange(17, 40), 80, 192, F.Config(block_m=16, block_n=128, block_k=64, split_k=2)),
     ]
     for m, n, k, cfg in cases:
-        seed = rng.randrange(2**31)
+        seed = fresh_seed()
         data = generate_input(m, n, k, seed, device=DEVICE)
         ok, msg = check_implementation(data, run_data(data, cfg), "rne")
         assert ok, f"{m}x{n}x{k} {cfg} seed {seed}: {msg}"
@@ -77,7 +77,7 @@ def test_random_shapes_and_splits():
 def test_default_config_on_random_shape():
     rng = random.SystemRandom()
     m, n, k = rng.randrange(1, 40), 16 * rng.randrange(1, 6), 64 * rng.randrange(1, 5)
-    seed = rng.randrange(2**31)
+    seed = fresh_seed()
     data = generate_input(m, n, k, seed, device=DEVICE)
     ok, msg = check_implementation(data, run_data(data), "rne")
     assert ok, f"{m}x{n}x{k} seed {seed}: {msg}"
@@ -199,10 +199,9 @@ def test_nan_and_inf_blocks_propagate():
 
 def test_split_counters_reset_between_calls():
     """Two calls in a row on fresh inputs, both right: the last arrival of each tile resets its counter."""
-    rng = random.SystemRandom()
     cfg = F.Config(block_m=16, block_n=64, block_k=64, split_k=4)
     for _ in range(2):
-        seed = rng.randrange(2**31)
+        seed = fresh_seed()
         data = generate_input(5, 128, 256, seed, device=DEVICE)
         ok, msg = check_implementation(data, run_data(data, cfg), "rne")
         assert ok, f"seed {seed}: {msg}"
@@ -219,7 +218,6 @@ def test_interrupted_call_does_not_poison_later_ones(monkeypatch, cfg):
     inputs are right all the same, and leave every counter buffer at zero."""
     from triton.runtime import interpreter
 
-    rng = random.SystemRandom()
     m, n, k = 16, 256, 1024
     start = interpreter.interpreter_builder.set_grid_idx
 
@@ -230,10 +228,10 @@ def test_interrupted_call_does_not_poison_later_ones(monkeypatch, cfg):
 
     monkeypatch.setattr(interpreter.interpreter_builder, "set_grid_idx", interrupt)
     with pytest.raises(KeyboardInterrupt):
-        run_data(generate_input(m, n, k, rng.randrange(2**31), device=DEVICE), cfg)
+        run_data(generate_input(m, n, k, fresh_seed(), device=DEVICE), cfg)
     monkeypatch.undo()
     for _ in range(2):
-        seed = rng.randrange(2**31)
+        seed = fresh_seed()
         data = generate_input(m, n, k, seed, device=DEVICE)
         ok, msg = check_implementation(data, run_data(data, cfg), "rne")
         assert ok, f"seed {seed}: {msg}"
@@ -254,7 +252,7 @@ def test_a_once_equals_per_program_quantization(rounding):
         (rng.randrange(1, 33), 128, 64 * rng.randrange(5, 9), F.Config(32, 64, 64, 3, a_once=1)),
     ]
     for m, n, k, cfg in cases:
-        seed = rng.randrange(2**31)
+        seed = fresh_seed()
         data = generate_input(m, n, k, seed, device=DEVICE)
         got = run_data(data, cfg, rounding)
         want = run_data(data, F.Config(cfg.block_m, cfg.block_n, cfg.block_k, cfg.split_k), rounding)
@@ -278,7 +276,7 @@ def test_a_once_under_real_concurrency():
         else:
             m, n, k = rng.randrange(1, 300), 64 * rng.randrange(1, 60), 128 * rng.randrange(1, 40)
             cfg = rng.choice([F.Config(16, 64, 128, 3, a_once=1), F.Config(64, 64, 128, 2, a_once=1)])
-        data = generate_input(m, n, k, rng.randrange(2**31), device=DEVICE)
+        data = generate_input(m, n, k, fresh_seed(), device=DEVICE)
         got = run_data(data, cfg)
         want = run_data(data, F.Config(cfg.block_m, cfg.block_n, cfg.block_k, cfg.split_k, cfg.num_warps))
         assert torch.equal(got.view(torch.int16), want.view(torch.int16)), f"{m}x{n}x{k} {cfg}"
@@ -295,8 +293,7 @@ def test_each_graph_capture_makes_counters_that_no_other_call_shares():
     H100 gave 1000 wrong outputs in 1000 such replays). Outputs bit-exact against eager calls."""
     queue = torch.cuda.Stream()
     m, n, k, cfg = 16, 512, 16384, F.Config(16, 64, 128, 8)
-    rng = random.SystemRandom()
-    datas = [generate_input(m, n, k, rng.randrange(2**31), device=DEVICE) for _ in range(2)]
+    datas = [generate_input(m, n, k, fresh_seed(), device=DEVICE) for _ in range(2)]
     wants = [run_data(data, cfg) for data in datas]  # compiled and reference outputs, before any capture
     torch.cuda.synchronize()
     for data, want in zip(datas, wants):

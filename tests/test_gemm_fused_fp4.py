@@ -203,7 +203,7 @@ def test_random_shapes_and_splits():
                                                   waves_per_eu=2, matrix_instr_nonkdim=16, b_cg=1)),
     ]
     for m, n, k, cfg in cases:
-        seed = rng.randrange(2**31)
+        seed = fresh_seed()
         data = generate_input(m, n, k, seed, device=DEVICE)
         out = run_data(data, cfg)
         ok, msg = check_implementation(data, out, "rne")
@@ -216,7 +216,7 @@ def test_random_shapes_and_splits():
 def test_default_config_on_random_shape():
     rng = random.SystemRandom()
     m, n, k = rng.randrange(1, 70), 16 * rng.randrange(1, 9), 64 * rng.randrange(1, 9)
-    seed = rng.randrange(2**31)
+    seed = fresh_seed()
     data = generate_input(m, n, k, seed, device=DEVICE)
     ok, msg = check_implementation(data, run_data(data), "rne")
     assert ok, f"{m}x{n}x{k} seed {seed}: {msg}"
@@ -288,10 +288,9 @@ def test_split_counters_survive_an_interrupted_launch():
     """A launch that stops partway (here: only its first programs ever run, as when Ctrl-C interrupts
     the interpreter or a process dies mid-launch) leaves arrivals in the tile counters; the next call
     must still be right, as must two launches with the same generation (a replayed CUDA graph)."""
-    rng = random.SystemRandom()
     m, n, k = 5, 64, 512
     cfg = F.Config(block_m=16, block_n=32, block_k=64, split_k=4)
-    data = generate_input(m, n, k, rng.randrange(2**31), device=DEVICE)
+    data = generate_input(m, n, k, fresh_seed(), device=DEVICE)
     a, _, _, b_shuffle, b_scale_sh = data
     tiles = F.grid(m, n, k, cfg) // cfg.split_k
     c = torch.empty((m, n), dtype=torch.bfloat16, device=DEVICE)

@@ -134,6 +134,8 @@ def test_isa_committed_results_are_complete():
     (["--target", "gfx950", "--path", "fast"], "--path must be 'all' or one of"),
     (["--target", "gfx950", "--listing", "L", "--sweep", "s.csv"], "--sweep: not an option of --listing"),
     (["--target", "gfx950", "--sweep", "s.csv", "--shapes", "4x2880x512"], "--shapes: not an option of --sweep"),
+    (["--target", "gfx950", "--sweep", "s.csv", "--timeout", "5"], "--timeout: not an option of --sweep"),
+    (["--target", "gfx950", "--listing", "L", "--timeout", "5"], "--timeout: not an option of --listing"),
     (["--target", "gfx950", "--timeout", "5"], "--timeout applies to a SUBMISSION file"),
 ])
 def test_isa_bad_input_is_one_line(args, message, capsys):

@@ -4,7 +4,6 @@ writes) and writes every element of C, in the interpreter without a GPU.
 `touch` allocates C with torch.empty; here that allocation is filled with NaN bits first (the module's
 `torch` is swapped for a stand-in whose `empty` poisons), so a word the kernel skips stays NaN whatever
 the allocator hands out."""
-import random
 
 import pytest
 import torch
@@ -43,8 +42,7 @@ def poisoned(monkeypatch):
 
 @pytest.mark.parametrize("where", ["a", "b_shuffle", "b_scale_sh"])
 def test_reads_every_word_and_writes_all_of_c(poisoned, where):
-    rng = random.SystemRandom()
-    data = generate_input(6, 64, 256, rng.randrange(2**31), device=DEVICE)
+    data = generate_input(6, 64, 256, fresh_seed(), device=DEVICE)
     a, _, _, bs, ss = data
     args = {"a": a.clone(), "b_shuffle": bs.clone(), "b_scale_sh": ss.clone()}
     out = touch.touch(args["a"], args["b_shuffle"], args["b_scale_sh"], programs=5, block=128)

@@ -32,7 +32,7 @@ def parse_mnk(text: str, name: str = "shape") -> tuple[int, int, int]:
     """The inverse of `str(Shape)`: 'MxNxK' (x in either case, spaces around it ignored) as three decimal
     integers, or a ValueError naming `name` and the text. The GEMM's own rules on them (positive sizes,
     multiples) are `mxlib.spec.ints.gemm_shape`'s, applied by the caller, so its refusal says which rule."""
-    parts = text.strip().lower().split("x")
+    parts = [p.strip() for p in text.lower().split("x")]
     if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
         raise ValueError(f"{name}: {text!r} is not MxNxK (three decimal integers joined by 'x')")
     return int(parts[0]), int(parts[1]), int(parts[2])

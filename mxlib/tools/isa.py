@@ -917,8 +917,9 @@ def _write_listings(args) -> int:
 
 # What each of the two "instead" modes does not read (with their defaults): given with it, an option would be
 # ignored silently.
-_NOT_READ = {"listing": {"sweep": None, "out": None},
-             "sweep": {"listing": None, "submission": None, "path": None, "shapes": None}}
+_NOT_READ = {"listing": {"sweep": None, "out": None, "timeout": SUBMISSION_TIMEOUT_S},
+             "sweep": {"listing": None, "submission": None, "path": None, "shapes": None,
+                       "timeout": SUBMISSION_TIMEOUT_S}}
 
 
 def run(args) -> int:
