@@ -109,6 +109,8 @@ def test_aiter_available_refusals(fake_aiter, platform, version, expect):
         ("0.1.14rc1.dev100+g0123456789", {"asm", "ck"}, "development build of no commit read for this call"),
         ("0.1.10.post4.dev78+gf3be04a12a", {"asm", "ck", "splitk"}, None),  # the contest runner's pin
         ("0.1.10.post4.dev78+g16e9b5a079", {"asm", "ck", "splitk"}, None),  # main's rewritten copy of it
+        ("0.1.dev1+gf3be04a12a", {"asm", "ck", "splitk"}, None),  # a clone without tags: placed by its commit
+        ("0.1.dev2830+ge4048607a5", {"asm", "ck"}, "a build of a commit that has ROCm/aiter#3359"),
         ("0.1.10.post2.dev7+g768c037adb", {"asm", "ck", "splitk"}, None),
     ],
 )

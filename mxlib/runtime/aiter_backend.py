@@ -35,8 +35,8 @@ zero-copy views:
 - ``"splitk"``: ``gemm_afp4wfp4_preshuffle(A_q, B_shuffle as (N/16, K/2*16), A_scale (M, K/32),
   B_scale_sh as (N_pad/32, K), dtype=bf16, config=SEED_SPLITK_CONFIG)``, aiter's Triton kernel, uint8 views,
   and ``use_aot=False`` wherever the function still takes it (below 0.1.15). Trusted on releases from 0.1.10
-  to below 0.1.16 and on development builds of the commits in `SPLITK_COMMITS` without ROCm/aiter#3359 (the
-  contest runner's f3be04a12a among them).
+  to below 0.1.16 and on builds of the commits in `COMMITS_READ` without ROCm/aiter#3359 (the contest
+  runner's f3be04a12a among them).
   SEED_SPLITK_CONFIG is the seed's (BLOCK_SIZE_K 512, NUM_KSPLIT 7, num_stages 1, waves_per_eu 2,
   matrix_instr_nonkdim 16, .cg loads). Needs M < 32 (the kernel reads un-shuffled A scales only with
   BLOCK_SIZE_M <= 16), K % 256 == 0 (the B_scale_sh view) and a K that the config splits evenly (the
@@ -119,14 +119,16 @@ def change(name: str) -> AiterChange:
     raise ValueError(f"name must be one of {', '.join(c.name for c in CHANGES)}, got {name!r}")
 
 
-# Commits whose aiter/ops/triton/gemm/basic/gemm_afp4wfp4.py was read for the split-K call (full SHAs), with
-# whether each has ROCm/aiter#3359 (`splitk_k_in_elements`, which the call cannot take): a development build
-# whose version names one (+g<sha>) is placed by it, as `aiter_rules.aiter_line` places one for the tuned rows.
-# Read in ROCm/aiter's history (session of 2026-12-06, twenty-sixth): the first four have the module, a first
-# parameter `x` and `use_aot`; a27de75faa (the change) and e4048607a5 take `x_fp4` first. aiter's main was
-# rewritten after March 2026: f3be04a12a survives only on other branches, and 16e9b5a079 is main's copy of it
-# (the same tree).
-SPLITK_COMMITS = {
+# Commits of ROCm/aiter whose aiter/ops/gemm_op_a4w4.py and aiter/ops/triton/gemm/basic/gemm_afp4wfp4.py were
+# read for the three calls (full SHAs), with whether each has ROCm/aiter#3359 (`splitk_k_in_elements`, which the
+# split-K call cannot take). A build whose version names one (+g<sha>) is placed by it, not by its number, as
+# `aiter_rules.aiter_line` places one for the tuned rows: setuptools_scm numbers a main-branch build from the last
+# tag it can reach, and a clone without tags (a shallow one) gets 0.1.devN, below every release. Read in aiter's
+# history (session of 2026-12-06, twenty-sixth): every one takes the ASM and CK calls as `aiter_calls` makes them;
+# the first four have the split-K module, a first parameter `x` and `use_aot`; a27de75faa (the change) and
+# e4048607a5 take `x_fp4` first. aiter's main was rewritten after March 2026: f3be04a12a survives only on other
+# branches, and 16e9b5a079 is main's copy of it (the same tree).
+COMMITS_READ = {
     "741f0b89f11d48db82f8188f5a13811f2fd23cf7": False,
     "768c037adb378eca2d109a5d2d58d9b8630ccf20": False,
     "f3be04a12a0cfd6b5e2c7a94edc774f1bc24460d": False,  # the contest runner's pin (aiter_rules.KERNELBOT_AITER)
@@ -258,6 +260,13 @@ def _path_status(path: str, version) -> tuple[bool, str]:
     from packaging.version import Version
 
     low, refused_from, why = VERSIONS[path]
+    placed = {has for sha in build_commits(str(version)) for full, has in COMMITS_READ.items() if full.startswith(sha)}
+    if placed:  # a build of a commit read for these calls: the commit decides, not the number
+        if path == "splitk" and True in placed:
+            k_units = change("splitk_k_in_elements")
+            return False, (f"aiter {version} is a build of a commit that has {k_units.pr} ({k_units.commit}): "
+                           f"{k_units.effect}")
+        return True, f"aiter {version}, a build of a commit read for these calls: {why}"
     if version < Version(low):
         return False, f"aiter {version} is older than {low} ({why})"
     if refused_from is not None and version >= Version(refused_from):
@@ -269,20 +278,12 @@ def _path_status(path: str, version) -> tuple[bool, str]:
                        f"({NEWEST_CHECKED}, ROCm/aiter e4048607a5 of 2026-08-22): re-read gemm_op_a4w4.py and "
                        f"gemm/basic/gemm_afp4wfp4.py and extend mxlib.runtime.aiter_backend.VERSIONS")
     if path == "splitk" and (version.is_devrelease or version.local):
-        placed = {has for sha in build_commits(str(version)) for full, has in SPLITK_COMMITS.items()
-                  if full.startswith(sha)}
-        if True in placed:
-            k_units = change("splitk_k_in_elements")
-            return False, (f"aiter {version} is a build of a commit that has {k_units.pr} ({k_units.commit}): "
-                           f"{k_units.effect}")
-        if not placed:
-            return False, (f"aiter {version} is a development build of no commit read for this call "
-                           f"({', '.join(c[:10] for c in SPLITK_COMMITS)}): setuptools_scm numbers a main-branch "
-                           f"commit from the last tag on main (ROCm/aiter#3359 is v0.1.14-rc0 + 222 commits, "
-                           f"0.1.14rc1.dev222, which sorts below the 0.1.15 release that lacks it), so the version "
-                           f"cannot tell whether the split-K K units changed; install a release >= 0.1.10 and "
-                           f"< 0.1.16 for splitk")
-        return True, f"aiter {version}, a build of a commit read for this call: {why}"
+        return False, (f"aiter {version} is a development build of no commit read for this call "
+                       f"({', '.join(c[:10] for c in COMMITS_READ)}): setuptools_scm numbers a main-branch "
+                       f"commit from the last tag on main (ROCm/aiter#3359 is v0.1.14-rc0 + 222 commits, "
+                       f"0.1.14rc1.dev222, which sorts below the 0.1.15 release that lacks it), so the version "
+                       f"cannot tell whether the split-K K units changed; install a release >= 0.1.10 and "
+                       f"< 0.1.16 for splitk")
     return True, f"aiter {version}: {why}"
 
 
