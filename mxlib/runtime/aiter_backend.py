@@ -330,8 +330,9 @@ def _status(path: str | None) -> _Status:
 def available(path: str | None = None) -> tuple[bool, str]:
     """(usable, reason) for one path, or for the backend (usable when any path is) when path is None.
 
-    Needs ROCm PyTorch, a gfx950 GPU and an amd-aiter version the table `VERSIONS` trusts. Never
-    imports aiter: it locates the package and reads its version file, once per process and path.
+    Needs ROCm PyTorch, a gfx950 GPU and an amd-aiter the table `VERSIONS` trusts by its number, or a build of
+    a commit in `COMMITS_READ`. Never imports aiter: it locates the package and reads its version file, once
+    per process and path.
     """
     if path is not None:
         validate.choice(path, "path", PATHS)
