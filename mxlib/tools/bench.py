@@ -141,8 +141,9 @@ def summary(rows: list[dict]) -> str:
                 v = None if r is None else number(r[stat])
                 cells.append(("-" if r is None else "FAIL" if v is None else f"{v:.2f}")
                              + ("!" if r is not None and failed(r) else ""))
-                if r is not None and number(r["floor_us"]) is not None:
-                    floor = f"{number(r['floor_us']):.2f}"
+                floor_v = None if r is None else number(r["floor_us"])
+                if floor_v is not None:
+                    floor = f"{floor_v:.2f}"
             lines.append(f"{kind:<10}{m:>5}{n:>6}{k:>6}{floor:>8}  " + "".join(f"{c:>{w + 1}}" for c in cells))
         n_bench = len(shapes_mod.load("benchmark"))
         rows_of = [(f"geomean ({n_bench} benchmark shapes)", stat)]

@@ -463,6 +463,5 @@ def write_revalidation(result: dict, path=REVALIDATION_CSV) -> Path:
     """One row per checked sweep config: measured, predicted with one CTA per SM and with compiled residency."""
     fields = ("m", "n", "k", "tile_m", "tile_n", "block_k", "split_k", "ctas", "resident", "measured_us",
               "predicted_one_us", "predicted_resident_us")
-    path = Path(path)
     return write_csv_atomic(path, fields, ({k: (f"{v:.4g}" if isinstance(v, float) else v) for k, v in r.items()
                                             if k in fields} for r in result["rows"]))
