@@ -490,7 +490,7 @@ def test_doc_section_wants_its_headings_in_order_and_no_files_give_no_versions()
     assert workbook.recorded_triton_versions([]) == set()
 
 
-def test_out_and_figures_never_land_on_committed_files(tmp_path):
+def test_out_and_figures_never_land_on_committed_files(tmp_path, capsys):
     """The executed copies never go into notebooks/ (they carry the injected parameters cell); with --check,
     nothing goes under notebooks/ or data/; a file where a folder is asked for is named (nothing runs first)."""
     refused = workbook.folders_refused
@@ -502,6 +502,12 @@ def test_out_and_figures_never_land_on_committed_files(tmp_path):
     for out, figures, name in ((tmp_path, root / "data" / "figures", "--figures"), (root / "data", tmp_path, "--out")):
         problem = refused(out, figures, check=True)
         assert problem.startswith(f"{name} data") and problem.endswith("(--check writes nothing there)"), problem
+    from mxlib.__main__ import main
+
     (tmp_path / "file").write_text("x")
-    assert refused(tmp_path / "file", tmp_path, check=False).endswith("is a file, not a folder")
-    assert refused(tmp_path, tmp_path / "file", check=False).startswith("--figures ")
+    for option in ("--out", "--figures"):  # read through arguments.output_folder, before anything runs
+        with pytest.raises(SystemExit) as exit_:
+            main(["workbook", option, str(tmp_path / "file")])
+        assert exit_.value.code == 2, option
+        err = capsys.readouterr().err
+        assert f"argument {option}:" in err and "is a file, not a folder" in err, err

@@ -923,6 +923,9 @@ _NOT_READ = {"listing": {"sweep": None, "out": None, "timeout": SUBMISSION_TIMEO
 
 
 def run(args) -> int:
+    if args.target not in TARGETS:
+        print(f"python -m mxlib isa: --target must be one of {', '.join(TARGETS)}, got {args.target!r}", file=sys.stderr)
+        return 2
     for mode, unread in _NOT_READ.items():
         given = options_given(args, unread)
         if getattr(args, mode) is not None and given:
@@ -931,17 +934,11 @@ def run(args) -> int:
             return 2
     if getattr(args, "listing", None) is not None:
         try:
-            if args.target not in TARGETS:
-                raise IsaError(f"--target must be one of {', '.join(TARGETS)}, got {args.target!r}")
             return _write_listings(args)
         except IsaError as exc:
             print(f"python -m mxlib isa: {exc}", file=sys.stderr)
             return 2
     if args.sweep is not None:
-        if args.target not in TARGETS:
-            print(f"python -m mxlib isa: --target must be one of {', '.join(TARGETS)}, got {args.target!r}",
-                  file=sys.stderr)
-            return 2
         try:
             rows = sweep_residency(args.sweep, args.target)
         except IsaError as exc:
@@ -952,8 +949,6 @@ def run(args) -> int:
         print(f"wrote {out} ({len(rows)} rows)")
         return 0
     try:
-        if args.target not in TARGETS:
-            raise IsaError(f"--target must be one of {', '.join(TARGETS)}, got {args.target!r}")
         if args.submission is not None and args.path is not None:
             raise IsaError("--path applies to mxlib's own dispatcher: leave it out with a SUBMISSION file")
         if args.submission is None and args.timeout != SUBMISSION_TIMEOUT_S:

@@ -37,7 +37,7 @@ import sys
 import time
 from pathlib import Path
 
-from .arguments import at_least
+from .arguments import at_least, output_folder
 from .files import atomic_open, write_csv_atomic
 from .repo import FIGURES_DIR, NOTEBOOKS_DIR, RESULTS_DIR, ROOT
 
@@ -476,9 +476,9 @@ def _shown(path: Path) -> str:
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--out", type=Path, default=None,
+    p.add_argument("--out", type=output_folder, default=None,
                    help="folder for the executed notebooks as run (default: out/notebooks; with --check out/check/notebooks)")
-    p.add_argument("--figures", type=Path, default=None,
+    p.add_argument("--figures", type=output_folder, default=None,
                    help="folder for the exported SVG and PNG figures (default: data/figures; with --check out/check/figures)")
     p.add_argument("--profile", choices=PROFILES, default="auto",
                    help="gpu runs the measuring cells; cpu runs Triton in its interpreter at small shapes "
@@ -494,14 +494,12 @@ def add_arguments(p) -> None:
 
 
 def folders_refused(out_dir: Path, figures_dir: Path, check: bool) -> str | None:
-    """Why `--out` and `--figures` cannot be used, or None: each must be a folder (or not exist yet); the executed
-    copies (with their injected parameters cell) never go into notebooks/, which holds the committed ones that
-    a CPU run writes its outputs back into; and with --check, which compares with what is committed, neither
-    goes under notebooks/ or data/."""
+    """Why `--out` and `--figures` cannot be used, or None: the executed copies (with their injected parameters
+    cell) never go into notebooks/, which holds the committed ones that a CPU run writes its outputs back into;
+    and with --check, which compares with what is committed, neither goes under notebooks/ or data/. (That each
+    is a folder, or can be made one, `arguments.output_folder` checks when the arguments are read.)"""
     for name, folder in (("--out", out_dir), ("--figures", figures_dir)):
         folder = Path(folder).resolve()
-        if folder.exists() and not folder.is_dir():
-            return f"{name} {_shown(folder)} is a file, not a folder"
         kept = (NOTEBOOKS_DIR, ROOT / "data") if check else (NOTEBOOKS_DIR,) if name == "--out" else ()
         for committed in kept:
             if folder.is_relative_to(committed.resolve()):
