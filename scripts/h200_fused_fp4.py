@@ -48,7 +48,7 @@ from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight  # noqa: E402
 from mxlib.runtime.paths import path_module, path_zero_scale_operands  # noqa: E402
 from mxlib.spec.quant import quantize_mxfp4  # noqa: E402
 from mxlib.spec.reference import check_implementation, exact_errors, generate_input  # noqa: E402
-from mxlib.tools.files import atomic_open, write_text_atomic  # noqa: E402
+from mxlib.tools.files import write_csv_atomic, write_text_atomic  # noqa: E402
 from mxlib.tools.providers import config_text  # noqa: E402
 from mxlib.tools.timing import poison_pools  # noqa: E402
 
@@ -234,31 +234,28 @@ def timing(contest, timed_configs, rows, out_dir: Path, args) -> dict:
             if r["check"] == "contest" and r["rounding"] == "rne" and passed(r)}
     flush = L2Flush()
     fields = ("kind", "m", "n", "k", "path", "config", "median_us", "p20_us", "p80_us", "error")
-    best = {}
-    with atomic_open(out_dir / "timing.csv", "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=fields)
-        w.writeheader()
-        for s in contest:
-            a, _, _, b_shuffle, b_scale_sh = generate_input(*s.mnk, s.seed, device="cuda", rounding="rne")
-            _, fused_cfg = dispatch.select(*s.mnk, "cuda", path="fused")
-            fused = path_module("fused").gemm
-            entries = [("fused", fused_cfg, lambda c=fused_cfg: fused(a, b_shuffle, b_scale_sh, config=c))]
-            entries += [("fused_fp4", c, lambda c=c: F.gemm(a, b_shuffle, b_scale_sh, config=c))
-                        for c in timed_configs[s.mnk] if (s.m, s.n, s.k, config_text(c)) in good]
-            for path, cfg, call in entries:
-                text = config_text(cfg)
-                try:
-                    t = time_contest(call, iters=args.iters, warmup=args.warmup, flush=flush)
-                except Exception as exc:  # a row with the error, not a lost run
-                    w.writerow(dict(kind=s.kind, m=s.m, n=s.n, k=s.k, path=path, config=text,
-                                    error=f"{type(exc).__name__}: {exc}"[:300]))
-                    continue
-                w.writerow(dict(kind=s.kind, m=s.m, n=s.n, k=s.k, path=path, config=text,
-                                **{k: f"{t[k]:.2f}" for k in ("median_us", "p20_us", "p80_us")}))
-                fh.flush()
-                if path == "fused_fp4" and t["median_us"] < best.get(str(s.mnk), (float("inf"), ""))[0]:
-                    best[str(s.mnk)] = (round(t["median_us"], 2), text)
-                print(f"{s.m}x{s.n}x{s.k} {path} {text}: {t['median_us']:.2f} us", flush=True)
+    best, timed = {}, []
+    for s in contest:
+        a, _, _, b_shuffle, b_scale_sh = generate_input(*s.mnk, s.seed, device="cuda", rounding="rne")
+        _, fused_cfg = dispatch.select(*s.mnk, "cuda", path="fused")
+        fused = path_module("fused").gemm
+        entries = [("fused", fused_cfg, lambda c=fused_cfg: fused(a, b_shuffle, b_scale_sh, config=c))]
+        entries += [("fused_fp4", c, lambda c=c: F.gemm(a, b_shuffle, b_scale_sh, config=c))
+                    for c in timed_configs[s.mnk] if (s.m, s.n, s.k, config_text(c)) in good]
+        for path, cfg, call in entries:
+            text = config_text(cfg)
+            try:
+                t = time_contest(call, iters=args.iters, warmup=args.warmup, flush=flush)
+            except Exception as exc:  # a row with the error, not a lost run
+                timed.append(dict(kind=s.kind, m=s.m, n=s.n, k=s.k, path=path, config=text,
+                                  error=f"{type(exc).__name__}: {exc}"[:300]))
+                continue
+            timed.append(dict(kind=s.kind, m=s.m, n=s.n, k=s.k, path=path, config=text,
+                              **{k: f"{t[k]:.2f}" for k in ("median_us", "p20_us", "p80_us")}))
+            if path == "fused_fp4" and t["median_us"] < best.get(str(s.mnk), (float("inf"), ""))[0]:
+                best[str(s.mnk)] = (round(t["median_us"], 2), text)
+            print(f"{s.m}x{s.n}x{s.k} {path} {text}: {t['median_us']:.2f} us", flush=True)
+    write_csv_atomic(out_dir / "timing.csv", fields, timed)
     return best
 
 
