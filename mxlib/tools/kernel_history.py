@@ -334,7 +334,8 @@ PAIRED_RUNS = (
     "run_36e1c5e/bench_2.csv", "run_fc616db/bench.csv", "run_a8e5cc9/bench.csv", "final/bench.csv",
     "final/bench_2.csv", "final/bench_3.csv", "run_c1a1bd7/bench.csv", "run_7c05e03/bench.csv",
     "run_21d80f8/bench1.csv", "run_21d80f8/bench2.csv", "run_caf1fad/bench.csv", "run_9126f21/bench.csv",
-    "run_ba81f6f/bench.csv", "fp8_0d97ebd/bench_1.csv", "fp8_0d97ebd/bench_2.csv",
+    "run_ba81f6f/bench.csv", "fp8_0d97ebd/bench_1.csv", "fp8_0d97ebd/bench_2.csv", "humming_5994bea/bench_1.csv",
+    "humming_5994bea/bench_2.csv",
 )
 
 
@@ -352,6 +353,7 @@ def same_kernel_runs(frames: dict) -> str:
     def label(keys) -> str:
         return ", ".join("x".join(map(str, key)) for key in sorted(keys)) or "none"
 
+    width = max((len(name) for name in frames), default=3)
     rows, spans = [], {"forced": [], "mxlib": [], "cublas": [], "margin_mean": [], "margin_median": []}
     ahead_sets = {"mean_us": set(), "median_us": set()}
     for name, frame in frames.items():
@@ -368,11 +370,11 @@ def same_kernel_runs(frames: dict) -> str:
             ahead_sets[stat].add(frozenset(ahead[stat]))
         for key, value in zip(spans, (f_mean, m_mean, c_mean) + margins):
             spans[key].append(value)
-        rows.append(f"{name:>26} {f_mean:8.2f} {m_mean:7.2f} ({m_med:.2f}) {c_mean:7.2f} ({c_med:.2f})"
+        rows.append(f"{name:>{width}} {f_mean:8.2f} {m_mean:7.2f} ({m_med:.2f}) {c_mean:7.2f} ({c_med:.2f})"
                     f" {margins[0]:5.1f}% ({margins[1]:.1f}%)  {label(ahead['mean_us'])}")
     if not rows:
         return "no run recorded"
-    head = (f"{'run':>26} {'forced':>8} {'mxlib':>15} {'cublas_bf16':>15} {'mxlib under cuBLAS':>19}  "
+    head = (f"{'run':>{width}} {'forced':>8} {'mxlib':>15} {'cublas_bf16':>15} {'mxlib under cuBLAS':>19}  "
             "shapes where cuBLAS bf16 is faster (means)")
     span = {key: (min(v), max(v)) for key, v in spans.items()}
     sets = {stat: ("{" + label(next(iter(found))) + "} in every run" if len(found) == 1 else
