@@ -2,6 +2,9 @@
 explicit path implies, config table rows checked where they are read and written, the aiter probe, integer
 arguments, format and layout domains; and the atomic file writes of mxlib.tools.files."""
 
+import os
+import stat
+
 import numpy as np
 import pytest
 import torch
@@ -208,6 +211,18 @@ def test_csv_records_are_written_whole_with_one_line_end(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv"]
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
+def test_a_file_that_is_not_regular_is_never_replaced(tmp_path):
+    """The writers stage a file and rename it over the target: over a FIFO (or a device) that would leave a plain
+    file in its place, so such a target is refused before anything is written, and stays what it was."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for write in (lambda: files.write_text_atomic(fifo, "x"), lambda: files.write_csv_atomic(fifo, ("a",), [])):
+        with pytest.raises(ValueError, match="fifo is not a regular file"):
+            write()
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
+
+
 def test_output_file_arguments_are_refused_before_any_work(tmp_path):
     """The CLI's file arguments (export OUT, bench --out, harness --csv, isa --out) are read through
     arguments.output_file: a folder, no name, or a path under a file is an argument error at once."""
@@ -218,7 +233,8 @@ def test_output_file_arguments_are_refused_before_any_work(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f"]  # trying the folder left nothing behind
     for value, rule in ((str(tmp_path), "is a folder"), ("", "names no file"),
                         (str(tmp_path / "f" / "x.csv"), "is a file, not a folder"),
-                        ("/proc/x.csv", "/proc takes no new file")):  # a folder not even root may write in
+                        ("/proc/x.csv", "/proc takes no new file"),  # a folder not even root may write in
+                        ("/dev/null", "not a regular file")):  # renaming over it would make it a plain file
         with pytest.raises(argparse.ArgumentTypeError, match=rule):
             arguments.output_file(value)
     from mxlib.__main__ import main

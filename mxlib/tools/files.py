@@ -19,13 +19,17 @@ from pathlib import Path
 
 
 def check_output_path(path) -> Path:
-    """`path` as a file to write, refused by its own name: ValueError when it names no file or lies under a
-    file, IsADirectoryError when it is a folder."""
+    """`path` as a file to write, refused by its own name: ValueError when it names no file, lies under a file
+    or is something other than a regular file (a device such as /dev/null, a FIFO, a socket: the final rename
+    would put a plain file in its place), IsADirectoryError when it is a folder."""
     path = Path(path)
     if path.name in ("", ".", ".."):
         raise ValueError(f"{str(path)!r} names no file to write")
     if path.is_dir():
         raise IsADirectoryError(errno.EISDIR, "a folder, not a file to write", str(path))
+    if path.exists() and not path.is_file():
+        raise ValueError(f"{path} is not a regular file (a device, FIFO or socket), which writing would replace: "
+                         "name a file to write")
     for parent in path.parents:
         if parent.exists():
             if not parent.is_dir():
