@@ -299,9 +299,12 @@ import torch
 import mxlib
 from mxlib.spec.reference import generate_input, ref_kernel
 data = generate_input(4, 64, 256, 1)
+meta = [t.to("meta") for t in data]
 for call in (lambda: mxlib.quantize_mxfp4(data[0], backend="triton"),
              lambda: mxlib.quantize_mxfp4_shuffled(data[0], backend="triton"),
-             lambda: mxlib.mxfp4_gemm(data[0], data[3], data[4])):
+             lambda: mxlib.mxfp4_gemm(data[0], data[3], data[4]),
+             lambda: mxlib.quantize_mxfp4(meta[0], backend="triton"),  # meta: what torch.compile traces with
+             lambda: mxlib.mxfp4_gemm(meta[0], meta[3], meta[4][:, :4])):  # a bad shape too: refused first
     try:
         call()
     except ValueError as e:
@@ -314,13 +317,14 @@ print("equal", torch.equal(mxlib.custom_kernel(data, backend="triton"), ref_kern
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU's answer; a GPU makes triton available anyway")
 def test_a_failed_triton_call_on_the_cpu_leaves_the_interpreter_usable():
-    """A Triton call refused on the CPU (no TRITON_INTERPRET) fails before importing mxlib's kernels, so setting
+    """A Triton call refused on the CPU (no TRITON_INTERPRET; CPU or meta tensors, a bad call or not) fails before
+    importing mxlib's kernels, so setting
     the variable afterwards works as in a fresh process; and the message for kernels imported too early says to
     restart Python."""
     proc = subprocess.run([sys.executable, "-c", FAILED_FIRST], capture_output=True, text=True, timeout=300,
                           cwd=Path(__file__).resolve().parents[1])
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.split("\n")[:5] == ["ValueError True"] * 3 + ["kernels imported False", "equal True"], proc.stdout
+    assert proc.stdout.split("\n")[:7] == ["ValueError True"] * 5 + ["kernels imported False", "equal True"], proc.stdout
     late = subprocess.run([sys.executable, "-c", INTERPRETER_LATE.replace(
         "print(ok, ", "print('restart Python' in reason, ok, ")], capture_output=True, text=True, timeout=300,
         cwd=Path(__file__).resolve().parents[1])
