@@ -402,6 +402,20 @@ def test_arguments_the_worker_would_fail_on_are_refused_first(tmp_path, capsys, 
     assert rc == 2 and words in capsys.readouterr().err
 
 
+@pytest.mark.skipif(torch.cuda.is_available(), reason="on the CPU the worker runs in Triton's interpreter")
+def test_the_interpreter_is_the_workers_not_the_callers(tmp_path, monkeypatch, capsys):
+    """On the CPU the worker sets TRITON_INTERPRET for the submission in its own process; the harness called
+    in-process leaves the caller's environment as it was, whether it refused its arguments or ran."""
+    import os
+
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    good = str(_write(tmp_path, GOOD))
+    assert main(["harness", good, "test", "--shapes", "4x24x512"]) == 2  # refused: N not a multiple of 16
+    assert "TRITON_INTERPRET" not in os.environ
+    assert main(["harness", good, "test", "--shapes", "4x64x512:5"]) == 0, capsys.readouterr()
+    assert "TRITON_INTERPRET" not in os.environ
+
+
 def test_a_submission_that_is_not_utf8_is_named(tmp_path, capsys):
     path = tmp_path / "submission.py"
     path.write_bytes(b"\xff\xfe\x00bad")

@@ -572,7 +572,8 @@ def run(args) -> int:
             print(f"{args.mode} mode times calls with CUDA events and needs a GPU; on this machine only test mode "
                   "runs (small shapes, Triton interpreter)", file=sys.stderr)
             return 2
-        os.environ.setdefault("TRITON_INTERPRET", "1")  # before the submission's kernels are decorated
+        if args.worker_fd is not None:  # the worker, its own process, runs the submission: never the caller's
+            os.environ.setdefault("TRITON_INTERPRET", "1")  # before the submission's kernels are decorated
     args.shapes = args.shapes or (("test" if args.mode == "test" else "benchmark") if cuda else "small")
     case_list = cases(args.shapes, args.seed)
     if args.worker_fd is not None:
