@@ -308,7 +308,8 @@ def test_integer_arguments_accept_numpy_and_torch_integers():
         ints.positive(v, "x")
         ints.non_negative(v, "x")
     ints.gemm_shape(np.int64(16), np.int64(32), np.int64(64))
-    for bad in (True, 0, -1, 1.0, "8", np.float64(8)):
+    for bad in (True, 0, -1, 1.0, "8", np.float64(8), torch.tensor(True), np.bool_(True), torch.tensor([8]),
+                np.array([8]), torch.tensor([[8]])):  # operator.index takes bool and one-element tensors
         with pytest.raises(ValueError, match="x must be a positive integer"):
             ints.positive(bad, "x")
     with pytest.raises(ValueError, match="m must be a positive integer"):
@@ -322,6 +323,12 @@ def test_gemm_shape_returns_python_ints_usable_as_shape_keys():
     got = ints.gemm_shape(torch.tensor(16), np.int64(32), np.int32(64))
     assert got == (16, 32, 64) and all(type(v) is int for v in got)
     assert {(16, 32, 64): "row"}[got] == "row"
+    from mxlib.spec import seed
+
+    for shape in ((64, 3072, 1536), (8, 2112, 7168), (16, 2112, 7168)):  # ck, asm and splitk: tables keyed by ints
+        assert seed.seed_plan(*map(torch.tensor, shape)) == seed.seed_plan(*map(np.int64, shape)) == seed.seed_plan(*shape)
+    assert all(torch.equal(x, y) for x, y in zip(generate_input(torch.tensor(4), np.int64(32), 64, 1),
+                                                 generate_input(4, 32, 64, 1)))
 
 
 def test_layouts_and_shape_rule_share_one_source():

@@ -2,7 +2,8 @@
 and aiter_rules, mxlib.tools.occupancy), by mxlib.spec.reference's shape rule, and by
 mxlib.spec.validate, which re-exports `positive` and `multiple`.
 
-An integer is anything `operator.index` accepts (Python, numpy and 0-d torch integers), never a bool.
+An integer is anything `operator.index` accepts (Python, numpy and 0-d torch integers), never a bool (nor a
+0-d bool tensor or array) and never a one-element tensor or array of more dimensions.
 """
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ def cdiv(a: int, b: int) -> int:
 
 def _as_int(value):
     """`value` as a Python int when it is an integer (operator.index) and not a bool, else None."""
-    if isinstance(value, bool):
+    if isinstance(value, bool) or str(getattr(value, "dtype", "")) in ("bool", "torch.bool"):
+        return None
+    if getattr(value, "ndim", 0) != 0:  # operator.index takes a one-element tensor of any shape
         return None
     try:
         return operator.index(value)

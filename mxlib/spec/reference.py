@@ -77,7 +77,7 @@ def generate_input(m: int, n: int, k: int, seed: int, device="cpu", rounding: st
     n % 16 == 0 and k % 64 == 0 (the weight shuffle's tile and the fp4 packing); `seed` an integer
     in [0, 2**64) (what a torch generator takes).
     """
-    gemm_shape(m, n, k)
+    m, n, k = gemm_shape(m, n, k)
     seed = input_seed(seed)
     device = check_device(device)
     validate.choice(rounding, "rounding", ROUNDINGS)

@@ -55,7 +55,7 @@ def _pow2(x: int) -> int:
 
 def seed_path(m: int, n: int, k: int) -> str:
     """The seed's route: "splitk" for (16, 2112, 7168), "asm" for M <= 32, "ck" above."""
-    gemm_shape(m, n, k)
+    m, n, k = gemm_shape(m, n, k)
     if (m, n, k) == SEED_SPLITK_SHAPE:
         return "splitk"
     return "asm" if m <= 32 else "ck"
@@ -80,7 +80,7 @@ def seed_scale_offset(m, g, scale_n_pad):
 
 def seed_asm_kernel(m: int, n: int, k: int) -> str:
     """The ASM kernel name the seed passes to gemm_a4w4_asm for a shape: a SEED_ASM_TILES entry, else ""."""
-    gemm_shape(m, n, k)
+    m, n, k = gemm_shape(m, n, k)
     tile = SEED_ASM_TILES.get((m, n, k))
     return "" if tile is None else asm_tile_kernel(*tile).name
 
@@ -144,6 +144,7 @@ def seed_plan(m: int, n: int, k: int, aiter: str = DEFAULT_AITER) -> dict:
     shapes; `aiter_rules.aiter_line`, which refuses a development build it cannot place); its number, less
     any pre-release, development or local part, must be in the range the seed runs on (SEED_AITER).
     """
+    m, n, k = gemm_shape(m, n, k)  # Python ints: the shape is a key of the seed's tables
     path = seed_path(m, n, k)
     v = parse_version(parse_version(aiter).base_version)
     first, stop = SEED_AITER

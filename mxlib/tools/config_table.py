@@ -30,7 +30,7 @@ def set_row(file: Path, shape: tuple[int, int, int], path: str, config: str, ind
         raise ValueError(f"path must be one of {', '.join(PATHS)}, got {path!r}")
     if not isinstance(shape, (tuple, list)) or len(shape) != 3:
         raise ValueError(f"shape must be (m, n, k), got {shape!r}")
-    gemm_shape(*shape)
+    shape = gemm_shape(*shape)
     row_config(path, parse_config(config, "config"), "config")
     if index is not None and index < 0:
         raise ValueError(f"index must be None or >= 0, got {index}")
