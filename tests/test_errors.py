@@ -37,6 +37,24 @@ def test_the_reference_refuses_meta_tensors_by_name():
                  lambda: check_exact(data, data[0][:, :64])):
         with pytest.raises(ValueError, match="A is a meta tensor: the reference computes on values"):
             call()
+    data = mxlib.generate_input(4, 64, 64, 1)  # real inputs, a meta output: named too
+    out = torch.empty(4, 64, dtype=torch.bfloat16, device="meta")
+    for call in (lambda: check_implementation(data, out), lambda: check_exact(data, out)):
+        with pytest.raises(ValueError, match="output is a meta tensor"):
+            call()
+
+
+def test_compare_takes_tolerances_as_numbers():
+    from mxlib.spec.reference import compare
+
+    out = torch.ones(2, 2)
+    assert compare(out, out, rtol=0, atol=1)[0]
+    for kwargs, words in (({"rtol": "0.1"}, "rtol must be a finite real number >= 0, got '0.1'"),
+                          ({"atol": None}, "atol must be a finite real number >= 0, got None"),
+                          ({"atol": -1e-3}, "atol must be"), ({"rtol": float("nan")}, "rtol must be"),
+                          ({"rtol": True}, "rtol must be")):
+        with pytest.raises(ValueError, match=words):
+            compare(out, out, **kwargs)
 
 
 def test_dequantize_dtype():

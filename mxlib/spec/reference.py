@@ -225,6 +225,7 @@ def exact_errors(data, output: torch.Tensor, rounding: str = "rne", zero_scale_o
     a_f, b_f, (m, n, k) = _dequantized(data, rounding, zero_scale_operands)
     if tuple(output.shape) != (m, n) or output.dtype != torch.bfloat16:
         raise ValueError(f"output must be a bfloat16 {(m, n)} tensor, got {output.dtype} {tuple(output.shape)}")
+    check_values(output, "output")
     ref = torch.mm(a_f.double(), b_f.double().T).to(torch.float32).to(torch.bfloat16).double().cpu()
     terms = torch.mm(_finite_abs(a_f), _finite_abs(b_f).T).cpu()
     out = output.detach().double().cpu()
@@ -265,9 +266,14 @@ def check_exact(data, output: torch.Tensor, rounding: str = "rne", zero_scale_op
 
 
 def compare(output: torch.Tensor, expected: torch.Tensor, rtol: float = RTOL, atol: float = ATOL):
-    """(ok, message): elementwise ``|out - ref| <= atol + rtol * |ref|``; NaN only matches NaN."""
-    validate.tensor(output, "output")
-    validate.tensor(expected, "expected")
+    """(ok, message): elementwise ``|out - ref| <= atol + rtol * |ref|``; NaN only matches NaN. `rtol` and `atol`
+    finite real numbers >= 0."""
+    for t, name in ((output, "output"), (expected, "expected")):
+        validate.tensor(t, name)
+        check_values(t, name)
+    for value, name in ((rtol, "rtol"), (atol, "atol")):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+            raise ValueError(f"{name} must be a finite real number >= 0, got {value!r}")
     if output.shape != expected.shape:
         return False, f"output has shape {tuple(output.shape)}, expected {tuple(expected.shape)}"
     if output.dtype != expected.dtype:
