@@ -331,6 +331,25 @@ def test_gemm_shape_returns_python_ints_usable_as_shape_keys():
                                                  generate_input(4, 32, 64, 1)))
 
 
+@pytest.mark.parametrize("path", list(dispatch.PATHS))
+def test_every_paths_default_config_and_grid_take_the_shape_rule(path):
+    """The path contract's default_config and grid refuse a shape outside `gemm_shape` by name (they raised
+    ZeroDivisionError, TypeError or AttributeError from inside, or answered for M = -1)."""
+    from mxlib.runtime.paths import path_module
+
+    module = path_module(path)
+    cfg = module.default_config(8, 32, 64)
+    for shape, words in (((0, 32, 64), "m must be a positive integer"), (("8", 32, 64), "m must be a positive"),
+                         ((8.0, 32, 64), "m must be a positive"), ((-1, 32, 64), "m must be a positive"),
+                         ((8, 24, 64), "n must be a multiple of 16"), ((8, 32, 96), "k must be a multiple of 64")):
+        with pytest.raises(ValueError, match=words):
+            module.default_config(*shape)
+    assert module.grid(0, 32, 64, cfg) >= 0 and module.grid(np.int64(8), 32, 64, cfg) == module.grid(8, 32, 64, cfg)
+    for shape, words in (((8, -16, 64), "n must be a positive integer"), (("8", 32, 64), "m must be a non-negative")):
+        with pytest.raises(ValueError, match=words):
+            module.grid(*shape, cfg)
+
+
 def test_layouts_and_shape_rule_share_one_source():
     assert layouts.WEIGHT_TILE_N == ints.N_MULTIPLE and 2 * layouts.WEIGHT_TILE_KB == ints.K_MULTIPLE
     with pytest.raises(ValueError, match="rows must be a non-negative integer"):

@@ -342,9 +342,10 @@ def test_default_n_tile_is_never_narrower_than_half_the_m_tile():
 def test_default_n_tile_reaching_exactly_default_programs_is_taken():
     """The default takes the widest N tile whose tiles times K iterations reach DEFAULT_PROGRAMS, equality
     included: N = 128 * DEFAULT_PROGRAMS at M = 16 and one K iteration gives exactly that many 128-wide
-    tiles; one column fewer still rounds up to them, one tile fewer falls to the 64-wide tile."""
+    tiles; 16 columns fewer (the shape rule's step) still rounds up to them, one tile fewer falls to the 64-wide
+    tile."""
     n = 128 * F.DEFAULT_PROGRAMS
-    for cols, block_n in ((n, 128), (n - 1, 128), (n - 128, 64)):
+    for cols, block_n in ((n, 128), (n - 16, 128), (n - 128, 64)):
         cfg = F.default_config(16, cols, 256)
         assert (cfg.block_m, cfg.block_k, cfg.block_n) == (16, 256, block_n), (cols, cfg)
 

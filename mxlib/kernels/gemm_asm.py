@@ -14,6 +14,7 @@ import torch
 
 from .common import mx_check_config
 from .gemm_tiled import tiled_gemm, tiled_grid
+from ..spec.ints import gemm_shape
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class AsmConfig:
 
 def asm_default_config(m: int, n: int, k: int, device=None) -> AsmConfig:
     """The ASM kernel's 32x128 tile; a 16-row tile when M <= 16 wastes fewer rows (on any `device`)."""
+    m, n, k = gemm_shape(m, n, k)
     return AsmConfig(block_m=16 if m <= 16 else 32)
 
 

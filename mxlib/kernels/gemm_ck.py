@@ -15,6 +15,7 @@ import torch
 
 from .common import mx_check_config, mx_int
 from .gemm_tiled import tiled_gemm, tiled_grid
+from ..spec.ints import gemm_shape
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class CkConfig:
 def ck_default_config(m: int, n: int, k: int, device=None) -> CkConfig:
     """64-row tiles from M = 64 on (the seed sends M > 32 here; its contest shapes start at M = 64); smaller
     M gets the smallest power-of-two row tile that holds it, so any M works without wasting a 64-row tile."""
+    m, n, k = gemm_shape(m, n, k)
     block_m = 64 if m >= 64 else max(16, 1 << (m - 1).bit_length())
     return CkConfig(block_m=block_m)
 

@@ -63,6 +63,7 @@ import triton
 import triton.language as tl
 
 from ..spec.devices import compute_units
+from ..spec.ints import gemm_shape
 from .arrival import (MAX_ARRIVALS, mx_arrival_open, mx_arrive, mx_counter_buffer, mx_next_generation,
                       mx_release_own_stores, mx_release_threads)
 from .common import (MAX_UNROLLED_SPLIT_K, mx_bits_f32, mx_block_exponent, mx_check_config, mx_check_gemm_args,
@@ -110,6 +111,7 @@ def fused_default_config(m: int, n: int, k: int, device=None) -> FusedConfig:
     is at most two programs per unit (its programs wait on each other, so all of them must be resident). BLOCK_K =
     128 (256 spills). split_k stays within MAX_UNROLLED_SPLIT_K. The M >= 64 winners changed their tiles and a_once
     in one step, so what each gives alone is not measured at those tiles (the same section of KERNEL_NOTES.md)."""
+    m, n, k = gemm_shape(m, n, k)
     units = compute_units(device)
     small = m <= 32
     block_m = max(16, triton.next_power_of_2(m)) if small else min(128, triton.next_power_of_2(m))
@@ -129,6 +131,7 @@ def fused_zero_scale_operands(device) -> tuple:
 
 def fused_grid(m: int, n: int, k: int, config: FusedConfig) -> int:
     """Programs in the one launch: M tiles x N tiles x split_k."""
+    m, n, k = gemm_shape(m, n, k, empty_m=True)
     return triton.cdiv(m, config.block_m) * triton.cdiv(n, config.block_n) * config.split_k
 
 

@@ -43,6 +43,7 @@ import triton.language as tl
 from .arrival import (mx_arrival_open, mx_arrive, mx_counter_buffer, mx_next_generation,
                       mx_release_own_stores, mx_release_threads)
 from ..spec.devices import MI355X
+from ..spec.ints import gemm_shape
 from .common import (MAX_UNROLLED_SPLIT_K, mx_bits_f32, mx_block_exponent, mx_check_config, mx_check_gemm_args,
                      mx_check_int32, mx_cuda_backend, mx_int, mx_launch_device,
                      mx_e8m0_to_f32, mx_f32_to_bf16, mx_output, mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_zero_scale_operands)
@@ -100,6 +101,7 @@ def fused_fp4_default_config(m: int, n: int, k: int, device=None) -> FusedFp4Con
     cost VGPRs, up to one CTA per CU; data/results/mi355x/fused_fp4_tilings.csv), so every program of
     the contest shapes is resident at once. B is loaded ".cg" (L2 only) for M <= 32, as the seed's
     split-K config does."""
+    m, n, k = gemm_shape(m, n, k)
     block_m = 16 if m <= 16 else 32 if m <= 32 else 64
     block_k = min(256, max(64, triton.next_power_of_2(k)))
     iters = triton.cdiv(k, block_k)
@@ -122,6 +124,7 @@ def fused_fp4_zero_scale_operands(device) -> tuple:
 
 def fused_fp4_grid(m: int, n: int, k: int, config: FusedFp4Config) -> int:
     """Programs in the one launch: M tiles x N tiles x split_k."""
+    m, n, k = gemm_shape(m, n, k, empty_m=True)
     return triton.cdiv(m, config.block_m) * triton.cdiv(n, config.block_n) * config.split_k
 
 

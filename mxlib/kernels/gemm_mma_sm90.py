@@ -269,16 +269,15 @@ def mma_default_config(m: int, n: int, k: int, device=None) -> MmaConfig:
     SMs are `device`'s (`spec.devices.compute_units`: None is the current GPU; the H200's without a GPU).
     Fewer stages where the scales of a long K range need the shared memory; where no ring fits them (K of about
     a million), family "direct", whose shared memory does not grow with K, at block_m 8, 16 or 64 by M. The
-    shape follows `mxlib.spec.ints.gemm_shape`."""
-    return _mma_default_config(m, n, k, compute_units(device))
+    shape follows `mxlib.spec.ints.gemm_shape`, checked before the cache (which takes 8.0 for 8)."""
+    return _mma_default_config(*gemm_shape(m, n, k), compute_units(device))
 
 
 @functools.lru_cache(maxsize=4096)
 def _mma_default_config(m: int, n: int, k: int, units: int) -> MmaConfig:
     """`mma_default_config` for a GPU of `units` SMs, made once per shape and GPU size: making and checking its
     candidate Configs costs the host 7-14 us, which every call of a shape without a table row would pay. The
-    shape follows `mxlib.spec.ints.gemm_shape` (ValueError naming the argument otherwise)."""
-    m, n, k = gemm_shape(m, n, k)
+    shape is already `gemm_shape`'s ints."""
     chunks = -(-k // MMA_CHUNK_K)
     if chunks > 4 or m > 32:  # family wspec
         if 32 < m <= 64:
@@ -329,6 +328,7 @@ MMA_QUANT_THREADS = 256  # threads of a quantizer CTA (its __launch_bounds__), o
 def mma_grid(m: int, n: int, k: int, config: MmaConfig) -> int:
     """CTAs launched per call, both launches summed: the GEMM's, plus the quantizer's for the families
     with a ring (one thread per 32-value block of A's padded rows)."""
+    m, n, k = gemm_shape(m, n, k, empty_m=True)
     ctas = mma_gemm_ctas(m, n, k, config)
     if mma_launches(config) == 2:
         ctas += -(-mma_quant_rows(m, config) * mma_quant_blocks(k) // MMA_QUANT_THREADS)

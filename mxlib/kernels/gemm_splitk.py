@@ -19,6 +19,7 @@ import triton.language as tl
 from .common import (mx_check_config, mx_check_gemm_args, mx_check_int32, mx_f32_to_bf16, mx_launch_device, mx_output,
                      mx_resolve_config, mx_scaled_tile)
 from .quant_triton import mxq_programs, mxq_quantize
+from ..spec.ints import gemm_shape
 
 # GEMM programs the default split aims at, for any device: about the seed's grid on the MI355X (NUM_KSPLIT 7 x
 # 17 tiles = 119 CTAs for (16, 2112, 7168)). The H200 table's splitk rows follow another rule, 264 = two programs
@@ -58,6 +59,7 @@ def splitk_default_config(m: int, n: int, k: int, device=None) -> SplitkConfig:
     """16-row tiles up to M = 16, 32 above (aiter's preshuffle kernel asserts BLOCK_SIZE_M <= 16 for all M < 32;
     this kernel has no such limit); split_k the largest that keeps the GEMM within _SPLITK_TARGET_CTAS
     programs with every K range (`splitk_slices`) at least 256 long, so none is empty; 1 where K < 512."""
+    m, n, k = gemm_shape(m, n, k)
     block_m = 16 if m <= 16 else 32
     tiles = triton.cdiv(m, block_m) * triton.cdiv(n, 128)
     most = max(1, min(_SPLITK_TARGET_CTAS // tiles, (k // 32) // _SPLITK_MIN_GROUPS))
@@ -67,6 +69,7 @@ def splitk_default_config(m: int, n: int, k: int, device=None) -> SplitkConfig:
 
 def splitk_grid(m: int, n: int, k: int, config: SplitkConfig) -> int:
     """CTAs launched per call: quant, the split GEMM and (split_k > 1) the reduction."""
+    m, n, k = gemm_shape(m, n, k, empty_m=True)
     tiles = triton.cdiv(m, config.block_m) * triton.cdiv(n, config.block_n)
     reduce = triton.cdiv(m * n, _SPLITK_REDUCE_BLOCK) if config.split_k > 1 else 0
     return mxq_programs(m, k, shuffled=False) + tiles * config.split_k + reduce

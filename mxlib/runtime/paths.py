@@ -6,6 +6,8 @@ Each path module exposes the same contract:
   default_config(m, n, k, device=None) -> Config, shaped for the GPU `device` (None: the current GPU, the H200
   without one) where the path's default depends on the GPU's size, `device` unread where it does not;
   grid(m, n, k, config) -> CTAs launched per call, all launches summed (for the occupancy model);
+  both taking the shape as `mxlib.spec.ints.gemm_shape` does (M = 0 too for grid), ValueError naming the argument
+  otherwise;
   optionally available(device) -> (bool, one-line reason), for a path that runs only where it can be
   built (`path_available`; the Triton paths run wherever Triton does);
   optionally zero_scale_operands(device) -> the operands ("A", "B") whose blocks with E8M0 scale byte 0

@@ -22,6 +22,8 @@ def cdiv(a: int, b: int) -> int:
 
 def _as_int(value):
     """`value` as a Python int when it is an integer (operator.index) and not a bool, else None."""
+    if type(value) is int:  # the common case, first: the dispatcher checks a shape on every call
+        return value
     if isinstance(value, bool) or str(getattr(value, "dtype", "")) in ("bool", "torch.bool"):
         return None
     if getattr(value, "ndim", 0) != 0:  # operator.index takes a one-element tensor of any shape
