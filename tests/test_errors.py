@@ -1,5 +1,6 @@
 """Bad input gets one clear line naming the argument and the rule, from the library and from every
 command line tool; inputs that are valid but unusual (non-contiguous scale tensors) just work."""
+import numpy as np
 import pytest
 import torch
 
@@ -48,7 +49,7 @@ def test_compare_takes_tolerances_as_numbers():
     from mxlib.spec.reference import compare
 
     out = torch.ones(2, 2)
-    assert compare(out, out, rtol=0, atol=1)[0]
+    assert compare(out, out, rtol=0, atol=1)[0] and compare(out, out, rtol=np.float32(0.01), atol=np.int64(0))[0]
     for kwargs, words in (({"rtol": "0.1"}, "rtol must be a finite real number >= 0, got '0.1'"),
                           ({"atol": None}, "atol must be a finite real number >= 0, got None"),
                           ({"atol": -1e-3}, "atol must be"), ({"rtol": float("nan")}, "rtol must be"),

@@ -131,6 +131,7 @@ def test_isa_committed_results_are_complete():
     (["--target", "gfx942"], "--target must be one of gfx950, sm_90, got 'gfx942'"),
     (["--target", "gfx942", "--listing", "L"], "--target must be one of gfx950, sm_90, got 'gfx942'"),
     (["--target", "gfx942", "--sweep", "s.csv"], "--target must be one of gfx950, sm_90, got 'gfx942'"),
+    (["--target", "gfx942", "--listing", "L", "--sweep", "s.csv"], "--target must be one of"),  # before the rest
     (["no/such/file.py", "--target", "gfx950"], "SUBMISSION 'no/such/file.py' must be an existing file"),
     (["--target", "gfx950", "--shapes", "1x2x3"], "--shapes must list contest shapes as MxNxK"),
     (["--target", "gfx950", "--path", "fast"], "--path must be 'all' or one of"),

@@ -505,6 +505,8 @@ def test_out_and_figures_never_land_on_committed_files(tmp_path, capsys):
     from mxlib.__main__ import main
 
     (tmp_path / "file").write_text("x")
+    assert refused(tmp_path / "file", tmp_path, check=False).endswith("is a file, not a folder")  # a default too
+    assert refused(tmp_path, tmp_path / "file", check=False).startswith("--figures ")
     for option in ("--out", "--figures"):  # read through arguments.output_folder, before anything runs
         with pytest.raises(SystemExit) as exit_:
             main(["workbook", option, str(tmp_path / "file")])

@@ -418,7 +418,7 @@ def fused_check_launch(m: int, n: int, k: int, cfg: FusedConfig, a_once: bool | 
         mx_check_int32(num_m * triton.cdiv(n, cfg.block_n) * cfg.split_k * cfg.block_m * cfg.block_n,
                        "the split-K workspace (M tiles * N tiles * split_k * block_m * block_n elements)")
     if a_once:
-        programs = fused_grid(m, n, k, cfg)
+        programs = num_m * triton.cdiv(n, cfg.block_n) * cfg.split_k  # fused_grid, the launch's shape checked already
         if programs > MAX_ARRIVALS:
             raise ValueError(f"fused Config.a_once needs at most {MAX_ARRIVALS} programs, this launch has {programs}")
         mx_check_int32(num_m * cfg.block_m * k, "a_once's workspace (M rounded up to block_m, times K, elements)")

@@ -269,15 +269,18 @@ def mma_default_config(m: int, n: int, k: int, device=None) -> MmaConfig:
     SMs are `device`'s (`spec.devices.compute_units`: None is the current GPU; the H200's without a GPU).
     Fewer stages where the scales of a long K range need the shared memory; where no ring fits them (K of about
     a million), family "direct", whose shared memory does not grow with K, at block_m 8, 16 or 64 by M. The
-    shape follows `mxlib.spec.ints.gemm_shape`, checked before the cache (which takes 8.0 for 8)."""
-    return _mma_default_config(*gemm_shape(m, n, k), compute_units(device))
+    shape follows `mxlib.spec.ints.gemm_shape`."""
+    if not type(m) is type(n) is type(k) is int:  # the cache would take 8.0 for 8: other kinds are checked first
+        m, n, k = gemm_shape(m, n, k)
+    return _mma_default_config(m, n, k, compute_units(device))
 
 
 @functools.lru_cache(maxsize=4096)
 def _mma_default_config(m: int, n: int, k: int, units: int) -> MmaConfig:
     """`mma_default_config` for a GPU of `units` SMs, made once per shape and GPU size: making and checking its
     candidate Configs costs the host 7-14 us, which every call of a shape without a table row would pay. The
-    shape is already `gemm_shape`'s ints."""
+    shape follows `mxlib.spec.ints.gemm_shape` (ValueError naming the argument otherwise), checked once per shape."""
+    m, n, k = gemm_shape(m, n, k)
     chunks = -(-k // MMA_CHUNK_K)
     if chunks > 4 or m > 32:  # family wspec
         if 32 < m <= 64:

@@ -21,7 +21,8 @@ def cdiv(a: int, b: int) -> int:
 
 
 def _as_int(value):
-    """`value` as a Python int when it is an integer (operator.index) and not a bool, else None."""
+    """`value` as a Python int when it is an integer (operator.index) and not a bool, a bool tensor or array, or a
+    one-element tensor or array of more dimensions; else None."""
     if type(value) is int:  # the common case, first: the dispatcher checks a shape on every call
         return value
     if isinstance(value, bool) or str(getattr(value, "dtype", "")) in ("bool", "torch.bool"):

@@ -37,6 +37,8 @@ blocks counted as zero.
 """
 from __future__ import annotations
 
+import numbers
+
 import torch
 
 from . import validate
@@ -271,8 +273,8 @@ def compare(output: torch.Tensor, expected: torch.Tensor, rtol: float = RTOL, at
     for t, name in ((output, "output"), (expected, "expected")):
         validate.tensor(t, name)
         check_values(t, name)
-    for value, name in ((rtol, "rtol"), (atol, "atol")):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+    for value, name in ((rtol, "rtol"), (atol, "atol")):  # numpy's scalars are numbers.Real too
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value < float("inf"):
             raise ValueError(f"{name} must be a finite real number >= 0, got {value!r}")
     if output.shape != expected.shape:
         return False, f"output has shape {tuple(output.shape)}, expected {tuple(expected.shape)}"

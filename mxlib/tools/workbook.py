@@ -27,6 +27,7 @@ said plainly, when a CSV is not there yet). nbclient is imported only when the r
 """
 from __future__ import annotations
 
+import argparse
 import copy
 import csv
 import difflib
@@ -494,11 +495,16 @@ def add_arguments(p) -> None:
 
 
 def folders_refused(out_dir: Path, figures_dir: Path, check: bool) -> str | None:
-    """Why `--out` and `--figures` cannot be used, or None: the executed copies (with their injected parameters
-    cell) never go into notebooks/, which holds the committed ones that a CPU run writes its outputs back into;
-    and with --check, which compares with what is committed, neither goes under notebooks/ or data/. (That each
-    is a folder, or can be made one, `arguments.output_folder` checks when the arguments are read.)"""
+    """Why `--out` and `--figures` (given or default) cannot be used, or None: each must be a folder or one that can
+    be made (`arguments.output_folder`, the rule the arguments are read with); the executed copies (with their
+    injected parameters cell) never go into notebooks/, which holds the committed ones that a CPU run writes its
+    outputs back into; and with --check, which compares with what is committed, neither goes under notebooks/ or
+    data/."""
     for name, folder in (("--out", out_dir), ("--figures", figures_dir)):
+        try:
+            output_folder(str(folder))
+        except argparse.ArgumentTypeError as exc:
+            return f"{name} {exc}"
         folder = Path(folder).resolve()
         kept = (NOTEBOOKS_DIR, ROOT / "data") if check else (NOTEBOOKS_DIR,) if name == "--out" else ()
         for committed in kept:
