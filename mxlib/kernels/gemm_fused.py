@@ -129,10 +129,15 @@ def fused_zero_scale_operands(device) -> tuple:
     return mx_zero_scale_operands(device, ("B",))
 
 
+def _fused_tiles(m: int, n: int, config: FusedConfig) -> int:
+    """C's output tiles, M tiles x N tiles, for a shape already checked."""
+    return triton.cdiv(m, config.block_m) * triton.cdiv(n, config.block_n)
+
+
 def fused_grid(m: int, n: int, k: int, config: FusedConfig) -> int:
     """Programs in the one launch: M tiles x N tiles x split_k."""
     m, n, k = gemm_shape(m, n, k, empty_m=True)
-    return triton.cdiv(m, config.block_m) * triton.cdiv(n, config.block_n) * config.split_k
+    return _fused_tiles(m, n, config) * config.split_k
 
 
 @triton.jit
@@ -413,15 +418,14 @@ def fused_check_launch(m: int, n: int, k: int, cfg: FusedConfig, a_once: bool | 
     arrival counter. `a_once` (default `cfg.a_once`) is whether the launch quantizes A once: not when A
     arrives quantized (a probe mode)."""
     a_once = bool(cfg.a_once) if a_once is None else a_once
-    num_m = triton.cdiv(m, cfg.block_m)
+    programs = _fused_tiles(m, n, cfg) * cfg.split_k
     if cfg.split_k > 1:
-        mx_check_int32(num_m * triton.cdiv(n, cfg.block_n) * cfg.split_k * cfg.block_m * cfg.block_n,
+        mx_check_int32(programs * cfg.block_m * cfg.block_n,
                        "the split-K workspace (M tiles * N tiles * split_k * block_m * block_n elements)")
     if a_once:
-        programs = num_m * triton.cdiv(n, cfg.block_n) * cfg.split_k  # fused_grid, the launch's shape checked already
         if programs > MAX_ARRIVALS:
             raise ValueError(f"fused Config.a_once needs at most {MAX_ARRIVALS} programs, this launch has {programs}")
-        mx_check_int32(num_m * cfg.block_m * k, "a_once's workspace (M rounded up to block_m, times K, elements)")
+        mx_check_int32(triton.cdiv(m, cfg.block_m) * cfg.block_m * k, "a_once's workspace (M rounded up to block_m, times K, elements)")
 
 
 def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: torch.Tensor, *,
@@ -438,7 +442,7 @@ def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: 
     a_once = bool(cfg.a_once) and not a_quantized
     fused_check_launch(m, n, k, cfg, a_once)
     num_m = triton.cdiv(m, cfg.block_m)
-    tiles = num_m * triton.cdiv(n, cfg.block_n)
+    tiles = _fused_tiles(m, n, cfg)
     iters = triton.cdiv(k, cfg.block_k)
     counted = cfg.split_k > 1 or a_once
     # The counters: split-K arrivals (tiles), then a_once's launch-done counter and unit flags.
