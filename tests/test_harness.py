@@ -237,15 +237,23 @@ def test_a_worker_does_not_outlive_its_harness(tmp_path, how):
     harness alone does not reach it: killed (SIGKILL, as `timeout -s KILL`), the harness takes the worker with it
     through the kernel; interrupted (Ctrl-C), it kills the worker and says so in one line."""
     path = _write(tmp_path, HANGS)
+    # SIGINT at its default in the harness, as a terminal's Ctrl-C finds it: a test run started in the
+    # background of a shell without job control ignores SIGINT, and its children would inherit that.
     parent = subprocess.Popen([sys.executable, "-m", "mxlib", "harness", str(path), "--shapes", "4x64x512"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while not _workers(path) and time.monotonic() < deadline and parent.poll() is None:
-        time.sleep(0.2)
-    assert _workers(path), "the worker never started"
-    time.sleep(1.0)  # into the submission's custom_kernel
-    parent.send_signal(signal.SIGKILL if how == "kill" else signal.SIGINT)
-    _, err = parent.communicate(timeout=60)
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 120
+        while not _workers(path) and time.monotonic() < deadline and parent.poll() is None:
+            time.sleep(0.2)
+        assert _workers(path), "the worker never started"
+        time.sleep(1.0)  # into the submission's custom_kernel
+        parent.send_signal(signal.SIGKILL if how == "kill" else signal.SIGINT)
+        _, err = parent.communicate(timeout=60)
+    finally:  # a failed step leaves no harness behind (its worker dies with it)
+        if parent.poll() is None:
+            parent.kill()
+            parent.communicate()
     deadline = time.monotonic() + 30
     while _workers(path) and time.monotonic() < deadline:
         time.sleep(0.2)

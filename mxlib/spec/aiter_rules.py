@@ -313,7 +313,7 @@ AITER_LINES = (
               ("741f0b89f11d48db82f8188f5a13811f2fd23cf7",), "741f0b89f1"),
     AiterLine("0.1.11", "0.1.11", None,
               "main from 768c037adb (ROCm/aiter#2092, 2026-02-25) to e4048607a5 (2026-08-22), with releases "
-              "0.1.11 to 0.1.19.post2",
+              "0.1.11 to 0.1.20.post1",
               ("768c037adb378eca2d109a5d2d58d9b8630ccf20", "f3be04a12a0cfd6b5e2c7a94edc774f1bc24460d",
                "16e9b5a07935a7f1716e5fac39a94a988af586be",  # main's copy of f3be04a12a after a rewrite: the same tree
                "e4048607a535ace3a2b51ded31b1c8c2d45c0879"), "f3be04a12a"),
