@@ -425,7 +425,8 @@ def fused_check_launch(m: int, n: int, k: int, cfg: FusedConfig, a_once: bool | 
     if a_once:
         if programs > MAX_ARRIVALS:
             raise ValueError(f"fused Config.a_once needs at most {MAX_ARRIVALS} programs, this launch has {programs}")
-        mx_check_int32(triton.cdiv(m, cfg.block_m) * cfg.block_m * k, "a_once's workspace (M rounded up to block_m, times K, elements)")
+        mx_check_int32(triton.cdiv(m, cfg.block_m) * cfg.block_m * k,
+                       "a_once's workspace (M rounded up to block_m, times K, elements)")
 
 
 def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: torch.Tensor, *,
