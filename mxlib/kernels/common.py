@@ -447,6 +447,12 @@ def mx_capture_id(queue: int) -> int:
     return ident.value
 
 
+def mx_tiles(m: int, n: int, config) -> int:
+    """C's output tiles under `config`'s block_m x block_n, M tiles x N tiles, for a shape already checked: what a
+    path's grid, split-K workspace and arrival counters are counted in."""
+    return triton.cdiv(m, config.block_m) * triton.cdiv(n, config.block_n)
+
+
 def mx_output(m: int, n: int, device, out=None) -> torch.Tensor:
     """The caller's `out`, or a fresh bf16 (M, N) tensor: never a buffer kept across calls."""
     return out if out is not None else torch.empty((m, n), dtype=torch.bfloat16, device=device)

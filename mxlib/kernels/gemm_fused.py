@@ -68,7 +68,8 @@ from .arrival import (MAX_ARRIVALS, mx_arrival_open, mx_arrive, mx_counter_buffe
                       mx_release_own_stores, mx_release_threads)
 from .common import (MAX_UNROLLED_SPLIT_K, mx_bits_f32, mx_block_exponent, mx_check_config, mx_check_gemm_args,
                      mx_check_int32, mx_e8m0_to_f32, mx_f32_to_bf16, mx_int, mx_interpreting, mx_launch_device,
-                     mx_output, mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_zero_scale_operands)
+                     mx_output, mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_tiles,
+                     mx_zero_scale_operands)
 
 # How many times a program polls A's flags before it quantizes its slices itself (a_once=1). Each
 # poll is one L2 round trip (well under 1 us); producers that are resident publish within a few us.
@@ -129,15 +130,10 @@ def fused_zero_scale_operands(device) -> tuple:
     return mx_zero_scale_operands(device, ("B",))
 
 
-def _fused_tiles(m: int, n: int, config: FusedConfig) -> int:
-    """C's output tiles, M tiles x N tiles, for a shape already checked."""
-    return triton.cdiv(m, config.block_m) * triton.cdiv(n, config.block_n)
-
-
 def fused_grid(m: int, n: int, k: int, config: FusedConfig) -> int:
     """Programs in the one launch: M tiles x N tiles x split_k."""
     m, n, k = gemm_shape(m, n, k, empty_m=True)
-    return _fused_tiles(m, n, config) * config.split_k
+    return mx_tiles(m, n, config) * config.split_k
 
 
 @triton.jit
@@ -418,7 +414,7 @@ def fused_check_launch(m: int, n: int, k: int, cfg: FusedConfig, a_once: bool | 
     arrival counter. `a_once` (default `cfg.a_once`) is whether the launch quantizes A once: not when A
     arrives quantized (a probe mode)."""
     a_once = bool(cfg.a_once) if a_once is None else a_once
-    programs = _fused_tiles(m, n, cfg) * cfg.split_k
+    programs = mx_tiles(m, n, cfg) * cfg.split_k
     if cfg.split_k > 1:
         mx_check_int32(programs * cfg.block_m * cfg.block_n,
                        "the split-K workspace (M tiles * N tiles * split_k * block_m * block_n elements)")
@@ -443,7 +439,7 @@ def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: 
     a_once = bool(cfg.a_once) and not a_quantized
     fused_check_launch(m, n, k, cfg, a_once)
     num_m = triton.cdiv(m, cfg.block_m)
-    tiles = _fused_tiles(m, n, cfg)
+    tiles = mx_tiles(m, n, cfg)
     iters = triton.cdiv(k, cfg.block_k)
     counted = cfg.split_k > 1 or a_once
     # The counters: split-K arrivals (tiles), then a_once's launch-done counter and unit flags.

@@ -45,7 +45,7 @@ from .arrival import (mx_arrival_open, mx_arrive, mx_counter_buffer, mx_next_gen
 from ..spec.devices import MI355X
 from ..spec.ints import gemm_shape
 from .common import (MAX_UNROLLED_SPLIT_K, mx_bits_f32, mx_block_exponent, mx_check_config, mx_check_gemm_args,
-                     mx_check_int32, mx_cuda_backend, mx_int, mx_launch_device,
+                     mx_check_int32, mx_cuda_backend, mx_int, mx_launch_device, mx_tiles,
                      mx_e8m0_to_f32, mx_f32_to_bf16, mx_output, mx_resolve_config, mx_shuffled_scale_col, mx_shuffled_scale_row, mx_zero_scale_operands)
 
 
@@ -125,7 +125,7 @@ def fused_fp4_zero_scale_operands(device) -> tuple:
 def fused_fp4_grid(m: int, n: int, k: int, config: FusedFp4Config) -> int:
     """Programs in the one launch: M tiles x N tiles x split_k."""
     m, n, k = gemm_shape(m, n, k, empty_m=True)
-    return triton.cdiv(m, config.block_m) * triton.cdiv(n, config.block_n) * config.split_k
+    return mx_tiles(m, n, config) * config.split_k
 
 
 @triton.jit
@@ -285,8 +285,8 @@ def fused_fp4_check_launch(m: int, n: int, k: int, cfg: FusedFp4Config) -> None:
     """A launch's rule that depends on the shape, checked before its workspace is allocated: the split-K
     workspace within int32 offsets."""
     if cfg.split_k > 1:
-        mx_check_int32(triton.cdiv(m, cfg.block_m) * triton.cdiv(n, cfg.block_n) * cfg.split_k * cfg.block_m
-                       * cfg.block_n, "the split-K workspace (M tiles * N tiles * split_k * block_m * block_n elements)")
+        mx_check_int32(mx_tiles(m, n, cfg) * cfg.split_k * cfg.block_m * cfg.block_n,
+                       "the split-K workspace (M tiles * N tiles * split_k * block_m * block_n elements)")
 
 
 def _fp4_launch(a, b_shuffle, b_scale_sh, c, cfg: FusedFp4Config, rounding: str, gen: int, programs=None):
@@ -297,7 +297,7 @@ def _fp4_launch(a, b_shuffle, b_scale_sh, c, cfg: FusedFp4Config, rounding: str,
     m, k = a.shape
     n = b_shuffle.shape[0]
     fused_fp4_check_launch(m, n, k, cfg)
-    tiles = triton.cdiv(m, cfg.block_m) * triton.cdiv(n, cfg.block_n)
+    tiles = mx_tiles(m, n, cfg)
     if cfg.split_k > 1:
         cnt = mx_counter_buffer(a.device, tiles)
         ws = torch.empty(tiles * cfg.split_k * cfg.block_m * cfg.block_n, dtype=torch.float32, device=a.device)

@@ -17,7 +17,7 @@ import triton
 import triton.language as tl
 
 from .common import (mx_check_config, mx_check_gemm_args, mx_check_int32, mx_f32_to_bf16, mx_launch_device, mx_output,
-                     mx_resolve_config, mx_scaled_tile)
+                     mx_resolve_config, mx_scaled_tile, mx_tiles)
 from .quant_triton import mxq_programs, mxq_quantize
 from ..spec.ints import gemm_shape
 
@@ -70,7 +70,7 @@ def splitk_default_config(m: int, n: int, k: int, device=None) -> SplitkConfig:
 def splitk_grid(m: int, n: int, k: int, config: SplitkConfig) -> int:
     """CTAs launched per call: quant, the split GEMM and (split_k > 1) the reduction."""
     m, n, k = gemm_shape(m, n, k, empty_m=True)
-    tiles = triton.cdiv(m, config.block_m) * triton.cdiv(n, config.block_n)
+    tiles = mx_tiles(m, n, config)
     reduce = triton.cdiv(m * n, _SPLITK_REDUCE_BLOCK) if config.split_k > 1 else 0
     return mxq_programs(m, k, shuffled=False) + tiles * config.split_k + reduce
 

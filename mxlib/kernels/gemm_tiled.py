@@ -25,7 +25,8 @@ import torch
 import triton
 import triton.language as tl
 
-from .common import mx_check_gemm_args, mx_f32_to_bf16, mx_launch_device, mx_output, mx_resolve_config, mx_scaled_tile
+from .common import (mx_check_gemm_args, mx_f32_to_bf16, mx_launch_device, mx_output, mx_resolve_config, mx_scaled_tile,
+                     mx_tiles)
 from .quant_triton import mxq_programs, mxq_quantize_shuffled
 from ..spec.ints import gemm_shape
 
@@ -33,7 +34,7 @@ from ..spec.ints import gemm_shape
 def tiled_grid(m: int, n: int, k: int, config) -> int:
     """CTAs launched per call: the quant+shuffle kernel's programs plus the GEMM's tiles."""
     m, n, k = gemm_shape(m, n, k, empty_m=True)
-    return mxq_programs(m, k, shuffled=True) + triton.cdiv(m, config.block_m) * triton.cdiv(n, config.block_n)
+    return mxq_programs(m, k, shuffled=True) + mx_tiles(m, n, config)
 
 
 def tiled_launch(m: int, n: int, config) -> tuple[int, ...]:
