@@ -270,3 +270,17 @@ def test_b_and_b_q_on_another_device_are_refused_by_name():
         unpack_data((a, b.to("meta"), b_q, b_sh, b_s))
     with pytest.raises(ValueError, match="A and B_q must be on the same device"):
         unpack_data((a, b, b_q.to("meta"), b_sh, b_s))
+
+
+def test_a_term_beyond_fp64s_53_bits_moves_the_reference_one_bf16_step_and_check_exact_allows_it():
+    """The module docstring's limit of the fp64 sum: 1 + 2**-8 + 2**-24 + 2**-80 is just above a tie in fp32
+    (exactly, C = 1 + 2**-7), but fp64 drops 2**-80, both roundings tie to even and ref_kernel gives 1."""
+    a = torch.zeros(1, 128)
+    a[0, 0], a[0, 32], a[0, 64], a[0, 96] = 1.0, 2.0**-8, 2.0**-24, 2.0**-80  # one power of two per block
+    b = torch.zeros(16, 128)
+    b[:, [0, 32, 64, 96]] = 1.0
+    b_q, b_s = mxlib.quantize_mxfp4(b)
+    data = (a.to(torch.bfloat16), b.to(torch.bfloat16), b_q, shuffle_weight(b_q), e8m0_shuffle(b_s))
+    ref = ref_kernel(data)
+    assert (ref == 1.0).all()
+    assert check_exact(data, torch.full_like(ref, 1.0 + 2.0**-7))[0]

@@ -17,8 +17,10 @@ bytes 253 and 254 with the largest codes), NaN for scale byte 255 (a block that 
 C[m, n] is the exact sum of the products D_A[m, k] * D_B[n, k] under IEEE rules (a NaN operand,
 Inf * 0, or +Inf and -Inf products in one sum give NaN; any other infinite product gives its
 infinity), rounded to fp32 and then to bf16, so a magnitude past bf16's range is +-Inf.
-`ref_kernel` computes that in fp64: every product exact, and the sum exact unless its terms cancel
-across more than fp64's 53 bits (2**60 + 1 - 2**60 gives 0), a rounding far below bf16's otherwise.
+`ref_kernel` computes that in fp64: every product exact, and the sum exact unless its terms span more
+than fp64's 53 bits. Then fp64 rounds it: 2**60 + 1 - 2**60 gives 0, and 1 + 2**-8 + 2**-24 + 2**-80 loses
+its last term, so the fp32 rounding meets a tie the exact sum does not have and C comes out one bf16 step
+low (1 instead of 1 + 2**-7); `check_exact`'s tolerance covers that step.
 The kernels accumulate in fp32, in their own order: each element may differ from the reference by
 that rounding (`check_exact` says how much), and where the finite products' magnitudes add up to
 fp32's range or more, fp32 partial sums can overflow, so a kernel may give +-Inf or NaN there
