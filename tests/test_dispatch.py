@@ -418,6 +418,71 @@ def test_a_path_module_imported_before_is_looked_up_not_imported(monkeypatch):
             paths.path_module(bad)
 
 
+def test_a_path_module_being_imported_by_another_thread_is_waited_for(monkeypatch, tmp_path):
+    """A second thread asking for a path while the first still imports it gets the finished module, not the half
+    made one sys.modules holds meanwhile (which raised AttributeError for the path's Config)."""
+    import threading
+    import types
+
+    from mxlib.runtime import paths
+
+    gate = types.SimpleNamespace(started=threading.Event(), release=threading.Event())
+    monkeypatch.setitem(sys.modules, "mx_test_gate", gate)
+    (tmp_path / "mx_test_slow_path.py").write_text(
+        "import sys\ngate = sys.modules['mx_test_gate']\ngate.started.set()\ngate.release.wait(30)\nConfig = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(paths.PATHS, "slow", "mx_test_slow_path")
+    monkeypatch.delitem(sys.modules, "mx_test_slow_path", raising=False)
+    monkeypatch.setattr(paths, "_IMPORTED", {})
+    got, errors = [], []
+
+    def ask():
+        try:
+            got.append(paths.path_module("slow").Config)
+        except Exception as e:  # recorded: the assertion names it
+            errors.append(repr(e))
+
+    first = threading.Thread(target=ask)
+    first.start()
+    assert gate.started.wait(30)
+    second = threading.Thread(target=ask)
+    second.start()
+    second.join(0.5)  # the half-made module would have failed it by now
+    gate.release.set()
+    first.join(30)
+    second.join(30)
+    monkeypatch.delitem(sys.modules, "mx_test_slow_path")
+    assert errors == [] and got == [1, 1], errors
+
+
+KERNELS_RACE = r"""
+import os, sys, threading
+os.environ["TRITON_INTERPRET"] = "1"
+from mxlib.runtime import backends
+errors, done = [], threading.Event()
+def importer():
+    import mxlib.kernels.common  # imports Triton: sys.modules holds it half made for a while
+    done.set()
+def asker():
+    while not done.is_set():
+        try:
+            backends._triton_status()
+        except Exception as e:
+            errors.append(repr(e)); return
+threading.Thread(target=importer).start()
+t = threading.Thread(target=asker); t.start(); t.join()
+print("errors", errors, backends._triton_status()[0])
+"""
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU's interpreter question; a GPU answers first")
+def test_the_triton_backends_status_waits_for_an_import_of_the_kernels_in_another_thread():
+    proc = subprocess.run([sys.executable, "-c", KERNELS_RACE], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split("\n")[0] == "errors [] True", proc.stdout
+
+
 def test_config_keys_must_be_identifiers(tmp_path):
     from mxlib.runtime import dispatch
 

@@ -57,17 +57,25 @@ def _triton_status() -> tuple[bool, str]:
         return True, f"triton {version} on {kind} device {gpu_facts(torch.cuda.current_device())[0]}"
     if _interpreting():
         return True, f"triton {version} interpreter on the CPU (TRITON_INTERPRET=1)"
-    common = sys.modules.get("mxlib.kernels.common")
+    common = _kernels_if_imported()
     why = (f"TRITON_INTERPRET=1: {common.MX_TOO_EARLY}" if common is not None and common.mx_imported_too_early()
            else "TRITON_INTERPRET=1 must be set before they are imported, and stay set")
     return False, (f"triton {version} is installed but there is no CUDA/ROCm device and mxlib's kernels cannot "
                    f"run in the interpreter ({why})")
 
 
+def _kernels_if_imported():
+    """mxlib.kernels.common once an import of it has begun (and finished: another thread may still be running it,
+    and sys.modules holds the module half made until then); None before, and no import is started."""
+    if "mxlib.kernels.common" not in sys.modules:
+        return None
+    return importlib.import_module("mxlib.kernels.common")
+
+
 def _interpreting() -> bool:
     # `@triton.jit` reads TRITON_INTERPRET when it decorates: once mxlib's kernels are imported their
     # state decides (`mx_cpu_tensors_ok`); before that, the variable does (it is what their import will read).
-    common = sys.modules.get("mxlib.kernels.common")
+    common = _kernels_if_imported()
     if common is not None:
         return common.mx_cpu_tensors_ok()
     return os.environ.get("TRITON_INTERPRET") == "1"

@@ -18,7 +18,6 @@ Adding a path is one line here.
 from __future__ import annotations
 
 import importlib
-import sys
 
 from ..spec import validate
 
@@ -36,14 +35,20 @@ PATHS = {
 CUDA_PATHS = ("mma_sm90",)
 
 
+# Path name -> its module, once an import of it has finished (`path_module`).
+_IMPORTED: dict = {}
+
+
 def path_module(name: str):
-    """The module implementing path `name` (imports Triton). One imported before is looked up, not imported
-    again: the dispatcher asks three times a call, and the import machinery costs the host about 2 us each."""
-    module = sys.modules.get(PATHS[name]) if isinstance(name, str) and name in PATHS else None
-    if module is not None:
-        return module
-    validate.choice(name, "path", tuple(PATHS))
-    return importlib.import_module(PATHS[name])
+    """The module implementing path `name` (imports Triton). One this function imported before is looked up, not
+    imported again: the dispatcher asks three times a call, and the import machinery costs the host about 2 us
+    each. Not looked up in sys.modules: while one thread imports a path, sys.modules holds it half made, and
+    a second thread must wait in `importlib.import_module` for the import to finish."""
+    module = _IMPORTED.get(name) if isinstance(name, str) else None
+    if module is None:
+        validate.choice(name, "path", tuple(PATHS))
+        module = _IMPORTED[name] = importlib.import_module(PATHS[name])
+    return module
 
 
 def path_available(name: str, device) -> tuple[bool, str]:
