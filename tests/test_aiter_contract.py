@@ -294,6 +294,15 @@ def test_aiter_gemm_bad_arguments(fake_aiter):
         aiter_backend.gemm("asm", data, tile="128x512", log2_k_split=1)
     with pytest.raises(ValueError, match="log2_k_split must be an int in 0..4"):
         aiter_backend.gemm("asm", data, tile="256x256", log2_k_split=5)
+    for bad in (0.0, False, -1, "1"):  # without a tile too: mxlib names the rule, not the call aiter would get
+        with pytest.raises(ValueError, match="log2_k_split must be an int in 0..4"):
+            aiter_backend.gemm("asm", data, log2_k_split=bad)
+    empty = (data[0][:0],) + data[1:]  # an empty A makes no call, but its arguments are checked as for any M
+    with pytest.raises(ValueError, match="tile must be one of"):
+        aiter_backend.gemm("asm", empty, tile="bogus")
+    with pytest.raises(ValueError, match="log2_k_split must be an int in 0..4"):
+        aiter_backend.gemm("asm", empty, tile="256x256", log2_k_split=99)
+    assert aiter_backend.gemm("asm", empty).shape == (0, 48)
     with pytest.raises(ValueError, match="multiple of 256"):
         aiter_backend.gemm("splitk", data)  # K = 320
     with pytest.raises(ValueError, match="must split evenly under the seed's config"):

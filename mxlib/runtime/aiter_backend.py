@@ -173,10 +173,14 @@ def asm_kernel(m: int, n: int, k: int) -> tuple[str, int]:
     return seed_asm_kernel(m, n, k), SEED_LOG2_K_SPLIT
 
 
-def _check_asm_choice(tile: str, log2_k_split: int, n: int, k: int) -> None:
-    validate.choice(tile, "tile", ASM_TILES)
+def _check_log2_k_split(log2_k_split) -> None:
     if not isinstance(log2_k_split, int) or isinstance(log2_k_split, bool) or not 0 <= log2_k_split <= 4:
         raise ValueError(f"log2_k_split must be an int in 0..4 (aiter splits K into 1..16), got {log2_k_split!r}")
+
+
+def _check_asm_choice(tile: str, log2_k_split: int, n: int, k: int) -> None:
+    validate.choice(tile, "tile", ASM_TILES)
+    _check_log2_k_split(log2_k_split)
     if log2_k_split and tile not in ASM_SPLITK_TILES:
         raise ValueError(
             f"log2_k_split={log2_k_split} would be silently ignored by the {tile} kernel: only "
@@ -354,23 +358,23 @@ def gemm(path: str, data, *, tile: str | None = None, log2_k_split: int | None =
     a, _, _, b_shuffle, b_scale_sh, (m, n, k) = unpack_data(data)
     if path != "asm" and (tile is not None or log2_k_split is not None):
         raise ValueError(f"tile and log2_k_split choose the ASM kernel; path {path!r} takes neither")
-    if m == 0:  # an empty A gives an empty C, as on every backend: nothing to call
-        return torch.empty((0, n), dtype=torch.bfloat16, device=a.device)
     if path == "asm":
-        kernel_name, default_split = asm_kernel(m, n, k)
-        log2_k_split = default_split if log2_k_split is None else log2_k_split
+        log2_k_split = SEED_LOG2_K_SPLIT if log2_k_split is None else log2_k_split
         if tile is not None:
             _check_asm_choice(tile, log2_k_split, n, k)
-            kernel_name = asm_kernel_name(tile)
-        elif log2_k_split:
-            raise ValueError(f"log2_k_split={log2_k_split} needs a tile: only {' and '.join(ASM_SPLITK_TILES)} "
-                             f"honour it")
+        else:
+            _check_log2_k_split(log2_k_split)
+            if log2_k_split:
+                raise ValueError(f"log2_k_split={log2_k_split} needs a tile: only {' and '.join(ASM_SPLITK_TILES)} "
+                                 f"honour it")
     if path == "splitk":
         if m >= 32:
             raise ValueError(f"path 'splitk' needs M < 32 (the seed's BLOCK_SIZE_M = 16 reads un-shuffled A "
                              f"scales; aiter wants shuffled ones and BLOCK_SIZE_M >= 32 from M = 32), got M = {m}")
         validate.multiple(k, "A.shape[1] (K) for path 'splitk' (B_scale_sh viewed as (N_pad/32, K))", 256)
         _check_splitk_even_k(k)
+    if m == 0:  # an empty A gives an empty C, as on every backend, once its arguments are checked: nothing to call
+        return torch.empty((0, n), dtype=torch.bfloat16, device=a.device)
     status = _status(path)
     if not status.ok:
         raise RuntimeError(f"aiter backend, path {path!r}: {status.reason}")
@@ -381,4 +385,5 @@ def gemm(path: str, data, *, tile: str | None = None, log2_k_split: int | None =
         return aiter_splitk(a, b_shuffle, b_scale_sh, config=SEED_SPLITK_CONFIG)
     if path == "ck":
         return aiter_ck(a, b_shuffle, b_scale_sh)
+    kernel_name = asm_kernel(m, n, k)[0] if tile is None else asm_kernel_name(tile)
     return aiter_asm(a, b_shuffle, b_scale_sh, kernel_name=kernel_name, log2_k_split=log2_k_split)
