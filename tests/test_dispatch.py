@@ -331,6 +331,40 @@ def test_a_failed_triton_call_on_the_cpu_leaves_the_interpreter_usable():
     assert late.returncode == 0 and late.stdout.split()[:2] == ["True", "False"], late.stdout + late.stderr[-2000:]
 
 
+GPU_HERE_CPU_TENSORS = r"""
+import os, sys
+os.environ.pop("TRITON_INTERPRET", None)
+import torch
+import mxlib
+from mxlib.runtime import backends
+from mxlib.spec.reference import generate_input, ref_kernel
+data = generate_input(4, 64, 256, 1)
+real = backends._triton_status
+backends._triton_status = lambda: (True, "a GPU")  # as on a GPU machine: available, but not to CPU tensors
+for call in (lambda: mxlib.quantize_mxfp4(data[0], backend="triton"),
+             lambda: mxlib.mxfp4_gemm(data[0], data[3], data[4])):
+    try:
+        call()
+    except ValueError as e:
+        print("ValueError", "runs CPU tensors only in Triton's interpreter" in str(e))
+print("kernels imported", "mxlib.kernels.common" in sys.modules)
+backends._triton_status = real
+os.environ["TRITON_INTERPRET"] = "1"
+print("equal", torch.equal(mxlib.custom_kernel(data, backend="triton"), ref_kernel(data)))
+"""
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="needs a process without a GPU, to play one and then not")
+def test_cpu_tensors_beside_a_gpu_are_refused_before_the_kernels_are_imported():
+    """With a GPU present the Triton backend is available, but CPU tensors still need the interpreter: refused by
+    name before the kernels are imported, so setting TRITON_INTERPRET afterwards still works."""
+    proc = subprocess.run([sys.executable, "-c", GPU_HERE_CPU_TENSORS], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split("\n")[:4] == ["ValueError True"] * 2 + ["kernels imported False", "equal True"], \
+        proc.stdout + proc.stderr[-2000:]
+
+
 def test_aiter_backend_takes_the_seeds_route_past_rows_of_other_paths(monkeypatch):
     """The MI355X table holds only fused_fp4 rows, so the aiter backend's path comes from the seed's route."""
     monkeypatch.setattr(dispatch, "device_kind", lambda device: "mi355x")

@@ -82,15 +82,19 @@ def _interpreting() -> bool:
 
 
 def check_triton_takes(t, name: str) -> None:
-    """Raise ValueError naming `name` when `t` is a CPU or meta tensor and mxlib's Triton kernels cannot run here,
-    before anything imports them: `@triton.jit` reads TRITON_INTERPRET when the kernels are imported, so a call
-    that imported them only to fail would leave the process unable to run them even after the variable is set.
-    (A meta tensor, as torch.compile traces with, reaches the op's fake implementation, whose checks import the
-    kernels too.)"""
+    """Raise ValueError naming `name` when `t` is a CPU or meta tensor that mxlib's Triton kernels cannot take here
+    (a CPU tensor without the interpreter, a GPU or not), before anything imports them: `@triton.jit` reads
+    TRITON_INTERPRET when the kernels are imported, so a call that imported them only to fail would leave the
+    process unable to run them even after the variable is set. (A meta tensor, as torch.compile traces with,
+    reaches the op's fake implementation, whose checks import the kernels too.)"""
     if isinstance(t, torch.Tensor) and t.device.type in ("cpu", "meta"):
         ok, reason = _triton_status()
         if not ok:
             raise ValueError(f"{name} is on {t.device.type} and backend 'triton' is not available here: {reason}")
+        if t.device.type == "cpu" and not _interpreting():
+            raise ValueError(f"{name} is on cpu: backend 'triton' runs CPU tensors only in Triton's interpreter "
+                             f"(TRITON_INTERPRET=1 set before mxlib's kernels are imported); here it runs on the GPU, "
+                             f"so move {name} there")
 
 
 def backends() -> dict[str, tuple[bool, str]]:
