@@ -56,6 +56,10 @@ def test_compare_takes_tolerances_as_numbers():
                           ({"rtol": True}, "rtol must be")):
         with pytest.raises(ValueError, match=words):
             compare(out, out, **kwargs)
+    z = torch.tensor([1 + 5j])  # not compared as its real part
+    with pytest.raises(ValueError, match="expected is torch.complex64: compare takes a real expected tensor"):
+        compare(z, torch.tensor([1 + 0j]))
+    assert compare(z, torch.tensor([1.0])) == (False, "output has dtype torch.complex64, expected torch.float32")
 
 
 def test_dequantize_dtype():

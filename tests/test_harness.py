@@ -207,6 +207,18 @@ def test_submission_that_exits_or_imports_mxlib_fails(tmp_path, capsys, text, wo
     assert "FAIL" in out or "REJECTED" in out
 
 
+META_OUTPUT = GOOD + "\n\ndef custom_kernel(data):\n    return torch.empty(data[0].shape[0], data[1].shape[0], " \
+                     "dtype=torch.bfloat16, device='meta')\n"
+
+
+def test_an_output_the_check_refuses_fails_its_case_by_name(tmp_path, capsys):
+    """A meta output (no values) fails each case with the check's reason, in the worker: not a crash of the
+    worker blamed on the submission."""
+    rc, out = _harness(capsys, _write(tmp_path, META_OUTPUT))
+    assert rc == 1 and "test: 0 of 2 passed" in out, out
+    assert "custom_kernel's output cannot be checked: output is a meta tensor" in out and "worker ended" not in out, out
+
+
 def test_submission_that_imports_mxlib_when_loaded_is_refused(tmp_path, capsys):
     rc, out = _harness(capsys, _write(tmp_path, IMPORTS_AT_LOAD))
     assert rc == 1 and "REJECTED" in out and "import of mxlib refused" in out, out

@@ -271,10 +271,12 @@ def check_exact(data, output: torch.Tensor, rounding: str = "rne", zero_scale_op
 
 def compare(output: torch.Tensor, expected: torch.Tensor, rtol: float = RTOL, atol: float = ATOL):
     """(ok, message): elementwise ``|out - ref| <= atol + rtol * |ref|``; NaN only matches NaN. `rtol` and `atol`
-    finite real numbers >= 0."""
+    finite real numbers >= 0; both tensors with values (not meta), `expected` real."""
     for t, name in ((output, "output"), (expected, "expected")):
         validate.tensor(t, name)
         check_values(t, name)
+    if expected.is_complex():  # an output of another dtype fails below, as any wrong dtype does
+        raise ValueError(f"expected is {expected.dtype}: compare takes a real expected tensor")
     for value, name in ((rtol, "rtol"), (atol, "atol")):  # numpy's scalars are numbers.Real too
         if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value < float("inf"):
             raise ValueError(f"{name} must be a finite real number >= 0, got {value!r}")
