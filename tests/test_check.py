@@ -1,5 +1,7 @@
 """mxlib.tools.check.checked: one checked call a shape, the line naming what ran; `python -m mxlib check`'s
 choice of backend and its verdict when no kernel was checked."""
+import os
+
 import pytest
 import torch
 
@@ -71,3 +73,14 @@ def test_a_check_that_checked_no_kernel_fails(monkeypatch, capsys):
     assert "FAILED: the kernels were not checked (triton is not installed)" in out
     assert main(["check", "--backend", "torch"]) == 0
     assert "FAILED" not in capsys.readouterr().out
+
+
+def test_a_failed_check_leaves_no_triton_interpret_behind(monkeypatch, capsys):
+    """The variable the command sets for the interpreter goes again when no kernel was imported under it (here a
+    path the CPU cannot run, refused before any import): the process is as the call found it."""
+    from mxlib.__main__ import main
+
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    monkeypatch.delenv(dispatch.ENV_BACKEND, raising=False)
+    assert main(["check", "--device", "cpu", "--path", "mma_sm90"]) == 2
+    assert "TRITON_INTERPRET" not in os.environ, capsys.readouterr()

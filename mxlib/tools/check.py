@@ -11,6 +11,7 @@ backend and says that the kernels were not checked.
 from __future__ import annotations
 
 import os
+import sys
 import time
 
 import torch
@@ -53,6 +54,18 @@ def checked(rows, device, backend: str | None = None, path: str | None = None, t
 
 
 def run(args) -> int:
+    """The command. On the CPU it sets TRITON_INTERPRET=1 when unset, for the kernels it imports; it unsets it
+    again on the way out unless this call imported them under it (they then need it to stay)."""
+    set_here = "TRITON_INTERPRET" not in os.environ
+    imported_before = "mxlib.kernels.common" in sys.modules
+    try:
+        return _run(args)
+    finally:
+        if set_here and (imported_before or "mxlib.kernels.common" not in sys.modules):
+            os.environ.pop("TRITON_INTERPRET", None)
+
+
+def _run(args) -> int:
     device = check_device(args.device, "--device")
     from ..runtime.dispatch import env_backend_for
 
