@@ -425,7 +425,7 @@ def test_aiter_splitk_seed_config():
 
 
 @pytest.mark.parametrize("version, passes_use_aot", [("0.1.14", True), ("0.1.15", False)])
-@pytest.mark.parametrize("m, n, k", [(16, 48, 512), (3, 80, 1024)])
+@pytest.mark.parametrize("m, n, k", [(16, 48, 512), (3, 80, 1024), (5, 48, 256)])  # 256: one slice of BLOCK_SIZE_K 256
 def test_aiter_splitk_call_contract(fake_aiter, version, passes_use_aot, m, n, k):
     fake_aiter(version)
     data, seed = _data(m, n, k)
