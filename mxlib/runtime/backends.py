@@ -67,14 +67,17 @@ def _triton_status() -> tuple[bool, str]:
 def _kernels_if_imported():
     """mxlib.kernels.common once an import of it has begun (and finished: another thread may still be running it,
     and sys.modules holds the module half made until then); None before, and no import is started."""
-    if "mxlib.kernels.common" not in sys.modules:
-        return None
-    return importlib.import_module("mxlib.kernels.common")
+    module = sys.modules.get("mxlib.kernels.common")
+    return None if module is None else importlib.import_module("mxlib.kernels.common")
 
 
 def _interpreting() -> bool:
     # `@triton.jit` reads TRITON_INTERPRET when it decorates: once mxlib's kernels are imported their
     # state decides (`mx_cpu_tensors_ok`); before that, the variable does (it is what their import will read).
+    # While torch.compile traces a call the variable alone answers: it cannot trace importlib, and a guard on
+    # sys.modules would fail within the traced frame when the call imports the kernels.
+    if torch.compiler.is_compiling():
+        return os.environ.get("TRITON_INTERPRET") == "1"
     common = _kernels_if_imported()
     if common is not None:
         return common.mx_cpu_tensors_ok()
