@@ -49,6 +49,16 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture(autouse=True)
+def _no_dispatch_variables(monkeypatch):
+    """The caller's $MXLIB_BACKEND and $MXLIB_PATH would change what the dispatcher picks: every test starts without
+    them, and a test that means them sets them itself."""
+    from mxlib.runtime import dispatch
+
+    monkeypatch.delenv(dispatch.ENV_BACKEND, raising=False)
+    monkeypatch.delenv(dispatch.ENV_PATH, raising=False)
+
+
+@pytest.fixture(autouse=True)
 def _fresh_aiter_verdicts():
     """The aiter backend keeps its verdicts for the process (the installation does not change under it);
     tests do change it, installing fake aiters and platforms, so each starts and ends without them."""

@@ -3,7 +3,10 @@ synthetic rows, the progress bar; the run itself on a GPU. No timings here."""
 import datetime
 import io
 import math
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -74,8 +77,13 @@ def test_run_metadata_dates_are_utc_to_the_second_marked_z():
     meta = provenance.run_metadata("NVIDIA H200")
     assert set(meta) == {"device", "torch", "triton", "date"} and meta["device"] == "NVIDIA H200"
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", meta["date"]), meta["date"]
-    assert meta["date"][:10] in {provenance.utc_date(), (datetime.date.fromisoformat(provenance.utc_date())
-                                                         - datetime.timedelta(days=1)).isoformat()}
+    # In a process whose local time is 14 hours ahead of UTC, both dates still read the UTC clock.
+    code = "from mxlib.tools import provenance as p; print(p.run_metadata('x')['date'], p.utc_date())"
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, TZ="Etc/GMT-14"), capture_output=True,
+                         text=True, timeout=300, check=True).stdout.split()
+    now = datetime.datetime.now(datetime.timezone.utc)
+    stamp = datetime.datetime.strptime(out[0], provenance.DATE_FORMAT).replace(tzinfo=datetime.timezone.utc)
+    assert abs((stamp - now).total_seconds()) < 3600 and out[1] == stamp.date().isoformat(), out
 
 
 def test_acceptance_all_pass_and_each_failure():
@@ -223,6 +231,9 @@ def test_graph_bound_is_inclusive():
 
     v = {c.name: c.passed for c in acceptance.acceptance(_rows(graph=1.5, floor=1.0))}
     assert v["graph replay <= 1.5 x floor"] is True
+    for graph, passed in ((3.0, True), (3.01, False)):  # the bound scales with the floor: 1.5 x 2.0
+        v = {c.name: c.passed for c in acceptance.acceptance(_rows(graph=graph, floor=2.0))}
+        assert v["graph replay <= 1.5 x floor"] is passed, graph
 
 
 def test_touch_best_is_chosen_by_mean_where_mean_and_median_disagree():

@@ -21,13 +21,6 @@ from .helpers import fresh_seed, spy_on_paths
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 
 
-@pytest.fixture
-def clean_env(monkeypatch):
-    monkeypatch.delenv(dispatch.ENV_BACKEND, raising=False)
-    monkeypatch.delenv(dispatch.ENV_PATH, raising=False)
-    return monkeypatch
-
-
 def test_backends_report():
     status = mxlib.backends()
     assert set(status) == {"aiter", "triton", "torch"}
@@ -39,13 +32,13 @@ def test_backends_report():
         assert not status["aiter"][0]  # aiter runs only on ROCm
 
 
-def test_cpu_default_is_the_reference(clean_env):
+def test_cpu_default_is_the_reference(monkeypatch):
     data = generate_input(4, 32, 128, 5)
     assert dispatch.plan(4, 32, 128, "cpu") == ("torch", None, None)
     assert torch.equal(mxlib.custom_kernel(data), ref_kernel(data))
 
 
-def test_one_rule_on_every_backend_and_errors_that_point_the_right_way(monkeypatch, clean_env):
+def test_one_rule_on_every_backend_and_errors_that_point_the_right_way(monkeypatch):
     """B's byte tensors must be contiguous on the reference backend too (named as in the tuple); a K that A and
     B_shuffle disagree on names both; a path refused by a backend nobody asked for says it was the default, and
     aiter's says why; plan answers only for calls custom_kernel could make."""
@@ -76,45 +69,45 @@ def test_one_rule_on_every_backend_and_errors_that_point_the_right_way(monkeypat
         dispatch.plan(4, 64, 256, "cuda")
 
 
-def test_triton_backend_on_golden_cases(golden_dir, clean_env):
+def test_triton_backend_on_golden_cases(golden_dir, monkeypatch):
     for name in golden.gemm_cases(golden_dir, "rne"):
         data = tuple(t.to(DEVICE) for t in golden.contest_tuple(golden.load(golden_dir, "rne", name)))
         ok, msg = check_implementation(data, mxlib.custom_kernel(data, backend="triton"))
         assert ok, f"{name}: {msg}"
 
 
-def test_explicit_path_and_env_overrides(clean_env):
+def test_explicit_path_and_env_overrides(monkeypatch):
     """The path an argument or the environment names is the one that runs (the paths agree in their bits
     here, so the spy, not the output, says which ran)."""
     data = generate_input(4, 64, 512, fresh_seed(), device=DEVICE)
     a, _, _, bs, bsc = data
     by_path = {p: path_module(p).gemm(a, bs, bsc, config=dispatch.select(4, 64, 512, a.device, p)[1])
                for p in ("ck", "splitk")}
-    ran = spy_on_paths(clean_env)
+    ran = spy_on_paths(monkeypatch)
     assert torch.equal(mxlib.custom_kernel(data, backend="triton", path="ck"), by_path["ck"]) and ran == ["ck"]
-    clean_env.setenv(dispatch.ENV_BACKEND, "triton")
-    clean_env.setenv(dispatch.ENV_PATH, "ck")
+    monkeypatch.setenv(dispatch.ENV_BACKEND, "triton")
+    monkeypatch.setenv(dispatch.ENV_PATH, "ck")
     assert torch.equal(mxlib.custom_kernel(data), by_path["ck"]) and ran == ["ck"] * 2
     # an argument beats the environment
     assert torch.equal(mxlib.custom_kernel(data, path="splitk"), by_path["splitk"]) and ran[2:] == ["splitk"]
-    clean_env.setenv(dispatch.ENV_BACKEND, "torch")
+    monkeypatch.setenv(dispatch.ENV_BACKEND, "torch")
     with pytest.raises(ValueError, match=r"\$MXLIB_PATH='ck' names a path"):
         mxlib.custom_kernel(data)
-    clean_env.delenv(dispatch.ENV_PATH)
+    monkeypatch.delenv(dispatch.ENV_PATH)
     assert torch.equal(mxlib.custom_kernel(data), ref_kernel(data)) and len(ran) == 3  # torch runs no path
 
 
-def test_arguments_win_over_the_environment(clean_env):
+def test_arguments_win_over_the_environment(monkeypatch):
     """An environment variable fills in a missing argument and is set aside when it does not fit the
     arguments given; only environment against environment (or a default) is an error."""
     data = generate_input(4, 64, 128, 8, device=DEVICE)
     m, n, k = 4, 64, 128
-    clean_env.setenv(dispatch.ENV_PATH, "fused")
+    monkeypatch.setenv(dispatch.ENV_PATH, "fused")
     assert torch.equal(mxlib.custom_kernel(data, backend="torch"), ref_kernel(data))
     assert dispatch.plan(m, n, k, DEVICE, backend="torch") == ("torch", None, None)
     assert dispatch.plan(m, n, k, DEVICE, backend="triton")[:2] == ("triton", "fused")
     assert dispatch.plan(m, n, k, DEVICE, backend="triton", path="asm")[:2] == ("triton", "asm")
-    clean_env.setenv(dispatch.ENV_BACKEND, "torch")
+    monkeypatch.setenv(dispatch.ENV_BACKEND, "torch")
     assert dispatch.plan(m, n, k, DEVICE, backend="triton")[:2] == ("triton", "fused")
     with pytest.raises(ValueError, match=r"\$MXLIB_PATH='fused' names a path"):
         dispatch.plan(m, n, k, DEVICE)
@@ -125,7 +118,7 @@ def test_arguments_win_over_the_environment(clean_env):
             dispatch.plan(m, n, k, DEVICE, path="ck")
 
 
-def test_bad_choices(clean_env):
+def test_bad_choices(monkeypatch):
     data = generate_input(4, 32, 128, 7, device=DEVICE)
     with pytest.raises(ValueError, match="backend must be one of"):
         mxlib.custom_kernel(data, backend="cuda")
@@ -133,21 +126,21 @@ def test_bad_choices(clean_env):
         mxlib.custom_kernel(data, backend="triton", path="cublas")
     with pytest.raises(ValueError, match="backend 'torch'"):
         mxlib.custom_kernel(data, backend="torch", path="asm")
-    clean_env.setenv(dispatch.ENV_BACKEND, "gpu")
+    monkeypatch.setenv(dispatch.ENV_BACKEND, "gpu")
     with pytest.raises(ValueError, match=r"\$MXLIB_BACKEND must be one of"):
         mxlib.custom_kernel(data)
-    clean_env.delenv(dispatch.ENV_BACKEND)
-    clean_env.setenv(dispatch.ENV_PATH, "cublas")  # a value no argument could take: refused where it would not apply
+    monkeypatch.delenv(dispatch.ENV_BACKEND)
+    monkeypatch.setenv(dispatch.ENV_PATH, "cublas")  # a value no argument could take: refused where it would not apply
     with pytest.raises(ValueError, match=r"\$MXLIB_PATH must be one of"):
         mxlib.custom_kernel(data, backend="triton")
-    clean_env.delenv(dispatch.ENV_PATH)
+    monkeypatch.delenv(dispatch.ENV_PATH)
     if not backends()["aiter"][0]:
         with pytest.raises(ValueError, match="^backend 'aiter' is not available"):
             mxlib.custom_kernel(data, backend="aiter")
-        clean_env.setenv(dispatch.ENV_BACKEND, "aiter")  # the error says where the name came from
+        monkeypatch.setenv(dispatch.ENV_BACKEND, "aiter")  # the error says where the name came from
         with pytest.raises(ValueError, match=r"^\$MXLIB_BACKEND 'aiter' is not available"):
             mxlib.custom_kernel(data)
-        clean_env.delenv(dispatch.ENV_BACKEND)
+        monkeypatch.delenv(dispatch.ENV_BACKEND)
     with pytest.raises(TypeError, match="5-tuple"):
         mxlib.custom_kernel(data[:4], backend="triton")
     a, b, b_q, bs, bsc = data
@@ -390,7 +383,7 @@ def test_a_path_that_cannot_quantize_a_is_not_usable(monkeypatch):
     assert dispatch.usable("mma_sm90", "cpu", torch.bfloat16)[0]
 
 
-def test_gpu_defaults_and_environment_on_the_cpu(monkeypatch, clean_env):
+def test_gpu_defaults_and_environment_on_the_cpu(monkeypatch):
     """The choices `plan` makes for CUDA data, checked here with the backends' answers stood in: aiter
     first, then triton; $MXLIB_BACKEND set aside when the path asked for is not one of its paths."""
     status = {"aiter": (True, ""), "triton": (True, ""), "torch": (True, "")}
@@ -400,12 +393,12 @@ def test_gpu_defaults_and_environment_on_the_cpu(monkeypatch, clean_env):
     status["aiter"] = (False, "no aiter")
     assert dispatch._available_backend("cuda", None) == "triton"
     monkeypatch.setattr(dispatch, "_select", lambda m, n, k, device, path, a_dtype, where="path": (path, "cfg"))
-    clean_env.setenv(dispatch.ENV_BACKEND, "torch")
+    monkeypatch.setenv(dispatch.ENV_BACKEND, "torch")
     assert dispatch.plan(4, 64, 128, "cuda", path="fused") == ("triton", "fused", "cfg")
     # $MXLIB_PATH fills in the path argument, so it steers the default backend as the argument does
     status["aiter"] = (True, "")
-    clean_env.delenv(dispatch.ENV_BACKEND)
-    clean_env.setenv(dispatch.ENV_PATH, "fused_fp4")
+    monkeypatch.delenv(dispatch.ENV_BACKEND)
+    monkeypatch.setenv(dispatch.ENV_PATH, "fused_fp4")
     assert dispatch.plan(16, 2112, 7168, "cuda") == dispatch.plan(16, 2112, 7168, "cuda", path="fused_fp4") \
         == ("triton", "fused_fp4", "cfg")
 
@@ -420,7 +413,7 @@ def test_integer_like_shapes_find_their_table_row():
     assert dispatch.plan(torch.tensor(4), 64, np.int64(512), "cpu", backend="triton")[1:] == want
 
 
-def test_check_command_takes_the_backend_from_the_environment(clean_env, capsys):
+def test_check_command_takes_the_backend_from_the_environment(monkeypatch, capsys):
     """`python -m mxlib check` lets $MXLIB_BACKEND fill in --backend as custom_kernel does (its own CPU
     default, triton, only when neither names one), and a mismatch between the two variables is the
     dispatcher's error naming the variable, not a silent run of another backend."""
@@ -428,11 +421,11 @@ def test_check_command_takes_the_backend_from_the_environment(clean_env, capsys)
 
     if torch.cuda.is_available():
         pytest.skip("checks the CPU default")
-    clean_env.setenv(dispatch.ENV_BACKEND, "torch")
+    monkeypatch.setenv(dispatch.ENV_BACKEND, "torch")
     assert main(["check"]) == 0
     rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:-1]]
     assert rows and {row[5] for row in rows} == {"torch"}
-    clean_env.setenv(dispatch.ENV_PATH, "fused")
+    monkeypatch.setenv(dispatch.ENV_PATH, "fused")
     assert main(["check"]) == 2
     assert "$MXLIB_PATH='fused' names a path, but backend 'torch'" in capsys.readouterr().err
 

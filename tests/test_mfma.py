@@ -1,7 +1,8 @@
 """mxlib.tools.mfma: the scaled MFMA's lane layout for E2M1 operands against the two shuffled layouts."""
 import pytest
+import torch
 
-from mxlib.spec.layouts import scale_position, weight_position
+from mxlib.spec.layouts import e8m0_shuffle, weight_position
 from mxlib.tools import mfma
 
 
@@ -52,10 +53,16 @@ def test_16x16x128_scales_one_word_per_lane_four_mfmas_per_word():
             assert {b for _, b in words} == {n0 // 16 + 2 * (k0 // 128)}
 
 
-def test_scale_bytes_follow_scale_position():
+def test_scale_bytes_read_each_lanes_scale_out_of_an_e8m0_shuffled_tensor():
+    """Against the shuffle itself: each (row, block) of a (64, 16) scale tensor is numbered (low and high byte
+    shuffled apart), and the number at each lane's offset in the shuffled tensors is its row's, for its block."""
+    natural = torch.arange(64 * 16).reshape(64, 16)
+    low, high = (e8m0_shuffle(part.to(torch.uint8)).flatten() for part in (natural % 256, natural // 256))
     for shape in mfma.SHAPES:
-        got = mfma.scale_bytes(shape, 16, n0=32, k0=256)
-        assert got == [scale_position(32 + x.row, (256 + x.k_first) // 32, 16) for x in mfma.lanes(shape)]
+        for n0, k0 in ((0, 0), (32, 256)):
+            offsets = mfma.scale_bytes(shape, 16, n0=n0, k0=k0)
+            got = (low[offsets].long() + 256 * high[offsets].long()).tolist()
+            assert got == [natural[n0 + x.row, (k0 + x.k_first) // 32].item() for x in mfma.lanes(shape)], shape
 
 
 def test_bad_arguments_are_refused():

@@ -110,6 +110,8 @@ def test_table_cells_skip_rows_without_a_time():
     assert "nan" not in text
     first = [line for line in text.splitlines() if "4x2880x512" in line][0]
     assert first.split()[-1] == "-"
+    # The score line: p's geomean over the six shapes (5.00 (4.00)); q has times at one shape only, so none
+    assert text.splitlines()[-1].split() == ["score", "geomean", "5.00", "(4.00)", "-"], text
 
 
 def test_table_names_the_device_it_ran_on():

@@ -77,6 +77,9 @@ def test_nan_matches_only_nan_and_infinities_compare_equal():
     assert compare(ref.clone(), ref)[0]
     assert not compare(torch.tensor([[0.0, float("inf"), 1.0]], dtype=torch.bfloat16), ref)[0]
     assert not compare(torch.tensor([[float("nan"), float("-inf"), 1.0]], dtype=torch.bfloat16), ref)[0]
+    for finite in (1e30, 3e38, 0.0):  # a finite output where the expected value is infinite fails at any size
+        assert not compare(torch.tensor([[float("nan"), finite, 1.0]], dtype=torch.bfloat16), ref)[0], finite
+    assert not compare(torch.tensor([[float("nan"), 1.0, float("inf")]], dtype=torch.bfloat16), ref)[0]
 
 
 def test_wrong_rounding_rule_fails_most_outputs():
@@ -259,9 +262,12 @@ def test_compare_measures_rtol_against_the_expected_value():
 
 
 def test_seed_takes_every_uint64():
-    for seed in (2**63, 2**64 - 1):
-        a = mxlib.generate_input(4, 16, 64, seed)[0]
-        assert a.shape == (4, 64)
+    """Every uint64 is taken; torch's CPU generator reads it modulo 2**63 (generate_input's docstring), so 2**63
+    draws what 0 does and 2**63 - 1 what 2**64 - 1 does, and no two seeds below 2**63 draw the same."""
+    a = {seed: mxlib.generate_input(4, 16, 64, seed)[0] for seed in (0, 1, 2**63 - 1, 2**63, 2**64 - 1)}
+    assert all(t.shape == (4, 64) for t in a.values())
+    assert torch.equal(a[0], a[2**63]) and torch.equal(a[2**63 - 1], a[2**64 - 1])
+    assert not torch.equal(a[0], a[1]) and not torch.equal(a[0], a[2**63 - 1])
 
 
 def test_b_and_b_q_on_another_device_are_refused_by_name():

@@ -14,6 +14,7 @@ import pytest
 import torch
 
 from mxlib.spec.layouts import e8m0_shuffle, e8m0_unshuffle, shuffle_weight
+from mxlib.runtime.dispatch import custom_kernel
 from mxlib.runtime.paths import PATHS, path_available, path_module, path_zero_scale_operands
 from mxlib.spec.quant import quantize_mxfp4
 from mxlib.spec.reference import check_exact, exact_errors, generate_input, ref_kernel
@@ -29,9 +30,12 @@ PATH_NAMES = sorted(p for p in PATHS if path_available(p, DEVICE)[0])
 
 
 def run(path, data):
+    """`path`'s output, or for "torch" the backend's (`custom_kernel(backend="torch")`): that is the rule computed
+    in fp64 as `check_exact` computes it, so there the test holds the oracle to accepting the exact answer at
+    these values (its NaN, Inf and bound handling), not the backend to an independent result."""
     a, _, _, b_shuffle, b_scale_sh = data
     if path == "torch":
-        return ref_kernel(data)
+        return custom_kernel(data, backend="torch")
     return path_module(path).gemm(a, b_shuffle, b_scale_sh)
 
 

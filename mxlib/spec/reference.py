@@ -79,7 +79,7 @@ def generate_input(m: int, n: int, k: int, seed: int, device="cpu", rounding: st
     `device` seeded with `seed`, as the contest does; on CUDA that is the contest's exact stream (the
     CPU generator draws different numbers). B is quantized with `rounding`.
     n % 16 == 0 and k % 64 == 0 (the weight shuffle's tile and the fp4 packing); `seed` an integer
-    in [0, 2**64) (what a torch generator takes).
+    in [0, 2**64) (what a torch generator takes; the CPU one reads it modulo 2**63).
     """
     m, n, k = gemm_shape(m, n, k)
     seed = input_seed(seed)
