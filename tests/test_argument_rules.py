@@ -63,8 +63,6 @@ def test_explicit_path_picks_the_backend_that_has_it(monkeypatch):
     from mxlib.kernels import gemm_fused
 
     monkeypatch.setattr(gemm_fused, "compute_units", lambda device=None: 132)  # the default asks the GPU's SMs
-    monkeypatch.delenv("MXLIB_BACKEND", raising=False)
-    monkeypatch.delenv("MXLIB_PATH", raising=False)
     backend, path, config = dispatch.plan(8, 32, 64, "cuda", path="fused")
     assert (backend, path) == ("triton", "fused") and config is not None
     assert dispatch.plan(8, 32, 64, "cuda", path="asm")[:2] == ("aiter", "asm")
@@ -402,8 +400,6 @@ def test_default_aiter_backend_runs_only_paths_the_installed_aiter_takes(tmp_pat
 
     from . import aiter_contract as contract
 
-    monkeypatch.delenv(dispatch.ENV_BACKEND, raising=False)
-    monkeypatch.delenv(dispatch.ENV_PATH, raising=False)
     with contract.aiter_modules_set_aside():
         contract.install(tmp_path / "site", monkeypatch, "0.1.10.post4.dev78+g0123456789")
         monkeypatch.setattr(aiter_backend, "_platform", lambda: ("6.4.43483", "gfx950:sramecc+:xnack-"))

@@ -64,7 +64,6 @@ def test_a_check_that_checked_no_kernel_fails(monkeypatch, capsys):
     and fails, unless the reference was what --backend asked for."""
     from mxlib.__main__ import main
 
-    monkeypatch.delenv(dispatch.ENV_BACKEND, raising=False)
     monkeypatch.setattr(check, "backends", lambda: {"triton": (False, "triton is not installed")})
     assert main(["check"]) == 1  # it ran, on the reference, but checked no kernel
     out = capsys.readouterr().out
@@ -81,6 +80,5 @@ def test_a_failed_check_leaves_no_triton_interpret_behind(monkeypatch, capsys):
     from mxlib.__main__ import main
 
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
-    monkeypatch.delenv(dispatch.ENV_BACKEND, raising=False)
     assert main(["check", "--device", "cpu", "--path", "mma_sm90"]) == 2
     assert "TRITON_INTERPRET" not in os.environ, capsys.readouterr()

@@ -32,7 +32,7 @@ def test_backends_report():
         assert not status["aiter"][0]  # aiter runs only on ROCm
 
 
-def test_cpu_default_is_the_reference(monkeypatch):
+def test_cpu_default_is_the_reference():
     data = generate_input(4, 32, 128, 5)
     assert dispatch.plan(4, 32, 128, "cpu") == ("torch", None, None)
     assert torch.equal(mxlib.custom_kernel(data), ref_kernel(data))
@@ -69,7 +69,7 @@ def test_one_rule_on_every_backend_and_errors_that_point_the_right_way(monkeypat
         dispatch.plan(4, 64, 256, "cuda")
 
 
-def test_triton_backend_on_golden_cases(golden_dir, monkeypatch):
+def test_triton_backend_on_golden_cases(golden_dir):
     for name in golden.gemm_cases(golden_dir, "rne"):
         data = tuple(t.to(DEVICE) for t in golden.contest_tuple(golden.load(golden_dir, "rne", name)))
         ok, msg = check_implementation(data, mxlib.custom_kernel(data, backend="triton"))

@@ -180,7 +180,6 @@ def _check_log2_k_split(log2_k_split) -> None:
 
 def _check_asm_choice(tile: str, log2_k_split: int, n: int, k: int) -> None:
     validate.choice(tile, "tile", ASM_TILES)
-    _check_log2_k_split(log2_k_split)
     if log2_k_split and tile not in ASM_SPLITK_TILES:
         raise ValueError(
             f"log2_k_split={log2_k_split} would be silently ignored by the {tile} kernel: only "
@@ -360,13 +359,12 @@ def gemm(path: str, data, *, tile: str | None = None, log2_k_split: int | None =
         raise ValueError(f"tile and log2_k_split choose the ASM kernel; path {path!r} takes neither")
     if path == "asm":
         log2_k_split = SEED_LOG2_K_SPLIT if log2_k_split is None else log2_k_split
+        _check_log2_k_split(log2_k_split)
         if tile is not None:
             _check_asm_choice(tile, log2_k_split, n, k)
-        else:
-            _check_log2_k_split(log2_k_split)
-            if log2_k_split:
-                raise ValueError(f"log2_k_split={log2_k_split} needs a tile: only {' and '.join(ASM_SPLITK_TILES)} "
-                                 f"honour it")
+        elif log2_k_split:
+            raise ValueError(f"log2_k_split={log2_k_split} needs a tile: only {' and '.join(ASM_SPLITK_TILES)} "
+                             f"honour it")
     if path == "splitk":
         if m >= 32:
             raise ValueError(f"path 'splitk' needs M < 32 (the seed's BLOCK_SIZE_M = 16 reads un-shuffled A "

@@ -76,9 +76,7 @@ def _interpreting() -> bool:
     # state decides (`mx_cpu_tensors_ok`); before that, the variable does (it is what their import will read).
     # While torch.compile traces a call the variable alone answers: it cannot trace importlib, and a guard on
     # sys.modules would fail within the traced frame when the call imports the kernels.
-    if torch.compiler.is_compiling():
-        return os.environ.get("TRITON_INTERPRET") == "1"
-    common = _kernels_if_imported()
+    common = None if torch.compiler.is_compiling() else _kernels_if_imported()
     if common is not None:
         return common.mx_cpu_tensors_ok()
     return os.environ.get("TRITON_INTERPRET") == "1"

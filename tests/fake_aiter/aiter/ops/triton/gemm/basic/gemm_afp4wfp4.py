@@ -11,7 +11,7 @@ SPLITK_BLOCK_SIZE into the config it is given.
 import torch
 from packaging.version import Version
 
-from mxlib.spec.aiter_rules import aiter_get_splitk
+from mxlib.spec.aiter_rules import triton_splitk
 from mxlib.spec.layouts import e8m0_unshuffle, unshuffle_weight
 
 from aiter._record import mxfp4_matmul, record, require
@@ -36,15 +36,10 @@ def _run(x, w, x_scales, w_scales, dtype, y, config, skip_reduce):
         require(x_scales.shape[1] == k and x_scales.shape[0] * 32 >= m, "x_scales must be (M_pad/32, K)")
     require(w_scales.shape[1] == k and w_scales.shape[0] * 32 >= n and w_scales.is_contiguous(),
             f"w_scales must be a contiguous (N_pad/32, K) = (*, {k}) view, got {tuple(w_scales.shape)}")
-    # The wrapper's adjustment (get_splitk as mxlib.spec.aiter_rules replicates it, then a BLOCK_SIZE_K of 2K or
-    # more becomes K's next power of two), then the kernel's EVEN_K heuristic on K in bytes, as there.
-    if config["NUM_KSPLIT"] > 1:
-        s = aiter_get_splitk(kb, bk, config["NUM_KSPLIT"])
-        split, bk = s.splitk_block_size, s.block_k
-    else:
-        split = 2 * kb
-    if bk >= 2 * kb:
-        bk, split = 1 << (2 * kb - 1).bit_length(), 2 * kb
+    # The wrapper's adjustment of the split (mxlib.spec.aiter_rules.triton_splitk replicates it), then the
+    # kernel's EVEN_K heuristic on K in bytes, as there.
+    s = triton_splitk(k, bk, config["NUM_KSPLIT"])
+    split, bk = s.splitk_block_size, s.block_k
     require(kb % (bk // 2) == 0 and split % bk == 0 and kb % (split // 2) == 0,
             "EVEN_K is False: the kernel has no masked K path")
     config["SPLITK_BLOCK_SIZE"] = split  # what the real wrapper leaves behind
