@@ -1,0 +1,62 @@
+"""README.md's table of the latest full record says what its CSV says: every cell is the recorded run's
+contest mean (floor, providers, touch at its best grid, the empty kernel) to the decimals shown, the path the
+dispatcher took is the one it recorded, and the two geomean rows are the geomeans of the means and of the
+medians over the benchmark shapes."""
+import re
+from pathlib import Path
+
+from mxlib.tools.acceptance import touch_best_rows
+from mxlib.tools.bench_csv import number, read_csv
+from mxlib.tools.stats import geomean
+
+ROOT = Path(__file__).resolve().parent.parent
+# The table's columns of numbers -> the provider whose contest row holds them ("floor": the mxlib row's floor_us).
+COLUMNS = {"floor": "floor", "mxlib": "mxlib", "fused": "mxlib:fused", "fused_fp4": "mxlib:fused_fp4",
+           "mma_sm90": "mxlib:mma_sm90", "cuBLAS bf16": "cublas_bf16", "touch, best grid": "touch_best",
+           "empty kernel": "empty"}
+
+
+def _section() -> str:
+    text = (ROOT / "README.md").read_text()
+    return text.split("### The latest full record", 1)[1].split("\n### ", 1)[0]
+
+
+def _table(section: str) -> tuple[list[str], list[list[str]]]:
+    lines = [ln for ln in section.splitlines() if ln.startswith("|")]
+    cells = [[c.strip() for c in ln.strip("|").split("|")] for ln in lines]
+    return cells[0], cells[2:]
+
+
+def _decimals(cell: str) -> int:
+    return len(cell.split(".", 1)[1]) if "." in cell else 0
+
+
+def test_latest_record_table_matches_its_csv():
+    section = _section()
+    run = re.search(r"`data/results/h200/(run_[0-9a-f]+)/`", section).group(1)
+    rows = read_csv(ROOT / "data" / "results" / "h200" / run / "bench.csv")
+    rows = [r for r in rows + touch_best_rows(rows) if r["timing"] == "contest" and r["kind"] == "benchmark"]
+    by = {(int(r["m"]), int(r["n"]), int(r["k"]), r["provider"]): r for r in rows}
+    header, body = _table(section)
+    checked = 0
+    for row in body:
+        label = row[0]
+        for col, cell in zip(header[1:], row[1:]):
+            if col == "its path (family)" and cell:
+                assert cell.split(" ", 1)[0] == by[(*map(int, row[0].split(",")), "mxlib")]["path"], (label, cell)
+                checked += 1
+            if col not in COLUMNS or not cell:
+                continue
+            prov = COLUMNS[col]
+            if label.startswith("geomean") or label.startswith("(of medians"):
+                if prov == "floor":
+                    continue
+                stat = "mean_us" if label.startswith("geomean") else "median_us"
+                value = geomean([number(r[stat]) for key, r in by.items() if key[3] == prov])
+            else:
+                m, n, k = map(int, label.split(","))
+                r = by[(m, n, k, "mxlib" if prov == "floor" else prov)]
+                value = number(r["floor_us" if prov == "floor" else "mean_us"])
+            assert f"{value:.{_decimals(cell)}f}" == cell, (label, col, cell, value)
+            checked += 1
+    assert checked >= 6 * len(COLUMNS), checked
