@@ -5,6 +5,7 @@ are `mxlib.spec.quant`'s; this module only measures.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import torch
@@ -54,24 +55,41 @@ def amax_roundup_errors(amax: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]
     return (rule - a).abs() / a, (floor - a).abs() / a
 
 
+def _uniform(shape: tuple[int, ...], generator: torch.Generator) -> torch.Tensor:
+    """float64 in (0, 1) from 53 random bits an element. Drawn as integers, so the same on every CPU:
+    torch's float32 `randn` takes a vectorized path where the CPU has AVX2 and a scalar one elsewhere, and
+    the two differ in the last bits (which moved elements across the histogram's bins of notebook 01)."""
+    bits = torch.randint(0, 2**53, shape, generator=generator, dtype=torch.int64)
+    return (bits.double() + 0.5) / 2**53
+
+
+def _normal(shape: tuple[int, ...], generator: torch.Generator) -> torch.Tensor:
+    """N(0, 1) in float64 by Box-Muller on `_uniform` draws."""
+    u1, u2 = _uniform(shape, generator), _uniform(shape, generator)
+    return torch.sqrt(-2 * torch.log(u1)) * torch.cos(2 * math.pi * u2)
+
+
 def student_t(shape: tuple[int, ...], dof: int, generator: torch.Generator) -> torch.Tensor:
     """Student-t samples with `dof` degrees of freedom (float32): N(0, 1) / sqrt(chi2_dof / dof), the chi2
-    as a sum of `dof` squared normals."""
+    as a sum of `dof` squared normals (each from `_normal`, in float64)."""
     if not isinstance(dof, int) or dof < 1:
         raise ValueError(f"dof must be a positive integer, got {dof!r}")
-    chi2 = torch.randn((dof, *shape), generator=generator).pow(2).sum(0) / dof
-    return torch.randn(shape, generator=generator) / chi2.sqrt()
+    chi2 = torch.zeros(shape, dtype=torch.float64)
+    for _ in range(dof):
+        chi2 += _normal(shape, generator).pow(2)
+    return (_normal(shape, generator) / (chi2 / dof).sqrt()).float()
 
 
 def distributions(shape: tuple[int, int], seed: int) -> dict[str, torch.Tensor]:
     """Notebook 01's three inputs, float32 of `shape`: Gaussian; Student-t with 3 degrees of freedom; and
-    Gaussian with 1 element in 1000 (in expectation) multiplied by 50, like LLM activations' outliers."""
+    Gaussian with 1 element in 1000 (in expectation) multiplied by 50, like LLM activations' outliers. The
+    draws are the same on every CPU (`_uniform`), so the notebook's figure is too."""
     g = torch.Generator().manual_seed(seed)
-    gauss = torch.randn(shape, generator=g)
+    gauss = _normal(shape, g).float()
     t3 = student_t(shape, 3, g)
-    outliers = torch.randn(shape, generator=g)
-    outliers[torch.rand(shape, generator=g) < 1e-3] *= 50
-    return {"Gaussian": gauss, "Student-t (3 dof)": t3, "Gaussian + 0.1% 50x outliers": outliers}
+    outliers = _normal(shape, g)
+    outliers[_uniform(shape, g) < 1e-3] *= 50
+    return {"Gaussian": gauss, "Student-t (3 dof)": t3, "Gaussian + 0.1% 50x outliers": outliers.float()}
 
 
 @dataclass(frozen=True)
@@ -123,7 +141,8 @@ def error_histograms(dists: dict[str, torch.Tensor], rounding: str = "rne"):
     lines = []
     for ax, (name, x) in zip(axes, dists.items()):
         err = quant_error(x.to(torch.bfloat16), rounding)
-        ax.hist(err.relative.clamp(1e-4, 1).log10().numpy(), bins=80, color="#0072B2")
+        # log10 in float64: a float32 one may differ in its last bit between CPUs, and move an element across a bin
+        ax.hist(err.relative.double().clamp(1e-4, 1).log10().numpy(), bins=80, color="#0072B2")
         ax.set(title=name, xlabel="log10 relative error per element (exact at -4)")
         ax.text(0.03, 0.95, f"SNR {err.snr_db:.1f} dB\n{100 * err.flushed:.1f}% flushed to 0", transform=ax.transAxes,
                 va="top", fontsize=8)
