@@ -64,9 +64,9 @@ def test_distributions_are_seeded():
 
 def test_distributions_do_not_depend_on_the_cpus_vector_unit():
     """Notebook 01's draws with torch's kernels for the plain CPU (ATEN_CPU_CAPABILITY=default, no AVX2) equal
-    this process's: a float32 randn differs between the two in its last bits, which changed the committed
-    figure's fingerprint on another CI machine. (On a CPU without AVX2 both runs take the same kernels.)"""
-    code = ("import hashlib, torch; from mxlib.tools import quant_error_study as qe; "
+    this process's: a float32 randn differs between the two in its last bits, which changed notebook 01's
+    figure from one machine to another. (On a CPU without AVX2 both runs take the same kernels.)"""
+    code = ("import hashlib; from mxlib.tools import quant_error_study as qe; "
             "d = qe.distributions((64, 256), seed=7); "
             "print(hashlib.sha256(b''.join(t.numpy().tobytes() for t in d.values())).hexdigest())")
     here = hashlib.sha256(b"".join(t.numpy().tobytes() for t in qe.distributions((64, 256), seed=7).values()))
