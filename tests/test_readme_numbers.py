@@ -1,7 +1,7 @@
-"""README.md's table of the latest full record says what its CSV says: every cell is the recorded run's
-contest mean (floor, providers, touch at its best grid, the empty kernel) to the decimals shown, the path the
-dispatcher took is the one it recorded, and the two geomean rows are the geomeans of the means and of the
-medians over the benchmark shapes."""
+"""README.md's tables of H200 numbers say what their CSVs say. The latest full record: every cell is the recorded
+run's contest mean (floor, providers, touch at its best grid, the empty kernel) to the decimals shown, the path
+the dispatcher took is the one it recorded, and the two geomean rows are the geomeans of the means and of the
+medians over the benchmark shapes. "How it got here": each run's geomeans of the means."""
 import re
 from pathlib import Path
 
@@ -60,3 +60,29 @@ def test_latest_record_table_matches_its_csv():
             assert f"{value:.{_decimals(cell)}f}" == cell, (label, col, cell, value)
             checked += 1
     assert checked >= 6 * len(COLUMNS), checked
+
+
+def _geomean_of_means(csv: Path, provider: str) -> float:
+    rows = read_csv(csv)
+    return geomean([number(r["mean_us"]) for r in rows
+                    if r["timing"] == "contest" and r["kind"] == "benchmark" and r["provider"] == provider])
+
+
+def test_version_table_matches_each_runs_csv():
+    """"How it got here": each row's mxlib and cuBLAS bf16 geomeans are those of its folders' benches (a folder's
+    bench.csv, or its numbered benches bench1.csv, bench2.csv ... in order), to the decimals shown."""
+    section = (ROOT / "README.md").read_text().split("### How it got here", 1)[1].split("\n## ", 1)[0]
+    header, body = _table(section)
+    assert header[0] == "run" and header[2:] == ["mxlib", "cuBLAS bf16"], header
+    checked = 0
+    for row in body:
+        csvs = []
+        for folder in re.findall(r"`([^`]+)/`", row[0]):
+            path = ROOT / "data" / "results" / "h200" / folder
+            csvs += [path / "bench.csv"] if (path / "bench.csv").is_file() else sorted(path.glob("bench[0-9].csv"))
+        for cell, provider in ((row[2], "mxlib"), (row[3], "cublas_bf16")):
+            shown = re.findall(r"\d+\.\d+", cell)
+            assert [f"{_geomean_of_means(c, provider):.{_decimals(s)}f}" for c, s in zip(csvs, shown)] == shown, row[0]
+            assert len(shown) == len(csvs), row[0]
+            checked += len(shown)
+    assert checked >= 2 * len(body)
