@@ -4,6 +4,7 @@ import math
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import torch
@@ -71,7 +72,8 @@ def test_distributions_do_not_depend_on_the_cpus_vector_unit():
             "print(hashlib.sha256(b''.join(t.numpy().tobytes() for t in d.values())).hexdigest())")
     here = hashlib.sha256(b"".join(t.numpy().tobytes() for t in qe.distributions((64, 256), seed=7).values()))
     env = {**os.environ, "ATEN_CPU_CAPABILITY": "default"}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=Path(__file__).resolve().parent.parent,
+                         capture_output=True, text=True, check=True)
     assert out.stdout.strip() == here.hexdigest()
 
 

@@ -33,7 +33,9 @@ def _decimals(cell: str) -> int:
 
 def test_latest_record_table_matches_its_csv():
     section = _section()
-    run = re.search(r"`data/results/h200/(run_[0-9a-f]+)/`", section).group(1)
+    match = re.search(r"`data/results/h200/([^`/]+)/`", section)
+    assert match, "the latest full record names no folder data/results/h200/<run>/"
+    run = match.group(1)
     rows = read_csv(ROOT / "data" / "results" / "h200" / run / "bench.csv")
     rows = [r for r in rows + touch_best_rows(rows) if r["timing"] == "contest" and r["kind"] == "benchmark"]
     by = {(int(r["m"]), int(r["n"]), int(r["k"]), r["provider"]): r for r in rows}
@@ -70,7 +72,7 @@ def _geomean_of_means(csv: Path, provider: str) -> float:
 
 def test_version_table_matches_each_runs_csv():
     """"How it got here": each row's mxlib and cuBLAS bf16 geomeans are those of its folders' benches (a folder's
-    bench.csv, or its numbered benches bench1.csv, bench2.csv ... in order), to the decimals shown."""
+    bench.csv, or its numbered benches bench1.csv, bench2.csv ... in numeric order), to the decimals shown."""
     section = (ROOT / "README.md").read_text().split("### How it got here", 1)[1].split("\n## ", 1)[0]
     header, body = _table(section)
     assert header[0] == "run" and header[2:] == ["mxlib", "cuBLAS bf16"], header
@@ -79,7 +81,8 @@ def test_version_table_matches_each_runs_csv():
         csvs = []
         for folder in re.findall(r"`([^`]+)/`", row[0]):
             path = ROOT / "data" / "results" / "h200" / folder
-            csvs += [path / "bench.csv"] if (path / "bench.csv").is_file() else sorted(path.glob("bench[0-9].csv"))
+            numbered = sorted(path.glob("bench[0-9]*.csv"), key=lambda p: int(re.sub(r"\D", "", p.stem)))
+            csvs += [path / "bench.csv"] if (path / "bench.csv").is_file() else numbered
         for cell, provider in ((row[2], "mxlib"), (row[3], "cublas_bf16")):
             shown = re.findall(r"\d+\.\d+", cell)
             assert [f"{_geomean_of_means(c, provider):.{_decimals(s)}f}" for c, s in zip(csvs, shown)] == shown, row[0]

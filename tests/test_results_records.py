@@ -1,6 +1,6 @@
-"""The records under data/results/ keep their provenance: every file and folder a device's folder holds is
-named in that folder's README (the command that wrote it), every folder of a GPU run holds the file that says
-where and when it ran, and every such env file names the device and the date."""
+"""The records under data/results/ keep their provenance: every file and folder a device's folder holds has a row
+in that folder's README (its table's first column names it; the row gives the command that wrote it), and every
+folder of a GPU run holds files that name the GPU and the date it ran."""
 import fnmatch
 import re
 from pathlib import Path
@@ -8,15 +8,19 @@ from pathlib import Path
 import pytest
 
 RESULTS = Path(__file__).resolve().parent.parent / "data" / "results"
-DEVICES = ("h100", "h200", "mi355x")
+DEVICES = sorted(p.name for p in RESULTS.iterdir() if p.is_dir())
+# The GPUs the records ran on, by folder (mi355x/ is compiled on the CPU machine: nothing in it ran on a GPU).
 GPU_DEVICES = {"h100": "H100", "h200": "H200"}
-# What records a GPU run's device, versions and date: the README of data/results/ names these three.
+# What records a GPU run's device, versions and date, as data/results/README.md says: an env*.txt, or a
+# summary.json or the header of commands.txt (and their numbered variants).
 PROVENANCE = ("env*.txt", "summary*.json", "commands*.txt")
 # Folders of a GPU device's tree that hold no such file, and where their provenance is instead.
 PROVENANCE_ELSEWHERE = {
     ("h200", "harness"): "rung3/summary.json",  # rung 3's call (the h200 README's rung 3 row)
     ("h200", "listings"): None,  # compiled on the CPU machine: the README's "Compiled on the CPU machine" rows
 }
+# A date: ISO (2026-12-07) or as `date -u` prints it (Mon Dec  7 08:35:48 AM UTC 2026).
+DATE = re.compile(r"\b20\d\d-[01]\d-[0-3]\d(?!\d)|\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}\b.*\b20\d\d\b")
 
 
 def _brace_expand(text: str) -> list[str]:
@@ -29,13 +33,17 @@ def _brace_expand(text: str) -> list[str]:
 
 
 def _named(readme: Path) -> set[str]:
-    """The first path component of every backticked name in a README, braces expanded (`run_x/*` -> run_x)."""
+    """The first path component of every backticked name in the first cell of the README's table rows, braces
+    expanded (`run_x/*` -> run_x)."""
     names = set()
-    for token in re.findall(r"`([^`\s]+)`", readme.read_text()):
-        for path in _brace_expand(token):
-            first = path.split("/", 1)[0]
-            if first:
-                names.add(first)
+    for line in readme.read_text().splitlines():
+        if not line.startswith("| ") or line.startswith("| ---"):
+            continue
+        for token in re.findall(r"`([^`\s]+)`", line.split("|")[1]):
+            for path in _brace_expand(token):
+                first = path.split("/", 1)[0]
+                if first:
+                    names.add(first)
     return names
 
 
@@ -58,7 +66,7 @@ def test_every_record_is_named_in_its_readme(device):
 
 @pytest.mark.parametrize("device", sorted(GPU_DEVICES))
 def test_every_gpu_run_folder_records_the_gpu_and_the_date(device):
-    """Each folder's provenance files (`PROVENANCE`) together name the GPU and a year."""
+    """Each folder's provenance files (`PROVENANCE`) together name the GPU and a date."""
     missing = []
     for sub in sorted(p for p in (RESULTS / device).iterdir() if p.is_dir()):
         if (device, sub.name) in PROVENANCE_ELSEWHERE:
@@ -67,7 +75,7 @@ def test_every_gpu_run_folder_records_the_gpu_and_the_date(device):
             continue
         text = "".join(f.read_text() for f in sub.iterdir()
                        if f.is_file() and any(fnmatch.fnmatchcase(f.name, p) for p in PROVENANCE))
-        if GPU_DEVICES[device] not in text or not re.search(r"\b20\d\d\b", text):
+        if GPU_DEVICES[device] not in text or not DATE.search(text):
             missing.append(sub.name)
     assert not missing, (f"data/results/{device}: folders whose {PROVENANCE} files name no "
-                         f"'{GPU_DEVICES[device]}' or no year: {missing}")
+                         f"'{GPU_DEVICES[device]}' or no date: {missing}")

@@ -56,11 +56,12 @@ def amax_roundup_errors(amax: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]
 
 
 def _uniform(shape: tuple[int, ...], generator: torch.Generator) -> torch.Tensor:
-    """float64 in (0, 1) from 53 random bits an element. Drawn as integers, so the same on every CPU:
-    torch's float32 `randn` takes a vectorized path where the CPU has AVX2 and a scalar one elsewhere, and
-    the two differ in the last bits (which moved elements across the histogram's bins of notebook 01)."""
-    bits = torch.randint(0, 2**53, shape, generator=generator, dtype=torch.int64)
-    return (bits.double() + 0.5) / 2**53
+    """float64 in (0, 1) from 52 random bits an element, exactly (i + 0.5) / 2**52. Drawn as integers, so the
+    same with every ATEN_CPU_CAPABILITY: torch's float32 `randn` takes a vectorized path where the CPU has AVX2
+    and a scalar one elsewhere, and the two differ in the last bits (which moved elements across the histogram's
+    bins of notebook 01)."""
+    bits = torch.randint(0, 2**52, shape, generator=generator, dtype=torch.int64)
+    return (bits.double() + 0.5) / 2**52
 
 
 def _normal(shape: tuple[int, ...], generator: torch.Generator) -> torch.Tensor:
@@ -83,7 +84,8 @@ def student_t(shape: tuple[int, ...], dof: int, generator: torch.Generator) -> t
 def distributions(shape: tuple[int, int], seed: int) -> dict[str, torch.Tensor]:
     """Notebook 01's three inputs, float32 of `shape`: Gaussian; Student-t with 3 degrees of freedom; and
     Gaussian with 1 element in 1000 (in expectation) multiplied by 50, like LLM activations' outliers. The
-    draws are the same on every CPU (`_uniform`), so the notebook's figure is too."""
+    draws are the same with every ATEN_CPU_CAPABILITY (`_uniform`; float64 transcendentals), so the notebook's
+    figure is too."""
     g = torch.Generator().manual_seed(seed)
     gauss = _normal(shape, g).float()
     t3 = student_t(shape, 3, g)
