@@ -16,9 +16,9 @@ COLUMNS = {"floor": "floor", "mxlib": "mxlib", "fused": "mxlib:fused", "fused_fp
            "empty kernel": "empty"}
 
 
-def _section() -> str:
-    text = (ROOT / "README.md").read_text()
-    return text.split("### The latest full record", 1)[1].split("\n### ", 1)[0]
+def _section(heading: str) -> str:
+    """README's text under `heading`, up to the next heading."""
+    return (ROOT / "README.md").read_text().split(heading + "\n", 1)[1].split("\n#", 1)[0]
 
 
 def _table(section: str) -> tuple[list[str], list[list[str]]]:
@@ -31,13 +31,21 @@ def _decimals(cell: str) -> int:
     return len(cell.split(".", 1)[1]) if "." in cell else 0
 
 
+def _contest_rows(csv: Path) -> list[dict]:
+    """The contest rows of a bench CSV's benchmark shapes, with touch at its best grid as provider touch_best."""
+    rows = read_csv(csv)
+    return [r for r in rows + touch_best_rows(rows) if r["timing"] == "contest" and r["kind"] == "benchmark"]
+
+
+def _geomean(rows: list[dict], provider: str, stat: str = "mean_us") -> float:
+    return geomean([number(r[stat]) for r in rows if r["provider"] == provider])
+
+
 def test_latest_record_table_matches_its_csv():
-    section = _section()
+    section = _section("### The latest full record")
     match = re.search(r"`data/results/h200/([^`/]+)/`", section)
     assert match, "the latest full record names no folder data/results/h200/<run>/"
-    run = match.group(1)
-    rows = read_csv(ROOT / "data" / "results" / "h200" / run / "bench.csv")
-    rows = [r for r in rows + touch_best_rows(rows) if r["timing"] == "contest" and r["kind"] == "benchmark"]
+    rows = _contest_rows(ROOT / "data" / "results" / "h200" / match.group(1) / "bench.csv")
     by = {(int(r["m"]), int(r["n"]), int(r["k"]), r["provider"]): r for r in rows}
     header, body = _table(section)
     checked = 0
@@ -54,7 +62,7 @@ def test_latest_record_table_matches_its_csv():
                 if prov == "floor":
                     continue
                 stat = "mean_us" if label.startswith("geomean") else "median_us"
-                value = geomean([number(r[stat]) for key, r in by.items() if key[3] == prov])
+                value = _geomean(rows, prov, stat)
             else:
                 m, n, k = map(int, label.split(","))
                 r = by[(m, n, k, "mxlib" if prov == "floor" else prov)]
@@ -64,17 +72,10 @@ def test_latest_record_table_matches_its_csv():
     assert checked >= 6 * len(COLUMNS), checked
 
 
-def _geomean_of_means(csv: Path, provider: str) -> float:
-    rows = read_csv(csv)
-    return geomean([number(r["mean_us"]) for r in rows
-                    if r["timing"] == "contest" and r["kind"] == "benchmark" and r["provider"] == provider])
-
-
 def test_version_table_matches_each_runs_csv():
     """"How it got here": each row's mxlib and cuBLAS bf16 geomeans are those of its folders' benches (a folder's
     bench.csv, or its numbered benches bench1.csv, bench2.csv ... in numeric order), to the decimals shown."""
-    section = (ROOT / "README.md").read_text().split("### How it got here", 1)[1].split("\n## ", 1)[0]
-    header, body = _table(section)
+    header, body = _table(_section("### How it got here"))
     assert header[0] == "run" and header[2:] == ["mxlib", "cuBLAS bf16"], header
     checked = 0
     for row in body:
@@ -83,9 +84,10 @@ def test_version_table_matches_each_runs_csv():
             path = ROOT / "data" / "results" / "h200" / folder
             numbered = sorted(path.glob("bench[0-9]*.csv"), key=lambda p: int(re.sub(r"\D", "", p.stem)))
             csvs += [path / "bench.csv"] if (path / "bench.csv").is_file() else numbered
+        runs = [_contest_rows(c) for c in csvs]
         for cell, provider in ((row[2], "mxlib"), (row[3], "cublas_bf16")):
             shown = re.findall(r"\d+\.\d+", cell)
-            assert [f"{_geomean_of_means(c, provider):.{_decimals(s)}f}" for c, s in zip(csvs, shown)] == shown, row[0]
-            assert len(shown) == len(csvs), row[0]
+            assert [f"{_geomean(r, provider):.{_decimals(s)}f}" for r, s in zip(runs, shown)] == shown, row[0]
+            assert len(shown) == len(runs), row[0]
             checked += len(shown)
     assert checked >= 2 * len(body)

@@ -1,13 +1,13 @@
 """The benchmark's acceptance targets, checked on one run's rows (as written or as read back).
 
-Issue 6's speed targets (`acceptance`), set for the single-launch path (KERNEL_NOTES.md, "The floors") and
+The single-launch path's speed targets (`acceptance`), set for it (KERNEL_NOTES.md, "The floors") and
 never all met (the 4.5 us geomean is below what one launch that only moves the bytes costs here): the
 geometric mean of mxlib's contest-style times over the benchmark shapes at most 4.5 us; mxlib faster
 than cuBLAS on the unquantized bf16 B at every benchmark shape and not slower at the test and extra
 shapes; within 1.3 x (empty kernel + floor) contest-style and 1.5 x floor by graph replay; and every
 checked output passing `check_implementation`.
 
-Issue 17's baseline goal (`baseline_goal`), set for the CUDA path (KERNEL_NOTES.md, "The CUDA path (sm_90)"),
+The baseline goal (`baseline_goal`), set for the CUDA path (KERNEL_NOTES.md, "The CUDA path (sm_90)"),
 on contest means (what the contest ranks) and on medians: mxlib's geomean over the benchmark shapes
 under cuBLAS bf16's, and every benchmark shape within 1.5 x `touch` at its best grid
 (`touch_best_rows`: the fastest of the touch providers per shape).

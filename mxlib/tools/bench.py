@@ -5,8 +5,8 @@ timing (`mxlib.tools.timing.time_contest`) and, where the call can be captured, 
 (`time_graph`), with the floor from ceilings measured in the same run (`mxlib.tools.ceilings`). The rows
 go to a CSV (`mxlib.tools.bench_csv`, default a new `data/results/<device>/bench_<UTC time>.csv`); the
 summary prints tables of contest medians, contest means and graph medians, each with a "touch_best" column
-(touch at its fastest grid) and geometric means over the benchmark shapes, then issue 17's baseline goal and
-issue 6's earlier speed targets (`mxlib.tools.acceptance`).
+(touch at its fastest grid) and geometric means over the benchmark shapes, then the baseline goal and the
+single-launch path's earlier speed targets (`mxlib.tools.acceptance`).
 """
 from __future__ import annotations
 
@@ -160,9 +160,9 @@ def summary(rows: list[dict]) -> str:
             lines.append(f"{label:<37}" + "".join(f"{g:>{w + 1}}" for g in geo))
     lines.append("('!' marks an output that failed check_implementation (no geomean is given over it); 'FAIL' a "
                  "provider that raised)")
-    for title, checks in (("issue 17's baseline goal (one run, contest-style)", baseline_goal(rows)),
-                          ("issue 6's speed targets (one run; never all met: README.md, \"Measured on the H200\")",
-                           acceptance(rows))):
+    for title, checks in (("baseline goal (one run, contest-style)", baseline_goal(rows)),
+                          ("the single-launch path's speed targets (one run; never all met: README.md, \"Measured on "
+                           "the H200\")", acceptance(rows))):
         lines.append(f"\n{title}:")
         for c in checks:
             verdict = "n/a " if c.passed is None else "PASS" if c.passed else "FAIL"

@@ -58,8 +58,8 @@ def amax_roundup_errors(amax: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]
 def _uniform(shape: tuple[int, ...], generator: torch.Generator) -> torch.Tensor:
     """float64 in (0, 1) from 52 random bits an element, exactly (i + 0.5) / 2**52. Drawn as integers, so the
     same with every ATEN_CPU_CAPABILITY: torch's float32 `randn` takes a vectorized path where the CPU has AVX2
-    and a scalar one elsewhere, and the two differ in the last bits (which moved elements across the histogram's
-    bins of notebook 01)."""
+    and a scalar one elsewhere, and the two differ in the last bits, enough to move elements across notebook 01's
+    histogram bins."""
     bits = torch.randint(0, 2**52, shape, generator=generator, dtype=torch.int64)
     return (bits.double() + 0.5) / 2**52
 
