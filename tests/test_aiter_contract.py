@@ -45,6 +45,9 @@ def fake_aiter(tmp_path, monkeypatch):
         yield install
 
 
+aiter_backend_gemm = aiter_backend.gemm
+
+
 def _data(m, n, k):
     seed = fresh_seed()
     return generate_input(m, n, k, seed), seed
@@ -390,6 +393,25 @@ def test_aiter_asm_returns_a_fresh_buffer_per_call(fake_aiter):
     r1 = aiter_backend.gemm("asm", data)
     r2 = aiter_backend.gemm("asm", data)
     assert r1.data_ptr() != r2.data_ptr() and torch.equal(r1, r2)
+
+
+def test_aiter_checks_runs_the_seeds_call_per_shape_or_says_why_not(fake_aiter, monkeypatch):
+    """The notebooks' cell for the seed's own call (notebooks 03-05): a reason where aiter is refused, else a
+    line per shape with the checker's verdict on aiter's output."""
+    from mxlib.tools import path_sections as sections
+
+    small = [shapes_mod.Shape("test", 4, 64, 256, fresh_seed()), shapes_mod.Shape("test", 40, 48, 320, fresh_seed())]
+    refused = sections.aiter_checks("asm", small, device="cpu")
+    assert refused.startswith("the seed's aiter call is not run here: ") and "\n" not in refused
+    fake_aiter("0.1.14")
+    lines = sections.aiter_checks("ck", small, device="cpu").splitlines()
+    assert [line.split(":")[0] for line in lines] == ["aiter ck 4x64x256", "aiter ck 40x48x320"]
+    assert len(contract.calls()) == 2
+    assert [line.split(": ", 1)[1] for line in lines] == [f"all {s.m * s.n} elements within atol=0.01 rtol=0.01"
+                                                          for s in small]
+    monkeypatch.setattr(aiter_backend, "gemm", lambda path, data: torch.zeros_like(aiter_backend_gemm(path, data)))
+    wrong = sections.aiter_checks("ck", small[:1], device="cpu")
+    assert wrong.startswith("aiter ck 4x64x256: ") and "within" not in wrong and "mismatch" in wrong, wrong
 
 
 # --- the CK path ---------------------------------------------------------------------------------

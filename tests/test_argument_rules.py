@@ -461,3 +461,32 @@ def test_a_path_from_the_environment_that_cannot_run_is_named_as_the_variable(mo
     monkeypatch.setenv(dispatch.ENV_PATH, "mma_sm90")
     with pytest.raises(ValueError, match=r"^\$MXLIB_PATH 'mma_sm90' cannot run here"):
         dispatch.plan(64, 128, 256, "cpu", backend="triton")
+
+
+def test_a_config_tile_past_tritons_largest_block_is_refused_by_name():
+    from mxlib.runtime.paths import path_module
+
+    for path in ("asm", "fused", "fused_fp4", "splitk"):
+        config = path_module(path).Config
+        with pytest.raises(ValueError, match=rf"{path} Config.block_m x Config.block_n must be at most 1048576 "
+                                             r"\(Triton's largest block\), got 16384 x 128"):
+            config(block_m=2 ** 14, block_n=128, block_k=64)  # A's tile 2**20 exactly, C's twice that
+        with pytest.raises(ValueError, match=rf"{path} Config.block_n x Config.block_k must be at most"):
+            config(block_n=2 ** 20)
+    path_module("fused").Config(block_m=16, block_n=256, block_k=4096)  # 2**20 exactly: taken
+
+
+def test_select_refuses_an_a_dtype_by_name_as_plan_does():
+    from mxlib.runtime import dispatch
+
+    for call in (dispatch.select, dispatch.plan):
+        with pytest.raises(TypeError, match=r"a_dtype must be one of .*got 'junk'"):
+            call(8, 32, 128, "cpu", a_dtype="junk")
+
+
+def test_e2m1_table_refuses_a_device_by_name():
+    import mxlib
+
+    with pytest.raises(ValueError, match="device must be a device such as 'cpu' or 'cuda', got 'bogus'"):
+        mxlib.e2m1_table("bogus")
+    assert mxlib.e2m1_table(torch.device("meta")).device.type == "meta"  # a tensor's device, as it is

@@ -324,6 +324,70 @@ def test_a_failed_triton_call_on_the_cpu_leaves_the_interpreter_usable():
     assert late.returncode == 0 and late.stdout.split()[:2] == ["True", "False"], late.stdout + late.stderr[-2000:]
 
 
+SELECT_FIRST = r"""
+import os, sys
+os.environ.pop("TRITON_INTERPRET", None)
+import torch
+import mxlib
+from mxlib.runtime import dispatch
+from mxlib.spec.reference import generate_input, ref_kernel
+data = generate_input(4, 64, 256, 1)
+for path in ("mma_sm90", "fused", None):
+    try:
+        dispatch.select(4, 64, 256, "cpu", path=path)
+    except (ValueError, RuntimeError) as e:
+        print(type(e).__name__, "TRITON_INTERPRET=1 must be set" in str(e))
+print("imported", any(m == "triton" or m.startswith("mxlib.kernels.") for m in sys.modules))
+os.environ["TRITON_INTERPRET"] = "1"
+print("equal", torch.equal(mxlib.custom_kernel(data, backend="triton"), ref_kernel(data)))
+"""
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU's answer; a GPU makes triton available anyway")
+def test_a_refused_select_on_the_cpu_imports_no_kernel():
+    """`dispatch.select` on the CPU without the interpreter refuses every path (a named one, or the table's)
+    before a path's module imports Triton, so setting TRITON_INTERPRET afterwards works as in a fresh process."""
+    proc = subprocess.run([sys.executable, "-c", SELECT_FIRST], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split("\n")[:5] == ["ValueError True"] * 2 + ["RuntimeError True", "imported False",
+                                                                     "equal True"], proc.stdout
+
+
+TRITON_FIRST = r"""
+import os, sys
+os.environ.pop("TRITON_INTERPRET", None)
+import torch
+import triton  # what torch.compile and torch's op dispatch do
+import mxlib
+from mxlib.runtime import backends
+from mxlib.spec.reference import generate_input
+data = generate_input(4, 64, 256, 1)
+os.environ["TRITON_INTERPRET"] = "1"  # too late for Triton's own library
+ok, reason = backends.backends()["triton"]
+print(ok, "Triton was imported earlier" in reason and "restart Python" in reason)
+try:
+    mxlib.mxfp4_gemm(data[0], data[3], data[4])
+except ValueError as e:
+    print("ValueError", "restart Python" in str(e))
+print("kernels imported", "mxlib.kernels.common" in sys.modules)
+from mxlib.kernels import common  # imported now, under the variable: the kernels interpreted, Triton's library not
+print(common.mx_interpreting(), common.mx_cpu_tensors_ok(), "Triton" in common.MX_TOO_EARLY)
+"""
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the CPU's answer; a GPU makes triton available anyway")
+def test_triton_imported_before_the_interpreter_was_asked_for_is_said_not_run():
+    """Triton imported before TRITON_INTERPRET=1 keeps its own `@triton.jit` library compiled, which the
+    interpreter cannot call (Triton's error names no cause): the backend says so and asks for a restart, before
+    and after mxlib's kernels are imported."""
+    proc = subprocess.run([sys.executable, "-c", TRITON_FIRST], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split("\n")[:4] == ["False True", "ValueError True", "kernels imported False",
+                                           "True False True"], proc.stdout
+
+
 GPU_HERE_CPU_TENSORS = r"""
 import os, sys
 os.environ.pop("TRITON_INTERPRET", None)

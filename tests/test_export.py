@@ -96,6 +96,14 @@ RUNNER = textwrap.dedent(r"""
 """)
 
 
+def test_undated_head_drops_only_the_day_written():
+    text = '"""MXFP4 GEMM submission, written by `python -m mxlib export` on 2026-12-07 (UTC).\n\nline 3\nline 4'
+    assert export.undated_head(text, 3) == '"""MXFP4 GEMM submission, written by `python -m mxlib export` (UTC).\n\nline 3'
+    assert export.undated_head("kept on Monday\nb", 1) == "kept on Monday"
+    with pytest.raises(ValueError, match="lines"):
+        export.undated_head(text, 0)
+
+
 @pytest.mark.parametrize("target, ran", [("nvidia", ["fused"]), ("amd", ["fused_fp4"])])
 def test_exported_file_alone_passes_the_golden_gemms(exported, tmp_path, golden_dir, target, ran):
     env = {**os.environ, "TRITON_INTERPRET": "1"}

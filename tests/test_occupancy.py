@@ -279,9 +279,14 @@ def test_bytes_in_flight_littles_law():
     assert occ.step_bytes(16, 128, 512) == 16 * 256 + 16 * 16 + 128 * 256 + 128 * 16
     assert occ.step_bytes(16, 64, 128, "bf16") == 16 * 128 * 2 + 64 * 64 + 64 * 4
     assert occ.gemm_read_bytes(4, 2880, 512) == occ.step_bytes(4, 2880, 512)
-    # 119 CTAs on 256 CUs, one step each: all of them at once
-    assert occ.in_flight_bytes(119, 4, "MI355X", 1000) == 119_000
-    assert occ.in_flight_bytes(1000, 2, "H200", 1000, stages=2) == 2 * 132 * 2 * 1000  # residency caps it
+    assert occ.operand_step_bytes(16, 64, 128, "bf16") == (16 * 128 * 2, 64 * 64 + 64 * 4)
+    # 119 CTAs on 256 CUs, one step each: all of them at once; the 7 K slices' A tiles once each, 119 B tiles
+    assert occ.in_flight_bytes(119, 4, "MI355X", 10, 1000, a_tiles=7, b_tiles=119) == 7 * 10 + 119_000
+    # residency caps the CTAs (2 x 132 of 1000), and then the distinct tiles among them
+    assert occ.in_flight_bytes(1000, 2, "H200", 10, 1000, a_tiles=4, b_tiles=250, stages=2) == 2 * (4 * 10 + 250 * 1000)
+    assert occ.in_flight_bytes(1000, 2, "H200", 10, 1000, a_tiles=1000, b_tiles=1000) == 264 * 1010
+    with pytest.raises(ValueError, match="a_tiles"):
+        occ.in_flight_bytes(10, 1, "H200", 10, 10, a_tiles=0, b_tiles=1)
     assert occ.latency_covered_us(8e6, 8e12) == pytest.approx(1.0)
     with pytest.raises(ValueError, match="a_format"):
         occ.step_bytes(16, 64, 128, "e4m3")

@@ -28,7 +28,13 @@ def test_residency_and_littles_law_tables():
     law = residency.littles_law_table()
     assert "64x7168x2048" not in law  # M <= 32 only
     row = next(line for line in law.splitlines() if "split-K" in line)
-    assert row.split()[-2:] == ["4661", "0.58"]  # 119 CTAs x (16x128 tile, 512 K values, A fp4) at 8 TB/s
+    # 119 CTAs x a 16x128 tile's B (512 K values, fp4), A (fp4) once for each of the 7 K slices, at 8 TB/s
+    assert row.split()[-2:] == ["4174", "0.52"]
+    # A's tile counted once, not once a CTA: no step requests more than the call reads
+    for line in law.splitlines()[1:]:
+        cells = line.split()
+        if cells[-1] != "?":
+            assert float(cells[-2]) <= float(cells[-5]), line
 
 
 def _residency():
@@ -112,11 +118,12 @@ def test_littles_law_counts_num_stages_minus_one_steps_in_flight():
 
     fused = residency.gemm_launches((16, 2112, 7168))[2]
     assert (fused.device, fused.stages, fused.k_steps, fused.steps_in_flight) == ("H200", 3, 7, 2)
-    step = occ.step_bytes(16, 64, fused.block_k, "bf16")
-    flight = min(fused.ctas, fused.resident * 132) * 2 * step
+    a_step, b_step = occ.operand_step_bytes(16, 64, fused.block_k, "bf16")
+    assert fused.ctas <= fused.resident * 132  # all resident: one A tile a K slice, one B tile a CTA
+    flight = 2 * (fused.split_k * a_step + fused.ctas * b_step)
     row = next(line for line in residency.littles_law_table().splitlines() if "H200   mxlib fused 16x64" in line
                and line.split()[0] == "16x2112x7168")
-    assert row.split()[-3:] == ["7", f"{flight / 1e3:.0f}", f"{flight / 4.28e12 * 1e6:.2f}"] == ["7", "4461", "1.04"]
+    assert row.split()[-3:] == ["7", f"{flight / 1e3:.0f}", f"{flight / 4.28e12 * 1e6:.2f}"] == ["7", "2363", "0.55"]
     short = residency.gemm_launches((32, 4096, 512))[2]
     assert (short.stages, short.k_steps, short.steps_in_flight) == (3, 1, 1)  # one step to make: one in flight
     assert residency.gemm_launches((16, 2112, 7168))[0].steps_in_flight == 1  # the seed's GEMM, num_stages 1
@@ -237,3 +244,13 @@ def test_compiled_records_are_what_gemm_launches_reads_and_seed_labels_name_line
     for s in shapes.load("benchmark"):
         residency.gemm_launches(s.mnk)
     assert read == set(residency.COMPILED_RECORDS)
+
+
+def test_asm_heuristic_table_gives_every_shape_its_tile_ctas_rounds_and_cus():
+    from mxlib.spec import shapes as shapes_mod
+
+    rows = residency.asm_heuristic_table().splitlines()
+    assert len(rows) == 1 + len(shapes_mod.load())
+    assert rows[1].split() == ["8x2112x7168", "192x128", "17", "1", "6.6%"]  # 2112 / 128 = 16.5 -> 17 of 256 CUs
+    assert residency.asm_heuristic_table([shapes_mod.Shape("test", 4, 2880, 512, 0)]).splitlines()[1].split() \
+        == ["4x2880x512", "192x128", "23", "1", "9.0%"]

@@ -36,7 +36,7 @@ def test_notebook_is_valid_parameterized_and_committed_with_outputs(path):
     assert 'PROFILE = "auto"' in tagged[0].source
     # setup() must run before anything can import triton (TRITON_INTERPRET is read at triton's import).
     assert code[1].source.startswith("from mxlib.tools.workbook import setup\nPROFILE = setup(PROFILE)")
-    assert any("import mxlib" in c.source for c in code)
+    assert any(re.search(r"^(import|from) mxlib\b", c.source, re.M) for c in code), "the notebook imports mxlib"
     # committed form: executed in order, no injected cell, no run metadata (see workbook.committed_form)
     assert not [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert [c.execution_count for c in code] == list(range(1, len(code) + 1)), "run the workbook (make workbook)"

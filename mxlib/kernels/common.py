@@ -227,21 +227,23 @@ def mx_interpreting() -> bool:
 
 
 def mx_cpu_tensors_ok() -> bool:
-    """Whether CPU tensors may go to mxlib's Triton kernels: TRITON_INTERPRET=1, and either the kernels are
-    the interpreter's objects or Triton's interpret knob is forced off (inside `mxlib.tools.isa.capture`,
-    which records launches and runs none). False when the variable was set only after the
-    kernels were imported: they would fail in Triton with no active driver."""
-    return os.environ.get("TRITON_INTERPRET") == "1" and (mx_interpreting() or not triton.knobs.runtime.interpret)
+    """Whether CPU tensors may go to mxlib's Triton kernels: TRITON_INTERPRET=1, and either the kernels and
+    Triton's own library functions they call (`tl.cdiv`, the reductions' combine functions) are the
+    interpreter's objects, or Triton's interpret knob is forced off (inside `mxlib.tools.isa.capture`, which
+    records launches and runs none). False when the variable was set only after the kernels, or Triton itself
+    (torch.compile imports it), were imported: they would fail in Triton."""
+    made_interpreted = mx_interpreting() and isinstance(tl.standard.cdiv, InterpretedFunction)
+    return os.environ.get("TRITON_INTERPRET") == "1" and (made_interpreted or not triton.knobs.runtime.interpret)
 
 
-# What to do when TRITON_INTERPRET=1 came after the kernels were imported (`mx_imported_too_early`).
-MX_TOO_EARLY = ("it is set now, but mxlib's kernels were imported earlier in this process without it: restart Python "
-                "with it set")
+# What to do when TRITON_INTERPRET=1 came after the kernels or Triton were imported (`mx_imported_too_early`).
+MX_TOO_EARLY = ("it is set now, but mxlib's kernels or Triton (torch.compile and torch.ops.mxlib import it) were "
+                "imported earlier in this process without it: restart Python with it set")
 
 
 def mx_imported_too_early() -> bool:
-    """TRITON_INTERPRET=1 is set, but CPU tensors still cannot reach the kernels: they were imported before it was
-    (compiled-mode objects), and only a new process can run them in the interpreter."""
+    """TRITON_INTERPRET=1 is set, but CPU tensors still cannot reach the kernels: they, or Triton, were imported
+    before it was (compiled-mode objects), and only a new process can run them in the interpreter."""
     return os.environ.get("TRITON_INTERPRET") == "1" and not mx_cpu_tensors_ok()
 
 
@@ -348,13 +350,19 @@ def mx_int(v) -> bool:
 
 def mx_check_config(c, path: str, split_k: bool, max_split_k: int | None = None) -> None:
     """A path Config's tile sizes must be powers of two (Triton's block shapes), block_k >= 32 (one
-    K group), blocks >= 16 (tl.dot's minimum); split_k >= 1 (at most `max_split_k` when given) only
-    where the path splits K."""
+    K group), blocks >= 16 (tl.dot's minimum), and each tile (block_m x block_k of A, block_n x block_k
+    of B, block_m x block_n of C) at most Triton's largest block; split_k >= 1 (at most `max_split_k`
+    when given) only where the path splits K."""
     for name in ("block_m", "block_n", "block_k"):
         v = getattr(c, name)
         low = 32 if name == "block_k" else 16
         if not mx_int(v) or v < low or v & (v - 1):
             raise ValueError(f"{path} Config.{name} must be a power of two >= {low}, got {v!r}")
+    for rows, cols in (("block_m", "block_k"), ("block_n", "block_k"), ("block_m", "block_n")):
+        if getattr(c, rows) * getattr(c, cols) > tl.core.TRITON_MAX_TENSOR_NUMEL:
+            raise ValueError(f"{path} Config.{rows} x Config.{cols} must be at most "
+                             f"{tl.core.TRITON_MAX_TENSOR_NUMEL} (Triton's largest block), got "
+                             f"{getattr(c, rows)} x {getattr(c, cols)}")
     if split_k:
         if not mx_int(c.split_k) or c.split_k < 1:
             raise ValueError(f"{path} Config.split_k must be a positive integer, got {c.split_k!r}")

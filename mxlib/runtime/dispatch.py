@@ -37,7 +37,7 @@ from ..spec import validate
 from ..spec.devices import CPU_KIND, MI355X, check_device_type, device_kind
 from ..spec.ints import gemm_shape
 from ..spec.seed import PATHS as AITER_PATHS, seed_path  # the aiter backend runs the seed's paths
-from .backends import BACKENDS, ENV_BACKEND, backends
+from .backends import BACKENDS, ENV_BACKEND, backends, triton_takes
 from .paths import PATHS, path_available, path_module
 from ..spec.reference import check_gemm_operands, ref_from_weight, unpack_data
 
@@ -181,11 +181,15 @@ def first_usable(rows, can_run, shape: tuple[int, int, int]):
 def usable(path: str, device, a_dtype=torch.bfloat16) -> tuple[bool, str]:
     """(can `path` run here on A of `a_dtype`, why not): `paths.path_available`, and the path's
     `A_DTYPES` when it quantizes only some dtypes."""
-    ok, reason = path_available(path, device)
+    ok, reason = triton_takes(device)  # every path's module imports Triton: ask first (`check_triton_takes`)
+    if ok:
+        ok, reason = path_available(path, device)
+    if not ok:
+        return False, reason
     dtypes = getattr(path_module(path), "A_DTYPES", None)
-    if ok and dtypes is not None and a_dtype not in dtypes:
+    if dtypes is not None and a_dtype not in dtypes:
         return False, f"path {path} quantizes A of dtype {', '.join(map(str, dtypes))} only, got {a_dtype}"
-    return ok, reason
+    return True, reason
 
 
 _TABLE_CONFIGS: dict = {}  # kind -> (the load_table dict it was made from, {(m, n, k): [(path, Config), ...]})
@@ -203,9 +207,15 @@ def _table_configs(kind: str) -> dict:
     return made[1]
 
 
+def _check_a_dtype(a_dtype) -> None:
+    if a_dtype not in validate.FLOAT_DTYPES:
+        raise TypeError(f"a_dtype must be one of {', '.join(map(str, validate.FLOAT_DTYPES))}, got {a_dtype!r}")
+
+
 def select(m: int, n: int, k: int, device, path: str | None = None, a_dtype=torch.bfloat16):
     """(path name, Config) for a shape on a device; see the module docstring for the order."""
     m, n, k = gemm_shape(m, n, k)
+    _check_a_dtype(a_dtype)
     if path is not None:
         validate.choice(path, "path", tuple(PATHS))
     return _select(m, n, k, device, path, a_dtype)
@@ -216,15 +226,15 @@ def _select(m: int, n: int, k: int, device, path: str | None, a_dtype, where: st
     where a given path came from, for the error when it cannot run here."""
     kind = device_kind(device)
     device_table(kind)  # the warning for a GPU kind without a table
-    rows = _table_configs(kind).get((m, n, k), ())
-    if path is None:
-        candidates = [(p, None) for p, _ in rows] + [(p, None) for p in unseen_shape_paths(m, n, k, kind)]
+    if path is None:  # the table's paths from its fields: its Configs import their paths' modules (below)
+        candidates = ([(p, None) for p, _ in load_table(kind).get((m, n, k), ())]
+                      + [(p, None) for p in unseen_shape_paths(m, n, k, kind)])
         path, _ = first_usable(candidates, lambda p: usable(p, device, a_dtype), (m, n, k))
     else:
         ok, reason = usable(path, device, a_dtype)
         if not ok:
             raise ValueError(f"{where} {path!r} cannot run here: {reason}")
-    for row_path, config in rows:
+    for row_path, config in _table_configs(kind).get((m, n, k), ()):
         if row_path == path:
             return path, config
     return path, path_module(path).default_config(m, n, k, device)
@@ -278,8 +288,7 @@ def plan(m: int, n: int, k: int, device, backend: str | None = None, path: str |
     it is not one (custom_kernel: "A's device"). `a_dtype` is one of A's dtypes (`validate.FLOAT_DTYPES`)."""
     m, n, k = gemm_shape(m, n, k, empty_m=True)
     check_device_type(device, device_name, present=True)
-    if a_dtype not in validate.FLOAT_DTYPES:
-        raise TypeError(f"a_dtype must be one of {', '.join(map(str, validate.FLOAT_DTYPES))}, got {a_dtype!r}")
+    _check_a_dtype(a_dtype)
     if backend is not None:
         validate.choice(backend, "backend", BACKENDS)
     if path is not None:

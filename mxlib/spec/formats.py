@@ -12,6 +12,7 @@ from __future__ import annotations
 import torch
 
 from . import validate
+from .devices import check_device_type
 
 BLOCK_SIZE = 32
 """Elements that share one E8M0 scale (OCP MX: 1x32 blocks along K)."""
@@ -28,7 +29,10 @@ at 0.25, 1.25, 2.5 and 5; in bytes they also differ on -0.0, whose sign `mxlib.s
 
 
 def e2m1_table(device=None) -> torch.Tensor:
-    """fp32 value of every code 0..15 (index = code)."""
+    """fp32 value of every code 0..15 (index = code), on `device` (None: torch's default; a name or index is
+    checked, a tensor's torch.device taken as it is, meta included)."""
+    if device is not None and not isinstance(device, torch.device):
+        device = check_device_type(device, present=True)
     mags = list(E2M1_MAGNITUDES)
     return torch.tensor(mags + [-m for m in mags], dtype=torch.float32, device=device)
 

@@ -38,6 +38,7 @@ substitute uses, not the original's, are followed.
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 import tempfile
@@ -46,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..spec.devices import H200, MI355X
+from ..spec.ints import positive
 from .arguments import output_file
 from .files import atomic_path
 from .provenance import utc_date
@@ -652,6 +654,13 @@ def build_source(target: str) -> str:
                                                   else "") + '.\n"""\n')
     parts = [header + "from __future__ import annotations\n\n" + imports, top, code, dispatcher]
     return "\n\n\n".join(p for p in parts if p)
+
+
+def undated_head(text: str, lines: int) -> str:
+    """The first `lines` lines of an exported file's text without the day it was written (" on YYYY-MM-DD"):
+    what a page that shows the file prints, the same on any day."""
+    positive(lines, "lines")
+    return re.sub(r" on \d{4}-\d{2}-\d{2}", "", "\n".join(text.splitlines()[:lines]))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -271,7 +271,7 @@ def mma_versions(frames: dict):
 
     The figure is a ladder: a panel per benchmark shape and one for the geometric mean, the versions in
     order along x (filled: a bench run of the shipped table; hollow: the fastest config of a probe sweep),
-    against the baseline goal's references from the newest bench run (`contest_references`): cuBLAS bf16,
+    against the baseline goal's references from the ladder's last bench run (`contest_references`): cuBLAS bf16,
     and per shape TARGET_TOUCH_RATIO x touch at its best grid."""
     import matplotlib.pyplot as plt
     import numpy as np
@@ -302,7 +302,7 @@ def mma_versions(frames: dict):
         ax.plot(x[~filled], ys[~filled], "o", markerfacecolor="white", color="#0072B2", markersize=4,
                 label="probe sweep (its fastest config)")
         if cub is not None:
-            ax.axhline(cub, color="#D55E00", linestyle="dashed", linewidth=1.2, label="cuBLAS bf16 (newest bench run)")
+            ax.axhline(cub, color="#D55E00", linestyle="dashed", linewidth=1.2, label="cuBLAS bf16 (the ladder's last bench run)")
         if bound is not None:
             ax.axhline(bound, color="black", linewidth=1.5, label=f"{TARGET_TOUCH_RATIO} x touch at its best grid")
         ax.set_ylim(0, None)
@@ -628,7 +628,7 @@ def fused_timeline(summary: dict, stamp_frame, source: str = "data/results/h200/
     """(text, figure) of one program of the fused kernel timed from inside, per benchmark shape: `summary` is
     `probe.timelines` of a timeline.csv ({(m, n, k, state): timeline_summary}). The text gives the cold
     launches (after the cache flush): programs, K iterations, span, median program, loop, tail, the last
-    arrivals' tail and programs per SM; the figure stacks median loop and tail with the span, cold beside
+    arrivals' tail and the most programs seen running on one SM at once; the figure stacks median loop and tail with the span, cold beside
     warm. `stamp_frame` (the run's probe.csv, which has device and date) stamps the figure, naming `source` (the
     recorded run's timeline.csv unless another run is drawn)."""
     import matplotlib.pyplot as plt
@@ -638,12 +638,12 @@ def fused_timeline(summary: dict, stamp_frame, source: str = "data/results/h200/
 
     keys = [s.mnk for s in shapes_mod.load("benchmark")]
     lines = [f"{'shape':>14} {'programs':>8} {'iters':>5} {'span':>6} {'program':>7} {'loop':>6} {'tail':>5} "
-             f"{'last tail':>9} {'per SM':>6}  (us, cold: after the cache flush; medians over programs)"]
+             f"{'last tail':>9} {'max on SM':>9}  (us, cold: after the cache flush; medians over programs)"]
     for key in keys:
         s = summary[(*key, "cold")]
         lines.append(f"{'x'.join(map(str, key)):>14} {s['programs']:8d} {s['iters']:5d} {s['span_ns'] / 1e3:6.2f} "
                      f"{s['prog_ns'] / 1e3:7.2f} {s['loop_ns'] / 1e3:6.2f} {s['tail_ns'] / 1e3:5.2f} "
-                     f"{s['tail_last_ns'] / 1e3:9.2f} {s['max_resident']:6d}")
+                     f"{s['tail_last_ns'] / 1e3:9.2f} {s['max_resident']:9d}")
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True, layout="constrained")
     x = np.arange(len(keys))
     for ax, state, what in zip(axes, ("cold", "warm"), ("after the cache flush, as the contest times it",

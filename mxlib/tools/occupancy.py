@@ -29,7 +29,7 @@ Against the recorded H200 sweep this did not lower the fitted model's median err
 the compiled residency: data/results/h200/occupancy_revalidation.csv, `python -m mxlib sweep --revalidate`,
 notebook 06 prints both); it does rank 7 vs 14 splits of 16x128 tiles the way the H200 did.
 
-Bytes in flight (`step_bytes`, `in_flight_bytes`, `latency_covered_us`): Little's law, bytes in flight =
+Bytes in flight (`operand_step_bytes`, `in_flight_bytes`, `latency_covered_us`): Little's law, bytes in flight =
 bandwidth x latency, for the memory-bound small-M shapes: how much a launch keeps requested at once, and
 the longest memory round trip it could hide while streaming at the device's bandwidth.
 
@@ -255,10 +255,10 @@ def residency(k: KernelResources) -> Residency:
 # Bytes in flight (Little's law)
 
 
-def step_bytes(tile_m: int, tile_n: int, block_k: int, a_format: str = "fp4") -> int:
-    """Bytes one CTA asks memory for in one K step of block_k values: its B tile (tile_n rows, fp4, with
-    one scale byte per 32 values) and its A tile, either already quantized ("fp4": packed codes and scale
-    bytes, as the seed's paths hand A to the GEMM) or bf16 ("bf16": A quantized inside the GEMM)."""
+def operand_step_bytes(tile_m: int, tile_n: int, block_k: int, a_format: str = "fp4") -> tuple[int, int]:
+    """Bytes one CTA asks memory for in one K step of block_k values, as (A, B): its A tile, either already
+    quantized ("fp4": packed codes and scale bytes, as the seed's paths hand A to the GEMM) or bf16
+    ("bf16": A quantized inside the GEMM), and its B tile (tile_n rows, fp4, one scale byte per 32 values)."""
     for v, name in ((tile_m, "tile_m"), (tile_n, "tile_n"), (block_k, "block_k")):
         positive(v, name)
     if block_k % 32:
@@ -267,7 +267,12 @@ def step_bytes(tile_m: int, tile_n: int, block_k: int, a_format: str = "fp4") ->
         raise ValueError(f"a_format must be 'fp4' or 'bf16', got {a_format!r}")
     b = tile_n * block_k // 2 + tile_n * block_k // 32
     a = tile_m * block_k // 2 + tile_m * block_k // 32 if a_format == "fp4" else tile_m * block_k * 2
-    return a + b
+    return a, b
+
+
+def step_bytes(tile_m: int, tile_n: int, block_k: int, a_format: str = "fp4") -> int:
+    """Bytes one CTA asks memory for in one K step: A's tile and B's (`operand_step_bytes`) together."""
+    return sum(operand_step_bytes(tile_m, tile_n, block_k, a_format))
 
 
 def gemm_read_bytes(m: int, n: int, k: int, a_format: str = "fp4") -> int:
@@ -277,13 +282,19 @@ def gemm_read_bytes(m: int, n: int, k: int, a_format: str = "fp4") -> int:
     return step_bytes(m, n, k, a_format)
 
 
-def in_flight_bytes(ctas: int, resident_per_unit: int, device, bytes_per_ctas_step: int, stages: int = 1) -> int:
-    """Bytes the launch can have requested and not yet received at once: the CTAs resident together
-    (at most resident_per_unit on each unit), each with `stages` K steps of loads outstanding."""
-    for v, name in ((ctas, "ctas"), (resident_per_unit, "resident_per_unit"), (bytes_per_ctas_step, "bytes"),
-                    (stages, "stages")):
+def in_flight_bytes(ctas: int, resident_per_unit: int, device, a_step_bytes: int, b_step_bytes: int,
+                    a_tiles: int, b_tiles: int, stages: int = 1) -> int:
+    """Distinct bytes the launch can have requested from memory and not yet received at once: the CTAs
+    resident together (at most resident_per_unit on each unit), each with `stages` K steps of loads
+    outstanding (`a_step_bytes` of A and `b_step_bytes` of B a step). A tile that several resident CTAs
+    load at the same step is counted once, since the cache serves the others: A's tile is shared by the
+    CTAs of one row of output tiles and one K slice (`a_tiles` distinct ones), B's by those of one column
+    (`b_tiles`). An upper bound: CTAs that share a tile are taken to be at the same step."""
+    for v, name in ((ctas, "ctas"), (resident_per_unit, "resident_per_unit"), (a_step_bytes, "a_step_bytes"),
+                    (b_step_bytes, "b_step_bytes"), (a_tiles, "a_tiles"), (b_tiles, "b_tiles"), (stages, "stages")):
         positive(v, name)
-    return min(ctas, resident_per_unit * get_device(device).units) * stages * bytes_per_ctas_step
+    resident = min(ctas, resident_per_unit * get_device(device).units)
+    return stages * (min(resident, a_tiles) * a_step_bytes + min(resident, b_tiles) * b_step_bytes)
 
 
 def latency_covered_us(bytes_in_flight: float, bandwidth: float) -> float:

@@ -103,24 +103,30 @@ def release_table() -> str:
     """Every contest shape: the seed's path and, on each aiter release line it runs on (`seed.seed_lines`),
     the GEMM kernel that runs (`seed_plan`): CK, ASM or Triton, its tile, how it was chosen; then, per line,
     which builds it holds, how many shapes run CK and how many have a tuned row in aiter's CSV
-    (`gemm_a4w4_choice`)."""
+    (`gemm_a4w4_choice`), over all the shapes and over the task's tested and ranked ones (not `extra`)."""
     runs_on = seed_mod.seed_lines()
-    lines = [f"{'shape':>14}  {'seed path':<9} " + "".join(f"{'aiter ' + ln.name + ' line':<34}" for ln in runs_on)]
-    counts = {ln.name: [0, 0] for ln in runs_on}
+    lines = [f"{'shape':>14}  {'kind':<9} {'seed path':<9} "
+             + "".join(f"{'aiter ' + ln.name + ' line':<34}" for ln in runs_on)]
+    counts = {ln.name: [0, 0, 0, 0] for ln in runs_on}  # CK, tuned; then the same without the extra shapes
     shapes = shapes_mod.load()
+    task = [s for s in shapes if s.kind != "extra"]
     for s in shapes:
         cells = []
         for ln in runs_on:
             plan = seed_mod.seed_plan(*s.mnk, aiter=ln.first)
             tile = f"{plan['tile'][0]}x{plan['tile'][1]}"
             cells.append(f"{seed_backend(plan)} {tile} ({plan['how']})")
-            counts[ln.name][0] += seed_backend(plan) == "ck"
-            counts[ln.name][1] += gemm_a4w4_choice(*s.mnk, ln.first).how == "tuned"
-        lines.append(f"{str(s):>14}  {plan['path']:<9} " + "".join(f"{c:<34}" for c in cells))
+            ck, tuned = seed_backend(plan) == "ck", gemm_a4w4_choice(*s.mnk, ln.first).how == "tuned"
+            c = counts[ln.name]
+            c[0], c[1] = c[0] + ck, c[1] + tuned
+            if s.kind != "extra":
+                c[2], c[3] = c[2] + ck, c[3] + tuned
+        lines.append(f"{str(s):>14}  {s.kind:<9} {plan['path']:<9} " + "".join(f"{c:<34}" for c in cells))
     for ln in runs_on:
-        ck, tuned = counts[ln.name]
-        lines.append(f"the {ln.name} line ({ln.span}): {ck} of {len(shapes)} shapes run CK; "
-                     f"{tuned} of {len(shapes)} have a tuned row")
+        ck, tuned, task_ck, task_tuned = counts[ln.name]
+        lines.append(f"the {ln.name} line ({ln.span}): {ck} of {len(shapes)} shapes run CK "
+                     f"({task_ck} of the {len(task)} test and benchmark shapes); {tuned} of {len(shapes)} have a "
+                     f"tuned row ({task_tuned} of {len(task)})")
     return "\n".join(lines)
 
 
@@ -299,6 +305,23 @@ def poisoned_checks(path: str, cases, device, *, repeats: int = 1) -> tuple[str,
         lines.append(f"{m}x{n}x{k} {config} ({where})\n    {msg}"
                      + (f"; {repeats} runs bitwise {'equal' if same else 'DIFFERENT'}" if repeats > 1 else ""))
     return "\n".join(lines), passed
+
+
+def aiter_checks(path: str, shapes, device: str = "cuda") -> str:
+    """The seed's own aiter call for `path` (`aiter_backend.gemm`) on each of `shapes`, its output checked
+    against the reference (`check_implementation`): a line per shape where `aiter_backend.available(path)`
+    (an MI355X with an aiter it trusts), else one line saying why the call is not run."""
+    from ..runtime import aiter_backend
+    from ..spec.reference import check_implementation, generate_input
+
+    usable, why = aiter_backend.available(path)
+    if not usable:
+        return f"the seed's aiter call is not run here: {why}"
+    lines = []
+    for s in shapes:
+        data = generate_input(*s.mnk, s.seed, device=device)
+        lines.append(f"aiter {path} {s}: {check_implementation(data, aiter_backend.gemm(path, data))[1]}")
+    return "\n".join(lines)
 
 
 def _tile_text(tm, tn, split=1) -> str:

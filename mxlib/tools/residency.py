@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..spec import seed as seed_mod
 from ..spec import shapes as shapes_mod
 from ..spec.aiter_rules import aiter_line
+from ..spec.ints import cdiv
 from . import occupancy as occ
 from .stats import median_abs_pct_error
 from .path_sections import ISA_DISPATCH_CSV, ISA_SEED_CSV, aiter_asm_kernel, config_fields, read_rows, seed_backend
@@ -169,12 +170,25 @@ def residency_table(shapes=None) -> str:
     return "\n".join(lines)
 
 
+def asm_heuristic_table(shapes=None) -> str:
+    """The ASM kernel aiter's heuristic (`aiter_rules.asm_heuristic`) picks for each of `shapes` (default: all
+    of shapes.csv) on the MI355X: its tile, its CTAs, the rounds they take and the share of the CUs with work."""
+    from ..spec.aiter_rules import asm_heuristic
+
+    lines = [f"{'shape':>14}  {'tile':>8}  {'CTAs':>4}  {'rounds':>6}  {'MI355X util':>11}"]
+    for s in shapes_mod.load() if shapes is None else shapes:
+        c = asm_heuristic(s.m, s.n, s.k)
+        lines.append(f"{str(s):>14}  {c.tile[0]:>3}x{c.tile[1]:<4}  {c.ctas:4d}  {c.rounds:6d}  "
+                     f"{occ.cu_utilization(c.ctas, 'MI355X'):11.1%}")
+    return "\n".join(lines)
+
+
 def littles_law_table(shapes=None) -> str:
     """Little's law (bytes in flight = bandwidth x latency) for each launch of `gemm_launches` on `shapes`
     (default: the benchmark shapes with M <= 32): the bytes the call reads and their time at the device's
-    bandwidth, the bytes one K step of all resident CTAs requests at once, and the longest memory round
-    trip that keeps the device streaming (`occupancy.latency_covered_us`), with `Launch.steps_in_flight` K
-    steps requested per CTA. '?': the kernel's K step is not known (aiter's ASM and CK kernels are not
+    bandwidth, the distinct bytes the resident CTAs request at once (`occupancy.in_flight_bytes`, with
+    `Launch.steps_in_flight` K steps requested per CTA), and the longest memory round trip that keeps the
+    device streaming (`occupancy.latency_covered_us`). '?': the kernel's K step is not known (aiter's ASM and CK kernels are not
     compiled here; mma_sm90's CUDA loads are not modelled)."""
     if shapes is None:
         shapes = [s.mnk for s in shapes_mod.load("benchmark") if s.m <= 32]
@@ -187,8 +201,10 @@ def littles_law_table(shapes=None) -> str:
             read = occ.gemm_read_bytes(m, n, k, ln.a_format)
             cells = [_opt(ln.k_steps), "?", "?"]
             if ln.block_k is not None:
-                step = occ.step_bytes(min(ln.tile[0], m), min(ln.tile[1], n), ln.block_k, ln.a_format)
-                flight = occ.in_flight_bytes(ln.ctas, ln.resident, ln.device, step, ln.steps_in_flight)
+                tm, tn = min(ln.tile[0], m), min(ln.tile[1], n)
+                a_step, b_step = occ.operand_step_bytes(tm, tn, ln.block_k, ln.a_format)
+                flight = occ.in_flight_bytes(ln.ctas, ln.resident, ln.device, a_step, b_step,
+                                             cdiv(m, tm) * ln.split_k, cdiv(n, tn) * ln.split_k, ln.steps_in_flight)
                 cells[1:] = [f"{flight / 1e3:.0f}", f"{occ.latency_covered_us(flight, bw):.2f}"]
             lines.append(f"{'x'.join(map(str, s)):>14}  {ln.device:6} {ln.what:34} {read / 1e3:8.0f} "
                          f"{read / bw * 1e6:7.2f} {cells[0]:>7} {cells[1]:>9} {cells[2]:>7}")
