@@ -330,3 +330,40 @@ def test_the_default_output_is_a_new_file_beside_the_recorded_runs():
     when = datetime.datetime(2026, 12, 6, 13, 5, 9, tzinfo=datetime.timezone.utc)
     out = bench.default_out("NVIDIA H200", when)
     assert out.parent.name == "h200" and out.name == "bench_20261206T130509Z.csv"
+
+
+def _with_touch(rows, us_by_shape, default=4.0):
+    """`rows` (means set to the medians) with a touch row per shape: `us_by_shape` or `default`."""
+    rows = [{**r, "mean_us": r["median_us"]} for r in rows]
+    for r in [r for r in rows if r["provider"] == "empty"]:
+        t = us_by_shape.get((r["m"], r["n"], r["k"]), default)
+        rows.append({**r, "provider": "touch", "config": "", "median_us": t, "mean_us": t})
+    return rows
+
+
+def test_baseline_goal_fails_on_one_shape_past_the_touch_bound_and_on_an_untimed_cublas():
+    first = shapes.load("benchmark")[0].mnk
+    checks = {c.name: c.passed for c in acceptance.baseline_goal(_with_touch(_rows(mx=6.0), {first: 1.0}))}
+    assert checks["benchmark shapes: mxlib <= 1.5 x touch_best (medians)"] is False  # 6 > 1.5 at one shape only
+    rows = _with_touch(_rows(mx=2.0, cublas=8.0), {})
+    for r in rows:
+        if r["provider"] == "cublas_bf16" and (r["m"], r["n"], r["k"]) == first:
+            r["median_us"] = r["mean_us"] = ""
+    checks = {c.name: c.passed for c in acceptance.baseline_goal(rows)}
+    assert checks["mxlib geomean < cublas_bf16 geomean (medians)"] is False  # no time is no pass
+
+
+def test_touch_best_skips_a_grid_without_a_time():
+    rows = [{**r, "mean_us": r["median_us"]} for r in _rows()]
+    for r in [r for r in rows if r["provider"] == "empty"]:
+        rows.append({**r, "provider": "touch:x", "config": "raised", "median_us": "", "mean_us": ""})
+        rows.append({**r, "provider": "touch", "config": "A", "median_us": 5.0, "mean_us": 5.0})
+    assert {r["config"] for r in acceptance.touch_best_rows(rows)} == {"A"}
+
+
+def test_the_geomean_target_holds_at_its_edge():
+    """Six shapes at exactly 4.5 us meet "geomean <= 4.5 us", though exp(mean(log)) gives 4.500000000000002."""
+    verdicts = _verdicts([{**r, "mean_us": r["median_us"]} for r in _rows(mx=acceptance.TARGET_GEOMEAN_US)])
+    assert verdicts[f"mxlib geomean <= {acceptance.TARGET_GEOMEAN_US} us"] is True
+    verdicts = _verdicts([{**r, "mean_us": r["median_us"]} for r in _rows(mx=acceptance.TARGET_GEOMEAN_US + 0.01)])
+    assert verdicts[f"mxlib geomean <= {acceptance.TARGET_GEOMEAN_US} us"] is False

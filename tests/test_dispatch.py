@@ -583,3 +583,19 @@ def test_config_keys_must_be_identifiers(tmp_path):
     (tmp_path / "badkey.csv").write_text("m,n,k,path,config\n1,16,64,asm,=16\n")
     with pytest.raises(ValueError, match="badkey.csv"):
         dispatch.load_table("badkey", str(tmp_path))
+
+
+def test_aiter_asked_for_by_environment_keeps_its_route_where_no_aiter_path_runs(monkeypatch):
+    """aiter as the default backend gives the shape to Triton when none of its paths can run it; aiter asked for
+    by $MXLIB_BACKEND keeps the seed's route, and its call says why it cannot run."""
+
+    monkeypatch.delenv(dispatch.ENV_BACKEND, raising=False)
+    monkeypatch.delenv(dispatch.ENV_PATH, raising=False)
+    monkeypatch.setattr(dispatch, "backends", lambda: {b: (True, "") for b in ("aiter", "triton", "torch")})
+    monkeypatch.setattr(dispatch, "check_device_type", lambda d, name, present: devices.check_device_type(d, name))
+    monkeypatch.setattr(dispatch, "device_kind", lambda device: "mi355x")
+    monkeypatch.setattr(dispatch, "usable_aiter_path", lambda m, n, k, device: None)
+    monkeypatch.setattr(dispatch, "_select", lambda m, n, k, device, path, a_dtype, where="path": ("fused", "cfg"))
+    assert dispatch.plan(16, 2112, 7168, "cuda") == ("triton", "fused", "cfg")
+    monkeypatch.setenv(dispatch.ENV_BACKEND, "aiter")
+    assert dispatch.plan(16, 2112, 7168, "cuda") == ("aiter", "splitk", None)

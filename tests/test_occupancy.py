@@ -341,3 +341,20 @@ def test_the_sweeps_default_folder_is_new_beside_the_recorded_sweep():
     when = datetime.datetime(2026, 12, 6, 13, 5, 9, tzinfo=datetime.timezone.utc)
     out = sweeps.default_out_dir("NVIDIA H200", when)
     assert out.parent.name == "h200" and out.name == "sweep_20261206T130509Z"
+
+
+def test_predict_with_two_resident_ctas_shares_the_sm_between_them():
+    """119 CTAs fit 132 SMs one each whatever the residency; 238 CTAs at two a SM are one round with every SM
+    busy, two CTAs sharing each SM's peak (N padded to 17 tiles of 128)."""
+    model = replace(occ.model_params("H200"), dot_efficiency=1.0)
+    one = occ.predict(16, 2112, 7168, 16, 128, 7, model=model)
+    assert occ.predict(16, 2112, 7168, 16, 128, 7, model=model, resident=2) == one
+    p = occ.predict(16, 2112, 7168, 16, 128, 14, model=model, resident=2)
+    per_cta = 2 * 16 * 2176 * 7168 / 238
+    assert p.waves == 1 and p.utilization == 1.0
+    assert p.compute_us == pytest.approx(2 * per_cta / (model.peak_flops / 132) * 1e6)
+
+
+def test_sm90_residency_by_warps():
+    r = occ.residency(occ.KernelResources("sm_90", num_warps=32, registers=16, agprs=0, shared_bytes=0))
+    assert (r.ctas, r.limited_by) == (2, "waves")  # 64 warps an SM

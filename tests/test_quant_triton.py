@@ -213,3 +213,15 @@ def test_ties_away_sign_at_the_underflow_threshold_for_every_small_e():
     for rule, want in (("ties_away", [0, 8, 0]), ("rne", [8, 8, 8])):
         codes = unpack_nibbles(quantize_mxfp4(x.to(DEVICE), rule, backend="triton")[0].cpu())[:, 1:4]
         assert (codes == torch.tensor(want, dtype=codes.dtype)).all(), (rule, codes.unique(dim=0).tolist())
+
+
+def test_packed_codes_past_int32_offsets_are_refused_before_any_allocation(monkeypatch):
+    """A broadcast A (rows sharing memory) can span little and still need packed-code offsets past 2**31."""
+    x = torch.zeros(1, 2 ** 15, dtype=torch.bfloat16).expand(2 ** 17, 2 ** 15)
+
+    def no_alloc(*args, **kwargs):
+        raise RuntimeError("allocated: the check came too late")
+
+    monkeypatch.setattr(torch, "empty", no_alloc)
+    with pytest.raises(ValueError, match=r"packed codes .* below 2\*\*31"):
+        quantize_mxfp4(x, backend="triton")

@@ -290,3 +290,15 @@ def test_a_term_beyond_fp64s_53_bits_moves_the_reference_one_bf16_step_and_check
     ref = ref_kernel(data)
     assert (ref == 1.0).all()
     assert check_exact(data, torch.full_like(ref, 1.0 + 2.0**-7))[0]
+
+
+def test_check_exact_allows_k_ulps_of_the_terms_magnitude_and_no_more():
+    """C = 0 exactly with T = sum |a b| = 2048 over K = 2048: the fp32-order allowance K * 2**-23 * T is 0.5,
+    so 0.5 passes and 1.0 does not (a looser allowance would let real errors through at long K)."""
+    k = 2048
+    a = torch.tensor([1.0, -1.0]).repeat(k // 2).reshape(1, k).to(torch.bfloat16)
+    b = torch.ones(16, k, dtype=torch.bfloat16)
+    b_q, b_s = mxlib.quantize_mxfp4(b)
+    data = (a, b, b_q, shuffle_weight(b_q), e8m0_shuffle(b_s))
+    assert check_exact(data, torch.full((1, 16), 0.5, dtype=torch.bfloat16))[0]
+    assert not check_exact(data, torch.full((1, 16), 1.0, dtype=torch.bfloat16))[0]

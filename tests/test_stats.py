@@ -46,3 +46,14 @@ def test_median_abs_pct_error_is_relative_to_the_measurement():
     assert stats.median_abs_pct_error([11.0, 10.0, 40.0], [10.0, 20.0, 40.0]) == pytest.approx(10.0)
     with pytest.raises(ValueError, match="predicted and measured must have the same length"):
         stats.median_abs_pct_error([1.0], [1.0, 2.0])  # pairs, not two lists of different lengths
+
+
+def test_summarize_mean_is_the_mean_on_skewed_samples():
+    """The contest ranks by the mean: on skewed calls it is not the median."""
+    s = stats.summarize([1.0, 2.0, 10.0])
+    assert s["median_us"] == 2.0 and s["mean_us"] == pytest.approx(13 / 3)
+
+
+def test_percentile_ends_and_the_inclusive_gap_at_an_exact_boundary():
+    assert stats.percentile([1.0, 2.0, 3.0], 0) == 1.0 and stats.percentile([1.0, 2.0, 3.0], 100) == 3.0
+    assert stats.two_groups([1.0, 1.25], gap_us=0.25) == 1.125  # 0.25 exactly, in binary too: a gap
