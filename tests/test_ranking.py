@@ -34,12 +34,15 @@ def test_scores_rank_means_and_show_medians_beside():
     for m, n, k in ranking.benchmark_shapes():
         for timing in ("contest", "graph"):
             rows.append(dict(kind="benchmark", m=m, n=n, k=k, provider="p", timing=timing,
-                             mean_us=10.0 if timing == "contest" else 1.0, median_us=8.0))
+                             mean_us=10.0 if timing == "contest" else 1.0,
+                             median_us=8.0 if timing == "contest" else 0.5))
         rows.append(dict(kind="test", m=m, n=n, k=k, provider="p", timing="contest", mean_us=99.0, median_us=99.0))
         rows.append(dict(kind="benchmark", m=m, n=n, k=k, provider="partial", timing="contest",
                          mean_us=math.nan if m == 4 else 5.0, median_us=5.0))
     (prov, mean, median), = ranking.scores(pd.DataFrame(rows), ["p", "partial", "absent"])
     assert (prov, mean, median) == ("p", pytest.approx(10.0), pytest.approx(8.0))
+    # another timing: both scores from its rows
+    assert ranking.scores(pd.DataFrame(rows), ["p"], timing="graph") == [("p", pytest.approx(1.0), pytest.approx(0.5))]
 
 
 def test_per_shape_leaves_out_rows_without_a_time():
