@@ -115,6 +115,7 @@ def test_layouts_reject_bad_dtypes_and_ndim():
     ((256, 8), 4, 9, "does not hold"),
     ((512, 8), 100, 8, "does not hold"),
     ((200, 8), 100, 8, r"shuffled.shape\[0\] must be a multiple of 256"),
+    ((256, 12), 100, 8, r"shuffled.shape\[1\] must be a multiple of 8"),
     ((256, 8), -1, 8, "rows must be a non-negative integer"),
     ((256, 8), 4, -1, "cols must be a non-negative integer"),
 ])
