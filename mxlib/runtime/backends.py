@@ -108,7 +108,7 @@ def triton_takes(device) -> tuple[bool, str]:
     """(whether mxlib's Triton kernels can take tensors on `device` here, why not), answered without importing
     them (`check_triton_takes` says why that matters): a CPU or meta device needs the backend, and a CPU device
     the interpreter too. Any other device's answer is its path's and the backend's."""
-    kind = torch.device(device).type
+    kind = device.type if isinstance(device, torch.device) else torch.device(device).type  # the dispatcher's every call
     if kind not in ("cpu", "meta"):
         return True, ""
     ok, reason = _triton_status()
