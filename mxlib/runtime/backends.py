@@ -104,10 +104,11 @@ def _interpreting() -> bool:
     return os.environ.get("TRITON_INTERPRET") == "1" and not _triton_made_compiled()
 
 
-def triton_takes(device) -> tuple[bool, str]:
+def triton_takes(device, name: str = "the tensors") -> tuple[bool, str]:
     """(whether mxlib's Triton kernels can take tensors on `device` here, why not), answered without importing
     them (`check_triton_takes` says why that matters): a CPU or meta device needs the backend, and a CPU device
-    the interpreter too. Any other device's answer is its path's and the backend's."""
+    the interpreter too (where a GPU runs it instead, the reason says to move `name` there). Any other device's
+    answer is its path's and the backend's."""
     kind = device.type if isinstance(device, torch.device) else torch.device(device).type  # the dispatcher's every call
     if kind not in ("cpu", "meta"):
         return True, ""
@@ -116,7 +117,7 @@ def triton_takes(device) -> tuple[bool, str]:
         return False, f"backend 'triton' is not available here: {reason}"
     if kind == "cpu" and not _interpreting():
         return False, ("backend 'triton' runs CPU tensors only in Triton's interpreter (TRITON_INTERPRET=1 set before "
-                       "mxlib's kernels are imported); here it runs on the GPU")
+                       f"mxlib's kernels are imported); here it runs on the GPU, so move {name} there")
     return True, ""
 
 
@@ -127,10 +128,9 @@ def check_triton_takes(t, name: str) -> None:
     variable is set. (A meta tensor, as torch.compile traces with, reaches the op's fake implementation, whose
     checks import the kernels too.)"""
     if isinstance(t, torch.Tensor):
-        ok, why = triton_takes(t.device)
+        ok, why = triton_takes(t.device, name)
         if not ok:
-            raise ValueError(f"{name} is on {t.device.type}: {why}" + (f", so move {name} there" if why.endswith("GPU")
-                                                                       else ""))
+            raise ValueError(f"{name} is on {t.device.type}: {why}")
 
 
 def backends() -> dict[str, tuple[bool, str]]:

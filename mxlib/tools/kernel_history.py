@@ -271,8 +271,8 @@ def mma_versions(frames: dict):
 
     The figure is a ladder: a panel per benchmark shape and one for the geometric mean, the versions in
     order along x (filled: a bench run of the shipped table; hollow: the fastest config of a probe sweep),
-    against the baseline goal's references from the ladder's last bench run (`contest_references`): cuBLAS bf16,
-    and per shape TARGET_TOUCH_RATIO x touch at its best grid."""
+    against the baseline goal's references from the ladder's last bench run (`contest_references`): cuBLAS
+    bf16, and per shape TARGET_TOUCH_RATIO x touch at its best grid."""
     import matplotlib.pyplot as plt
     import numpy as np
 
@@ -302,7 +302,8 @@ def mma_versions(frames: dict):
         ax.plot(x[~filled], ys[~filled], "o", markerfacecolor="white", color="#0072B2", markersize=4,
                 label="probe sweep (its fastest config)")
         if cub is not None:
-            ax.axhline(cub, color="#D55E00", linestyle="dashed", linewidth=1.2, label="cuBLAS bf16 (the ladder's last bench run)")
+            ax.axhline(cub, color="#D55E00", linestyle="dashed", linewidth=1.2,
+                       label="cuBLAS bf16 (the ladder's last bench run)")
         if bound is not None:
             ax.axhline(bound, color="black", linewidth=1.5, label=f"{TARGET_TOUCH_RATIO} x touch at its best grid")
         ax.set_ylim(0, None)
@@ -628,8 +629,8 @@ def fused_timeline(summary: dict, stamp_frame, source: str = "data/results/h200/
     """(text, figure) of one program of the fused kernel timed from inside, per benchmark shape: `summary` is
     `probe.timelines` of a timeline.csv ({(m, n, k, state): timeline_summary}). The text gives the cold
     launches (after the cache flush): programs, K iterations, span, median program, loop, tail, the last
-    arrivals' tail and the most programs seen running on one SM at once; the figure stacks median loop and tail with the span, cold beside
-    warm. `stamp_frame` (the run's probe.csv, which has device and date) stamps the figure, naming `source` (the
+    arrivals' tail and the most programs seen running on one SM at once; the figure stacks median loop and tail
+    with the span, cold beside warm. `stamp_frame` (the run's probe.csv, which has device and date) stamps the figure, naming `source` (the
     recorded run's timeline.csv unless another run is drawn)."""
     import matplotlib.pyplot as plt
     import numpy as np

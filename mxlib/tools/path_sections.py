@@ -107,26 +107,24 @@ def release_table() -> str:
     runs_on = seed_mod.seed_lines()
     lines = [f"{'shape':>14}  {'kind':<9} {'seed path':<9} "
              + "".join(f"{'aiter ' + ln.name + ' line':<34}" for ln in runs_on)]
-    counts = {ln.name: [0, 0, 0, 0] for ln in runs_on}  # CK, tuned; then the same without the extra shapes
+    marks = {ln.name: [] for ln in runs_on}  # per shape: (runs CK, has a tuned row, a test or benchmark shape)
     shapes = shapes_mod.load()
-    task = [s for s in shapes if s.kind != "extra"]
     for s in shapes:
         cells = []
         for ln in runs_on:
             plan = seed_mod.seed_plan(*s.mnk, aiter=ln.first)
             tile = f"{plan['tile'][0]}x{plan['tile'][1]}"
             cells.append(f"{seed_backend(plan)} {tile} ({plan['how']})")
-            ck, tuned = seed_backend(plan) == "ck", gemm_a4w4_choice(*s.mnk, ln.first).how == "tuned"
-            c = counts[ln.name]
-            c[0], c[1] = c[0] + ck, c[1] + tuned
-            if s.kind != "extra":
-                c[2], c[3] = c[2] + ck, c[3] + tuned
+            marks[ln.name].append((seed_backend(plan) == "ck", gemm_a4w4_choice(*s.mnk, ln.first).how == "tuned",
+                                   s.kind != "extra"))
         lines.append(f"{str(s):>14}  {s.kind:<9} {plan['path']:<9} " + "".join(f"{c:<34}" for c in cells))
+    task = sum(s.kind != "extra" for s in shapes)
     for ln in runs_on:
-        ck, tuned, task_ck, task_tuned = counts[ln.name]
-        lines.append(f"the {ln.name} line ({ln.span}): {ck} of {len(shapes)} shapes run CK "
-                     f"({task_ck} of the {len(task)} test and benchmark shapes); {tuned} of {len(shapes)} have a "
-                     f"tuned row ({task_tuned} of {len(task)})")
+        ck, tuned, in_task = zip(*marks[ln.name])
+        task_ck, task_tuned = (sum(x and t for x, t in zip(xs, in_task)) for xs in (ck, tuned))
+        lines.append(f"the {ln.name} line ({ln.span}): {sum(ck)} of {len(shapes)} shapes run CK "
+                     f"({task_ck} of the {task} test and benchmark shapes); {sum(tuned)} of {len(shapes)} have a "
+                     f"tuned row ({task_tuned} of {task})")
     return "\n".join(lines)
 
 

@@ -188,8 +188,8 @@ def littles_law_table(shapes=None) -> str:
     (default: the benchmark shapes with M <= 32): the bytes the call reads and their time at the device's
     bandwidth, the distinct bytes the resident CTAs request at once (`occupancy.in_flight_bytes`, with
     `Launch.steps_in_flight` K steps requested per CTA), and the longest memory round trip that keeps the
-    device streaming (`occupancy.latency_covered_us`). '?': the kernel's K step is not known (aiter's ASM and CK kernels are not
-    compiled here; mma_sm90's CUDA loads are not modelled)."""
+    device streaming (`occupancy.latency_covered_us`). '?': the kernel's K step is not known (aiter's ASM and
+    CK kernels are not compiled here; mma_sm90's CUDA loads are not modelled)."""
     if shapes is None:
         shapes = [s.mnk for s in shapes_mod.load("benchmark") if s.m <= 32]
     lines = [f"{'shape':>14}  {'device':6} {'launch':34} {'reads':>8} {'at BW':>7} {'K steps':>7} "
