@@ -125,7 +125,11 @@ def check_splitk_call(call, data, result, config: dict, passes_use_aot: bool, la
     assert kw.pop("config") == config
     # aiter writes into the config it gets: the caller's own must stay clean
     assert kw.pop("config_object") is not config and "SPLITK_BLOCK_SIZE" not in config
-    assert kw == dict(dtype=torch.bfloat16, y=None, skip_reduce=False, **({"use_aot": False} if passes_use_aot else {}))
+    # a fresh bf16 output of its own (the seed's y=; aiter's bf16 split buffer reads y.dtype), returned as C
+    y = kw.pop("y")
+    assert y is not None and y.dtype == torch.bfloat16 and tuple(y.shape) == (m, n) and y.device == a.device, label
+    assert result.data_ptr() == y.data_ptr(), label
+    assert kw == dict(dtype=torch.bfloat16, skip_reduce=False, **({"use_aot": False} if passes_use_aot else {}))
     ref_q, ref_s = quantize_mxfp4(a, "rne")
     assert x.dtype == torch.uint8 and torch.equal(x, ref_q) and x.stride() == (k // 2, 1), label
     assert x_scales.dtype == torch.uint8 and torch.equal(x_scales, ref_s) and x_scales.stride() == (k // 32, 1), label

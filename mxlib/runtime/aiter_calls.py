@@ -86,9 +86,11 @@ def _parameters(fn) -> tuple:
 def aiter_splitk(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tensor, *,
                  config: dict = SEED_SPLITK_CONFIG, rounding: str = "rne") -> torch.Tensor:
     """aiter's Triton gemm_afp4wfp4_preshuffle on A quantized with natural-layout scales (M, K/32), B_shuffle
-    viewed as (N/16, K/2*16) and B_scale_sh as (N_pad/32, K), uint8 throughout. `use_aot=False` goes with
-    the call wherever the function still takes it (below aiter 0.1.15, ROCm/aiter#2695): otherwise an AOT
-    metadata file for the shape would replace `config`."""
+    viewed as (N/16, K/2*16) and B_scale_sh as (N_pad/32, K), uint8 throughout, into a fresh (M, N) bf16 `y`
+    (as the seed passes its own: aiter's wrapper reads `y.dtype` for its split buffer when
+    `set_use_gemm_splitk_bf16(True)` was called, even with no `y`). `use_aot=False` goes with the call wherever
+    the function still takes it (below aiter 0.1.15, ROCm/aiter#2695): otherwise an AOT metadata file for the
+    shape would replace `config`."""
     from aiter.ops.triton.gemm.basic.gemm_afp4wfp4 import gemm_afp4wfp4_preshuffle
 
     m, k = a.shape
@@ -98,7 +100,9 @@ def aiter_splitk(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Ten
     w_scale = _aiter_view(b_scale_sh, (b_scale_sh.shape[0] // 32, k), "B_scale_sh")
     extra = {"use_aot": False} if "use_aot" in _parameters(gemm_afp4wfp4_preshuffle) else {}
     # A fresh dict per call: aiter writes SPLITK_BLOCK_SIZE and the adjusted BLOCK_SIZE_K into it.
-    return gemm_afp4wfp4_preshuffle(a_q, w, a_scale, w_scale, dtype=torch.bfloat16, config=dict(config), **extra)
+    y = torch.empty((m, n), dtype=torch.bfloat16, device=a.device)
+    return gemm_afp4wfp4_preshuffle(a_q, w, a_scale, w_scale, dtype=torch.bfloat16, y=y, config=dict(config),
+                                    **extra)
 
 
 def aiter_available(device=None) -> tuple[bool, str]:
