@@ -20,7 +20,8 @@ zero-copy views:
   ``dtypes.fp8_e8m0``, out (ceil32(M), N) bf16 because the kernel writes whole 32-row tiles; the result
   is ``out[:M]``. kernelName is what the seed passes (`mxlib.spec.seed.seed_plan`): the 32x128 kernel,
   ``_ZN5aiter41f4gemm_bf16_per1x32Fp4_BpreShuffle_32x128E``, for the three shapes it names, else "" (aiter's
-  heuristic picks, 192x128 for every contest shape); log2_k_split 0.
+  heuristic picks: 192x128 for every contest shape in libstdc++'s visiting order of its kernel map, which
+  `mxlib.spec.aiter_rules.asm_heuristic` replicates; another order can pick another tile); log2_k_split 0.
   `log2_k_split` is honoured only by the 128x512 and 256x256 kernels (``splitK`` column of aiter's
   hsa/gfx950/f4gemm/f4gemm_bf16_per1x32Fp4.csv); every other kernel silently ignores it, so passing a
   nonzero value to one of them is refused here.

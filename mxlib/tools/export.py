@@ -613,7 +613,8 @@ def _amd_top(kind: str, plans: dict, table: dict) -> str:
         "#",
         "# The seed's call per contest shape, and the GEMM kernel aiter then runs (mxlib.spec.seed.seed_plan; how",
         "# it is chosen; the aiter releases that holds for). Any other shape: the same rule (seed_path), the kernel",
-        "# left to aiter.",
+        "# left to aiter. \"heuristic\": aiter's pick when given no name, in libstdc++'s visiting order of its",
+        "# kernel map (aiter built by hipcc on Linux); another order can pick another tile (mxlib.spec.aiter_rules).",
     ]
     from ..spec.aiter_rules import AITER_LINES
     from ..spec.seed import DEFAULT_AITER, seed_plan
