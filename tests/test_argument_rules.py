@@ -192,7 +192,9 @@ def test_shape_text_is_read_back_as_written():
     anything but three decimal integers is refused by the argument's name (the sizes' rules are gemm_shape's)."""
     assert all(shapes.parse_mnk(str(s)) == s.mnk for s in shapes.load())
     assert shapes.parse_mnk(" 16X2112x7168 ") == shapes.parse_mnk("16 x 2112 x 7168") == (16, 2112, 7168)
-    for bad in ("4x4", "1x2x3x4", "4x-64x512", "+4x64x512", "4_0x64x512", "4x64x512:5", "", "4.0x64x512"):
+    # "²" is a digit to str.isdigit but not to int(); full-width "４" is one to both: neither is a decimal size
+    for bad in ("4x4", "1x2x3x4", "4x-64x512", "+4x64x512", "4_0x64x512", "4x64x512:5", "", "4.0x64x512",
+                "\u00b2x16x64", "\uff14x16x64"):
         with pytest.raises(ValueError, match=r"--shapes: .* is not MxNxK \(three decimal integers"):
             shapes.parse_mnk(bad, "--shapes")
 

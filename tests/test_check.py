@@ -32,9 +32,9 @@ def test_checked_passes_backend_and_path_and_names_what_ran(monkeypatch):
     assert line.split()[5] == "triton"  # what ran, not the CPU's default backend
 
 
-def _run(argv, monkeypatch, capsys):
-    """`python -m mxlib check ARGV` on the CPU with `checked` stood in: (exit code, stdout, the backend that
-    run() handed to checked)."""
+def _run(argv, monkeypatch, capsys, failing=()):
+    """`python -m mxlib check ARGV` on the CPU with `checked` stood in, its rows of an M in `failing` failed:
+    (exit code, stdout, the backend that run() handed to checked)."""
     from mxlib.__main__ import main
 
     handed = []
@@ -42,7 +42,7 @@ def _run(argv, monkeypatch, capsys):
     def fake_checked(rows, device, backend=None, path=None):
         handed.append(backend)
         for kind, m, n, k, seed in rows:
-            yield f"{kind} {m} {n} {k} {seed}", True
+            yield f"{kind} {m} {n} {k} {seed}", m not in failing
 
     monkeypatch.setattr(check, "checked", fake_checked)
     monkeypatch.setattr(check, "backends", lambda: {"triton": (True, ""), "torch": (True, ""), "aiter": (False, "")})
@@ -82,3 +82,38 @@ def test_a_failed_check_leaves_no_triton_interpret_behind(monkeypatch, capsys):
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     assert main(["check", "--device", "cpu", "--path", "mma_sm90"]) == 2
     assert "TRITON_INTERPRET" not in os.environ, capsys.readouterr()
+
+
+def test_a_failed_row_fails_the_command(monkeypatch, capsys):
+    """The exit status is what CI reads (`.ci/run`): one wrong output among passing ones makes it 1."""
+    code, out, _ = _run([], monkeypatch, capsys)
+    assert code == 0 and " 0 failed" in out
+    rows = len(check.SMALL_SHAPES)
+    m = check.SMALL_SHAPES[0][0]
+    failed = sum(1 for s in check.SMALL_SHAPES if s[0] == m)
+    code, out, _ = _run([], monkeypatch, capsys, failing={m})
+    assert code == 1 and f"{rows - failed} passed, {failed} failed" in out
+
+
+def test_the_variable_stays_for_kernels_imported_under_it():
+    """A fresh process whose kernels the command imported under its TRITON_INTERPRET=1 keeps the variable:
+    they were built for the interpreter, and a later Triton call there needs it still set."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, sys\n"
+        "from mxlib.tools import check\n"
+        "assert 'TRITON_INTERPRET' not in os.environ and 'mxlib.kernels.common' not in sys.modules\n"
+        "def fake(rows, device, backend=None, path=None):\n"
+        "    import mxlib.kernels.common\n"
+        "    yield 'small', True\n"
+        "check.checked = fake\n"
+        "check.backends = lambda: {'triton': (True, ''), 'torch': (True, ''), 'aiter': (False, '')}\n"
+        "from mxlib.__main__ import main\n"
+        "assert main(['check', '--device', 'cpu']) == 0\n"
+        "print(os.environ.get('TRITON_INTERPRET'))\n")
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root, timeout=300)
+    assert got.returncode == 0 and got.stdout.strip().splitlines()[-1] == "1", got.stderr[-2000:]

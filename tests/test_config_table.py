@@ -53,6 +53,21 @@ def test_a_new_path_goes_last_among_its_shape_and_a_new_shape_at_the_end(table):
     assert list(load_table("h200", str(table.parent))) == [(4, 64, 512), (8, 64, 512), (16, 64, 512)]
 
 
+@pytest.mark.parametrize("text", [
+    "m,n,k,path,config\n4,64,512,fused,split_k=4\n4,64,512,splitk,split_k=7\n4,64,512,fused_fp4,split_k=1\n",
+    "m,n,k,path,config\n4,64,512,fused,split_k=4\n8,64,512,fused,split_k=2\n4,64,512,splitk,split_k=7\n"
+    "4,64,512,fused_fp4,split_k=1\n"])
+def test_a_row_moved_down_lands_at_its_index_among_the_shapes_rows(tmp_path, text):
+    """Moving a row down deletes its line first: the shape's later rows move up one line, so the index is
+    counted among the rows that remain, adjacent or interleaved with another shape's."""
+    file = tmp_path / "h200.csv"
+    file.write_text(text)
+    set_row(file, (4, 64, 512), "fused", "split_k=8", index=1)
+    assert [r for r in _rows(file) if r.startswith("4,")] == [
+        "4,64,512,splitk,split_k=7", "4,64,512,fused,split_k=8", "4,64,512,fused_fp4,split_k=1"]
+    assert [p for p, _ in load_table("h200", str(tmp_path))[(4, 64, 512)]] == ["splitk", "fused", "fused_fp4"]
+
+
 def test_an_index_equal_to_the_shapes_row_count_puts_the_row_last(table):
     """index counts positions among the shape's rows: one past its last row is the end of them."""
     set_row(table, (4, 64, 512), "ck", "block_n=64", index=2)

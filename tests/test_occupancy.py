@@ -3,12 +3,15 @@ import csv
 import math
 import random
 from dataclasses import replace
+from types import SimpleNamespace
 
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mxlib.tools import occupancy as occ
+from mxlib.tools.repo import RESULTS_DIR
 from mxlib.spec import shapes as shapes_mod
 
 SEED_SHAPE = (16, 2112, 7168)
@@ -192,6 +195,13 @@ def test_sweep_dry_run_builds_and_verifies(tmp_path):
         assert r["ok"] == "1" and r["measured_us"] == ""  # verified, never timed
         assert int(r["ctas"]) == 2 * int(r["split_k"])  # 16x64 tiles over 16 x 128
         assert float(r["predicted_prior_us"]) > 0
+        # no profiler on the CPU: the count by structure, as the H200's profiler counted (2, 3 with split-K)
+        assert r["kernels_from"] != "profiler" and int(r["kernels"]) == 2 + (int(r["split_k"]) > 1)
+    assert {r["split_k"] for r in rows} == {"1", "3"}
+    recorded = pd.read_csv(RESULTS_DIR / "h200" / "splitk_sweep.csv")
+    assert (recorded["kernels_from"] == "profiler").all()
+    for split_k, kernels in zip(recorded["split_k"], recorded["kernels"]):
+        assert sweeps.path_kernels(SimpleNamespace(split_k=split_k)) == kernels
 
 
 class _BrokenPath:

@@ -1,8 +1,11 @@
 """The contest reference: golden GEMMs, input generation, and a check that catches wrong outputs."""
+from types import SimpleNamespace
+
 import pytest
 import torch
 
 import mxlib
+from mxlib.spec import validate
 from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight
 from mxlib.spec.reference import check_exact, compare, generate_input, ref_kernel, unpack_data
 
@@ -276,6 +279,11 @@ def test_b_and_b_q_on_another_device_are_refused_by_name():
         unpack_data((a, b.to("meta"), b_q, b_sh, b_s))
     with pytest.raises(ValueError, match="A and B_q must be on the same device"):
         unpack_data((a, b, b_q.to("meta"), b_sh, b_s))
+    # two GPUs of one kind are two devices (stand-ins: torch.device needs no GPU; the rule reads .device only)
+    gpu0, gpu1 = (SimpleNamespace(device=torch.device("cuda", i)) for i in (0, 1))
+    with pytest.raises(ValueError, match="must be on the same device, got cuda:0 and cuda:1"):
+        validate.same_device(gpu0, gpu1, "A", "B")
+    validate.same_device(gpu0, SimpleNamespace(device=torch.device("cuda:0")), "A", "B")
 
 
 def test_a_term_beyond_fp64s_53_bits_moves_the_reference_one_bf16_step_and_check_exact_allows_it():

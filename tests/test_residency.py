@@ -1,4 +1,6 @@
 """mxlib.tools.residency: notebook 06's tables and figures, from the seed's plan and the compiled records."""
+import dataclasses
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -19,12 +21,19 @@ def test_gemm_launches_residency_from_compiled_resources():
     assert (asm.ctas, asm.resident, asm.block_k) == (23, 1, None)  # aiter's ASM kernels: one workgroup per CU
     ck = residency.gemm_launches((256, 3072, 1536))[0]
     assert ck.resident is None and ck.rounds == 1  # CK not compiled here, but 96 CTAs fit one per CU anyway
+    assert dataclasses.replace(ck, ctas=ck.units).rounds == 1  # exactly one CTA a unit: still one round
+    assert dataclasses.replace(ck, ctas=ck.units + 1).rounds is None
 
 
 def test_residency_and_littles_law_tables():
     text = residency.residency_table()
     row = next(line for line in text.splitlines() if "split-K" in line)
     assert row.split()[-7:] == ["119", "4", "1", "119", "of", "256", "(46%)"]
+    # units with work: every CTA's unit while they are fewer than the units, else every unit (264 on 132 SMs)
+    for line in text.splitlines()[1:-1]:
+        ctas, *_, busy, _, units, _ = line.split()[-7:]
+        assert int(busy) == min(int(ctas), int(units)), line
+    assert any(int(line.split()[-7]) > int(line.split()[-2]) for line in text.splitlines()[1:-1])
     law = residency.littles_law_table()
     assert "64x7168x2048" not in law  # M <= 32 only
     row = next(line for line in law.splitlines() if "split-K" in line)
@@ -61,6 +70,10 @@ def test_unit_loads_and_cu_map_place_every_cta():
             img = residency.unit_loads(ctas, dev)
             assert img.shape == shape and img.sum() == ctas
     assert residency.unit_loads(238, "H200").max() == 2 and (residency.unit_loads(238, "H200") == 2).sum() == 106
+    assert (residency.unit_loads(238, "H200").ravel()[:106] == 2).all()  # CTA i on SM i % 132: the first 106 twice
+    # MI355X: CTAs round-robin over the 8 XCDs, then CU j % 32 in each: XCD 0 gets CTAs 0, 8, 16 on CUs 0-2
+    img = residency.unit_loads(17, "MI355X")
+    assert img[0, :3].tolist() == [1, 1, 1] and img[1:, :2].all() and img[:, 3:].sum() == 0 and img[1:, 2].sum() == 0
     fig = residency.cu_map(_residency())
     assert len(fig.axes) == 6
     assert [int(ax.images[0].get_array().sum()) for ax in fig.axes] == [17, 17, 119, 119, 238, 238]
