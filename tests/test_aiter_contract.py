@@ -507,6 +507,12 @@ def test_aiter_triton_baseline_by_path_matches_reference(m, n, k, sms):
     assert ok, f"seed {seed}: {msg}"
 
 
+def test_the_release_ci_installs_is_one_the_baseline_loads():
+    from mxlib.tools.baselines import aiter_triton
+
+    assert aiter_triton.SUPPORTED_VERSION.match(aiter_triton.PYPI_RELEASE)
+
+
 def test_aiter_triton_baseline_refuses_unsafe_shapes():
     from mxlib.tools.baselines import aiter_triton
 

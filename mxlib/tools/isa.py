@@ -53,6 +53,7 @@ DEVICE_KINDS = {"gfx950": MI355X.kind, "sm_90": H200.kind}  # the config table m
 DEFAULT_OUT = {"gfx950": RESULTS_DIR / "mi355x" / "isa.csv", "sm_90": RESULTS_DIR / "h200" / "isa_sm90.csv"}
 STUB_AITER = Path(__file__).resolve().parent / "isa_aiter"
 NOT_COMPILED = "not Triton, not compiled"
+AITER_OWN = "aiter's own Triton kernel"  # the note's start on a row compiled from PyPI amd-aiter's kernel files
 # Columns by target where they differ. scratch_bytes: gfx950 the listing's ScratchSize, sm_90 the stack frame
 # (cuobjdump's STACK). spill_bytes: gfx950 ScratchSize again (Triton's kernels keep only spills there), sm_90 the
 # bytes of spill stores (`spill_store_bytes`). occupancy: gfx950 only, the compiler's waves per SIMD (a
@@ -366,7 +367,7 @@ def kernel_row(launch: Launch, target: str, shape, source: str, path: str, stamp
         row["note"] = "calls aiter's _mxfp4_quant_op: compiled with the stand-in in mxlib/tools/isa_aiter"
     if launch.fn.__module__.startswith("_mxlib_aiter_triton_"):
         stub = sys.modules.get("aiter.ops.triton.gemm.basic.gemm_afp4wfp4")
-        row["note"] = f"aiter's own Triton kernel, from PyPI's amd-aiter {getattr(stub, 'LOADED', None)} kernel files"
+        row["note"] = f"{AITER_OWN}, from PyPI's amd-aiter {getattr(stub, 'LOADED', None)} kernel files"
     row.update(config=_config_text({**constexprs, **{k: options.get(k) for k in _OPTION_KEYS if k in options}}),
                grid_ctas=_grid_ctas(launch, constexprs), num_warps=meta.num_warps, num_stages=meta.num_stages,
                shared_bytes=meta.shared)

@@ -46,6 +46,7 @@ QUANT_KERNEL = "_dynamic_mxfp4_quant_kernel"
 GEMM_FILE = "_triton_kernels/gemm_afp4wfp4.py"
 QUANT_FILE = "_triton_kernels/quant.py"
 SUPPORTED_VERSION = re.compile(r"^0\.1\.7\.post2(\.dev\d+)?$")
+PYPI_RELEASE = "0.1.7.post2.dev18"  # the one PyPI holds; CI installs it (--no-deps, --target) for the tests
 
 BLOCK_SIZE_K = 256
 
