@@ -334,6 +334,20 @@ def build_check(out_dir: Path) -> subprocess.Popen | None:
                             shell=True, stdout=open(tmp / "nvcc_build.txt", "w"), stderr=subprocess.STDOUT)
 
 
+def parse_families(text: str) -> tuple[str, ...]:
+    """--families: kernel families joined by commas, each one `G.mma_family` gives a compiled tiling, or "none"
+    alone (sweep nothing, time the table's rows only); anything else is refused by name."""
+    known = sorted({G.mma_family(t) for t in G.mma_tilings()})
+    families = tuple(f.strip() for f in text.split(","))
+    if families == ("none",):
+        return ()
+    bad = [f for f in families if f not in known]
+    if bad:
+        raise argparse.ArgumentTypeError(f"unknown famil{'y' if len(bad) == 1 else 'ies'} {', '.join(map(repr, bad))}: "
+                                         f"give {', '.join(known)} joined by commas, or none")
+    return families
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--out", type=Path, required=True)
@@ -341,8 +355,9 @@ def main() -> int:
     p.add_argument("--kinds", default="test,benchmark,extra")
     p.add_argument("--table", action="store_true")
     p.add_argument("--skip-checks", action="store_true")
-    p.add_argument("--families", default="direct,pipelined",
-                   help="kernel families to sweep (direct, staged, pipelined, wgmma, wspec); the table's rows are always timed")
+    p.add_argument("--families", default="direct,pipelined", type=parse_families,
+                   help="kernel families to sweep (direct, staged, pipelined, wgmma, wspec), or none; the table's "
+                        "rows are always timed")
     args = p.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     print("torch", torch.__version__, torch.cuda.get_device_name(), "cc", torch.cuda.get_device_capability())
@@ -353,7 +368,7 @@ def main() -> int:
         return 1
     if not args.skip_checks:
         checks(args.out)
-    speed(args.out, args.kinds.split(","), args.iters, args.table, args.families.split(","))
+    speed(args.out, args.kinds.split(","), args.iters, args.table, args.families)
     if proc is not None:
         proc.wait(timeout=300)
         log = Path(proc.args.split(" -o ")[1].split("/k.cubin")[0]) / "nvcc_build.txt"

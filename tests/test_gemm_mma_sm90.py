@@ -5,6 +5,7 @@ The compile test is CI's guard against a broken kernel: it builds the shipped so
 the nvcc this machine has (PATH, /usr/local/cuda, $CUDA_HOME or the nvidia-cuda-nvcc wheel) and
 requires every kernel to use no local memory. It skips, saying so, only where no nvcc exists.
 """
+import argparse
 import ctypes
 import dataclasses
 import importlib.util
@@ -585,6 +586,18 @@ def test_probe_table_writer_keeps_the_rows_of_shapes_it_did_not_sweep(tmp_path, 
         "4,64,512,mma_sm90,split_k=2", "4,64,512,fused,split_k=4",
         "8,64,512,fused,split_k=4", "8,64,512,mma_sm90,split_k=5",
         "16,64,512,fused,split_k=4", "16,64,512,mma_sm90,split_k=1"]
+
+
+def test_probe_families_are_checked_by_name():
+    """--families takes the families the cubin compiles, or "none" (the table's rows only); a reverted family's
+    name (wfused) or a typo is refused, where it would have swept nothing and said nothing."""
+    probe = _script("mma_probe")
+    assert probe.parse_families("direct, wspec") == ("direct", "wspec") and probe.parse_families("none") == ()
+    assert set(probe.parse_families("direct,staged,pipelined,wgmma,wspec")) == {
+        G.mma_family(t) for t in G.mma_tilings()}
+    for bad in ("wfused", "direct,wpsec", "none,direct", ""):
+        with pytest.raises(argparse.ArgumentTypeError, match="unknown famil"):
+            probe.parse_families(bad)
 
 
 def test_timeline_script_finds_its_anchors_in_the_kernel_source(tmp_path):
