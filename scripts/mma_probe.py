@@ -146,7 +146,8 @@ def checks(out_dir: Path) -> list[dict]:
             while G.mma_smem_bytes(tiling, bk // 128) > G.MMA_MAX_SMEM:
                 bk //= 2
             if tiling.num_stages > 1:  # pipelined, wgmma, wspec: the ring's depth instead of a round's
-                stages = max(2 + (bk // 128) % 3, 3 if tiling.wgmma == 1 or tiling.warps_k else 2)
+                # (two warpgroups along K take even depths from 4 only: MmaConfig says why)
+                stages = (4, 6)[bk // 128 % 2] if tiling.warps_k else max(2 + bk // 128 % 3, 3 if tiling.wgmma == 1 else 2)
                 cfg = dataclasses.replace(tiling, split_k=split, num_stages=stages)
             else:
                 cfg = dataclasses.replace(tiling, block_k=bk, split_k=split)

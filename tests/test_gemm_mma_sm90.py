@@ -123,13 +123,15 @@ def test_wspec_family_configs():
     assert G.mma_smem_bytes(dataclasses.replace(cfg, num_stages=4), 12) == G.mma_smem_bytes(wgmma, 12) + (2 * 4 + 1 + 2) * 8
     one = dataclasses.replace(cfg, block_n=64, num_warps=4, num_stages=2)
     assert G.mma_ctas_per_sm(one, 4) == 3 and G.mma_ctas_per_sm(dataclasses.replace(one, block_m=128), 4) == 2
-    along_k = dataclasses.replace(one, block_m=128, num_warps=8, warps_k=2, num_stages=3)
+    along_k = dataclasses.replace(one, block_m=128, num_warps=8, warps_k=2, num_stages=4)
     assert G.mma_kernel_name(along_k) == "mxfp4_mma_sm90_t128_x1_k2" and G.mma_ctas_per_sm(along_k, 4) == 1
     assert G.mma_smem_bytes(along_k, 4) >= 2 * 128 * 68 * 4
     family = "wgmma=2 needs warps_k 0 or 2 and num_stages 2..8"
     for bad, rule in ((dict(num_stages=1), family), (dict(num_stages=G.MMA_WSPEC_MAX_STAGES + 1), family),
                       (dict(warps_k=2, num_warps=16), TILING), (dict(warps_k=1), family), (dict(block_m=8), TILING),
-                      (dict(block_n=64, num_warps=8, warps_k=2, num_stages=2), family)):
+                      (dict(block_n=64, num_warps=8, warps_k=2, num_stages=2), family),
+                      (dict(block_n=64, num_warps=8, warps_k=2, num_stages=3), family),
+                      (dict(block_n=64, num_warps=8, warps_k=2, num_stages=7), family)):
         with pytest.raises(ValueError, match=rule):
             dataclasses.replace(cfg, **bad)
     names = {G.mma_kernel_name(c) for c in G.mma_tilings() if c.wgmma == 2}
@@ -185,6 +187,28 @@ def test_default_config_holds_any_k_at_any_m():
     for bad in ((64, 0, 512), (0, 64, 512), (64, 64, 0)):
         with pytest.raises(ValueError, match="must be a positive integer"):
             G.default_config(*bad)
+
+
+def test_two_warpgroups_along_k_take_even_depths_from_four_only():
+    """wspec with two warpgroups along K: chunk i fills stage i % num_stages and goes to warpgroup i % 2, so at an odd
+    depth a stage's fills alternate between the warpgroups, and a warpgroup's parity wait on its stage's barrier cannot
+    tell the other warpgroup's fill (the phase before) from its own: a late copy would let it multiply a stage that
+    does not hold its chunk. Config refuses those depths by name, and the default rule, which took 3 stages where 4
+    did not fit (M 33..64 at K of about 150,000), takes 4 or falls back to family direct."""
+    two = G.Config(block_m=64, block_n=64, block_k=128, num_warps=8, warps_k=2, num_stages=4, wgmma=2)
+    for stages in (3, 5, 7):
+        with pytest.raises(ValueError, match="even and at least 4 with warps_k=2"):
+            dataclasses.replace(two, num_stages=stages)
+    for stages in (3, 5, 7):  # one warpgroup: every stage's fills go to it
+        dataclasses.replace(two, num_warps=4, warps_k=0, num_stages=stages)
+    seen = set()
+    for m in (33, 48, 64):
+        for k in range(128, 200_000, 1664):
+            cfg = G._mma_default_config(m, 4096, k, 132)
+            seen.add((G.mma_family(cfg), cfg.num_stages))
+            assert cfg.wgmma != 2 or not cfg.warps_k or cfg.num_stages in (4, 6, 8), (m, k, cfg)
+    assert {("wspec", 8), ("wspec", 6), ("wspec", 4), ("direct", 1)} <= seen, seen
+    assert G.mma_family(G._mma_default_config(64, 4096, 160_000, 132)) == "direct"
 
 
 def test_round_chunks_are_the_longest_ranges_or_one_round():
@@ -502,8 +526,8 @@ def test_every_tiling_split_and_round():
 @pytest.mark.gpu
 @pytest.mark.skipif(not ON_HOPPER, reason="mma_sm90 runs on compute capability 9.0 only")
 def test_wspec_ring_depths_ranks_without_chunks_and_the_tables_rows():
-    """What the tiling sweep above leaves out: wspec at every ring depth (2..8; odd depths wrap the ring in
-    the middle of a phase, 3 with two warpgroups along K decodes one chunk early), a split above the chunks
+    """What the tiling sweep above leaves out: wspec at every ring depth it takes (2..8 with one warpgroup, odd
+    depths wrapping the ring in the middle of a phase; 4, 6 and 8 with two along K), a split above the chunks
     (ranks with none), and every mma_sm90 row of the H200 table at its own shape and config."""
     seed = fresh_seed()
     cases = []
@@ -511,7 +535,7 @@ def test_wspec_ring_depths_ranks_without_chunks_and_the_tables_rows():
         for stages in range(2, G.MMA_WSPEC_MAX_STAGES + 1):
             try:
                 cfg = dataclasses.replace(tiling, num_stages=stages, split_k=1)
-            except ValueError:  # a depth the family refuses (two warpgroups along K need more than 2)
+            except ValueError:  # a depth the family refuses (two warpgroups along K need an even one from 4)
                 continue
             if G.mma_smem_bytes(cfg, 9) <= G.MMA_MAX_SMEM:  # K = 1088: 9 chunks
                 cases.append(((cfg.block_m + 3, cfg.block_n + 16, 1088), cfg))

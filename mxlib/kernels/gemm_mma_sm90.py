@@ -108,7 +108,8 @@ class MmaConfig:
     with warpgroup MMAs: num_warps = 4 per 64 rows of block_n, warps_k = 0, num_stages >= 3), 2 for
     family "wspec" (the wgmma tilings warp-specialized, MMA_WSPEC: num_warps counts the consumer warps,
     4 per 64 rows of block_n times warpgroups along K, warps_k = 0 for one of those or 2 for two taking
-    alternate chunks; one producer warp is added; num_stages 2..MMA_WSPEC_MAX_STAGES), else 0."""
+    alternate chunks; one producer warp is added; num_stages 2..MMA_WSPEC_MAX_STAGES, even and at least 4 with
+    warps_k=2), else 0."""
     block_m: int = 16
     block_n: int = 64
     block_k: int = 1024
@@ -131,11 +132,17 @@ class MmaConfig:
             raise ValueError(f"mma_sm90 Config.wgmma=1 needs warps_k=0 and num_stages >= 3, got "
                              f"warps_k={self.warps_k} num_stages={self.num_stages}")
         if self.wgmma == 2 and (self.warps_k not in (0, 2) or not 2 <= self.num_stages <= MMA_WSPEC_MAX_STAGES
-                                or self.num_stages <= self.warps_k):
-            # two warpgroups along K with two stages would deadlock: a warpgroup frees its stage only
-            # after issuing its next chunk, which sits in the stage the producer still waits for
+                                or self.warps_k and (self.num_stages < 4 or self.num_stages % 2)):
+            # Two warpgroups along K take alternate chunks, and chunk i fills stage i % num_stages. With two
+            # stages they would deadlock (a warpgroup frees its stage only after issuing its next chunk, which
+            # sits in the stage the producer still waits for). With an odd depth a stage's fills alternate
+            # between the warpgroups, so a warpgroup waits for a phase of its stage's barrier whose previous
+            # phase (the other warpgroup's chunk) it never waited for: if that chunk's copy lands late, the
+            # parity wait reads the previous phase as its own and returns early, and the MMA reads a stage
+            # that does not hold its chunk. With an even depth each stage belongs to one warpgroup.
             raise ValueError(f"mma_sm90 Config.wgmma=2 needs warps_k 0 or 2 and num_stages 2..{MMA_WSPEC_MAX_STAGES} "
-                             f"(3.. with warps_k=2), got warps_k={self.warps_k} num_stages={self.num_stages}")
+                             f"(even and at least 4 with warps_k=2), got warps_k={self.warps_k} "
+                             f"num_stages={self.num_stages}")
         if self.wgmma != 2 and self.num_stages > 1 and (self.warps_k or self.num_stages > MMA_MAX_STAGES):
             raise ValueError(f"mma_sm90 Config.num_stages must be 1, or 2..{MMA_MAX_STAGES} with warps_k=0 "
                              f"(family pipelined), got num_stages={self.num_stages} warps_k={self.warps_k}")
@@ -172,7 +179,7 @@ def mma_tilings() -> list[MmaConfig]:
     out += [MmaConfig(block_m=bm, block_n=64 * g, block_k=MMA_CHUNK_K, num_warps=4 * g, warps_k=0, num_stages=3,
                       wgmma=1) for bm, g in MMA_WGMMA]
     return out + [MmaConfig(block_m=bm, block_n=64 * g, block_k=MMA_CHUNK_K, num_warps=4 * g * kw,
-                            warps_k=0 if kw == 1 else kw, num_stages=3, wgmma=2) for bm, g, kw, _ in MMA_WSPEC]
+                            warps_k=0 if kw == 1 else kw, num_stages=4, wgmma=2) for bm, g, kw, _ in MMA_WSPEC]
 
 
 def mma_family(cfg: MmaConfig) -> str:
@@ -284,7 +291,7 @@ def _mma_default_config(m: int, n: int, k: int, units: int) -> MmaConfig:
     chunks = -(-k // MMA_CHUNK_K)
     if chunks > 4 or m > 32:  # family wspec
         if 32 < m <= 64:
-            block_m, warps_k, depths = (32, 2, (8, 6, 4, 3)) if chunks <= 4 else (64, 2, (6, 4, 3))
+            block_m, warps_k, depths = (32, 2, (8, 6, 4)) if chunks <= 4 else (64, 2, (6, 4))
         else:
             block_m, warps_k, depths = 128 if m > 64 else next(b for b in (16, 32) if m <= b), 0, (4, 3, 2)
         rows = -(-m // block_m)
