@@ -52,3 +52,23 @@ def spy_on_paths(monkeypatch) -> list:
 
         monkeypatch.setattr(module, "gemm", recorded)
     return ran
+
+
+SENTINEL = 12345
+
+
+def fence_counter_buffers(monkeypatch, module) -> list:
+    """Make `module`'s launches get counter buffers of exactly the count asked for, followed by one word
+    holding SENTINEL, and return the list of buffers handed out: a launch that asks for fewer counters than
+    its kernel uses writes the sentinel (the shared buffers are at least the count, so an undercount there
+    goes unseen)."""
+    handed = []
+
+    def buffer(device, count):
+        t = torch.zeros(count + 1, dtype=torch.int64, device=device)
+        t[count] = SENTINEL
+        handed.append(t)
+        return t
+
+    monkeypatch.setattr(module, "mx_counter_buffer", buffer)
+    return handed

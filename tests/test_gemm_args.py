@@ -1,5 +1,7 @@
 """Argument rules every GEMM path shares (mxlib.kernels.common) and the one-launch paths' launch limits:
 `out` sharing memory with an input, split_k bounds, int32 workspace guards. Small shapes, CPU interpreter."""
+import dataclasses
+
 import pytest
 import torch
 
@@ -56,6 +58,9 @@ def test_byte_spans_of_strided_and_empty_tensors():
         common.mx_check_no_overlap(t[:2], col=t[:, 5])  # column 5 spans rows 0..3
     common.mx_check_no_overlap(t[:0], x=t)  # empty out occupies nothing
     common.mx_check_no_overlap(t[:1, :3], x=t[1:, :3])
+    common.mx_check_no_overlap(t[:2], x=t[2:])  # out ends where x starts: nothing shared
+    with pytest.raises(ValueError, match="out must not share memory with x"):
+        common.mx_check_no_overlap(t[:2], x=t.view(-1)[11:])  # x starts at out's last element
 
 
 @pytest.mark.parametrize("mod", (F, F4))
@@ -160,6 +165,28 @@ def test_a_once_takes_as_many_programs_as_one_counter_counts():
     F.fused_check_launch(16 * MAX_ARRIVALS, 64, 64, cfg)
     with pytest.raises(ValueError, match=f"a_once needs at most {MAX_ARRIVALS} programs, this launch has {MAX_ARRIVALS + 1}"):
         F.fused_check_launch(16 * (MAX_ARRIVALS + 1), 64, 64, cfg)
+
+
+def test_a_once_waits_on_at_most_one_triton_block_of_flags():
+    """An a_once program waits on its K range's flags as one block: block_m / 16 per K iteration, the
+    iterations rounded up to a power of two. 2**17 iterations of 8 flags is Triton's largest block; one
+    iteration more doubles the block and is refused by name (Triton would fail compiling the kernel);
+    split_k 2 halves it, and without a_once there are no flags."""
+    cfg = F.Config(block_m=128, block_n=64, block_k=64, split_k=1, a_once=1)
+    F.fused_check_launch(128, 64, 2**23, cfg)
+    with pytest.raises(ValueError, match=r"a_once watches .* at most 1048576 .*needs 2097152: raise split_k"):
+        F.fused_check_launch(128, 64, 2**23 + 64, cfg)
+    F.fused_check_launch(128, 64, 2**23 + 64, dataclasses.replace(cfg, split_k=2))
+    F.fused_check_launch(128, 64, 2**23 + 64, dataclasses.replace(cfg, a_once=0))
+
+
+@pytest.mark.parametrize("m", (33, 64, 128, 1024))
+@pytest.mark.parametrize("n", (64, 2**12, 2**14))
+def test_fused_default_passes_its_launch_checks_at_the_longest_k(m, n):
+    """The default config of the longest K the int32 rule leaves each shape passes the launch's own checks
+    (a_once's flag block among them), so the default never picks a config its launch refuses."""
+    k = (2**31 - 1) // max(m, n) // 64 * 64
+    F.fused_check_launch(m, n, k, F.default_config(m, n, k, "cpu"))
 
 
 def test_int32_helpers():

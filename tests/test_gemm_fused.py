@@ -20,7 +20,7 @@ from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4
 from mxlib.spec.reference import check_exact, check_implementation, compare, generate_input
 
 from . import golden
-from .helpers import fresh_seed, assert_default_configs_fit_the_contest_shapes, run_into_nan
+from .helpers import SENTINEL, assert_default_configs_fit_the_contest_shapes, fence_counter_buffers, fresh_seed, run_into_nan
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 
@@ -208,6 +208,17 @@ def test_split_counters_reset_between_calls():
     assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf in bufs)
 
 
+@pytest.mark.parametrize("cfg", [F.Config(16, 64, 64, 2), F.Config(16, 64, 128, 2, a_once=1)], ids=["split_k", "a_once"])
+def test_counters_stay_inside_the_buffer_the_launch_asks_for(monkeypatch, cfg):
+    """The counters a launch asks for hold all its kernel uses: split-K arrivals, and with a_once the
+    launch-done counter and every unit's flag after them."""
+    handed = fence_counter_buffers(monkeypatch, F)
+    data = generate_input(20, 128, 256, fresh_seed(), device=DEVICE)
+    ok, msg = check_implementation(data, run_data(data, cfg), "rne")
+    assert ok, msg
+    assert handed and all(int(t[-1]) == SENTINEL for t in handed)
+
+
 @pytest.mark.skipif(torch.cuda.is_available(), reason="interrupts the interpreter between two programs")
 @pytest.mark.parametrize("cfg", [F.Config(16, 64, 128, 4), F.Config(16, 64, 128, 2, a_once=1)],
                          ids=["split_k", "a_once"])
@@ -260,6 +271,34 @@ def test_a_once_equals_per_program_quantization(rounding):
         ok, msg = check_implementation(data, got, rounding)
         assert ok, f"{m}x{n}x{k} {cfg} seed {seed}: {msg}"
     assert all(int(buf.abs().sum()) == 0 for bufs in arrival._mx_counters.values() for buf in bufs)
+
+
+@pytest.mark.parametrize("k, split_k", ((192, 2), (320, 3), (64, 2)))
+def test_a_once_waits_on_the_longest_range_when_split_k_leaves_ranges_uneven(k, split_k):
+    """Where split_k does not divide the K iterations (3 in 2, 5 in 3; 1 in 2 leaves a range empty), a
+    program's flag window covers the longest range, not the average one. With 16-row tiles (one unit per
+    iteration) and two N tiles, N tile 0 quantizes every other unit of its range and finds its first flag
+    up: a window one iteration short would take the second unit's stale workspace as ready."""
+    data = generate_input(16, 128, k, fresh_seed(), device=DEVICE)
+    ok, msg = check_implementation(data, run_data(data, F.Config(16, 64, 64, split_k, a_once=1)), "rne")
+    assert ok, msg
+
+
+def test_a_once_without_split_k_still_releases_every_threads_stores(monkeypatch):
+    """a_once alone (split_k 1) publishes flags, so its launch asks for mx_release_threads' per-thread
+    releases (AMD's and the interpreter's form; here stubbed to a count every backend would show) as a
+    split-K launch does, not none."""
+    seen = {}
+
+    class Launch:
+        def __getitem__(self, grid):
+            return lambda *args, **kwargs: seen.update(kwargs)
+
+    monkeypatch.setattr(F, "_fused_gemm_kernel", Launch())
+    monkeypatch.setattr(F, "mx_release_threads", lambda num_warps: 7 * num_warps)
+    data = generate_input(20, 128, 256, 1, device=DEVICE)
+    F.gemm(data[0], data[3], data[4], config=F.Config(16, 64, 128, 1, num_warps=4, a_once=1))
+    assert seen["A_ONCE"] and seen["RELEASE_THREADS"] == 28
 
 
 @pytest.mark.gpu

@@ -30,7 +30,7 @@ from mxlib.spec.quant import dequantize_mxfp4, quantize_mxfp4
 from mxlib.spec.reference import check_exact, check_implementation, compare, generate_input
 
 from . import golden
-from .helpers import assert_default_configs_fit_the_contest_shapes, fresh_seed, run_into_nan
+from .helpers import SENTINEL, assert_default_configs_fit_the_contest_shapes, fence_counter_buffers, fresh_seed, run_into_nan
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 ROOT = Path(__file__).resolve().parent.parent
@@ -308,6 +308,15 @@ def test_split_counters_survive_an_interrupted_launch():
     assert int(cnt[:tiles].count_nonzero()) == 0
 
 
+def test_split_counters_stay_inside_the_buffer_the_launch_asks_for(monkeypatch):
+    """A split-K launch asks for one arrival counter per tile, and its kernel uses no more."""
+    handed = fence_counter_buffers(monkeypatch, F)
+    data = generate_input(20, 128, 256, fresh_seed(), device=DEVICE)
+    ok, msg = check_implementation(data, run_data(data, F.Config(16, 64, 64, 2)), "rne")
+    assert ok, msg
+    assert handed and all(int(t[-1]) == SENTINEL for t in handed)
+
+
 def test_bad_input_raises():
     data = generate_input(4, 64, 128, 3, device=DEVICE)
     a, _, _, b_shuffle, b_scale_sh = data
@@ -325,10 +334,17 @@ def test_bad_input_raises():
                       (dict(b_cg=2), "b_cg must be 0 or 1")):
         with pytest.raises(ValueError, match=f"fused_fp4 Config.{rule}.*, got {next(iter(bad.values()))}$"):
             F.Config(**bad)
+    F.Config(waves_per_eu=8)  # the bound itself is allowed
 
 
 def test_default_config_and_grid_for_contest_shapes():
     assert_default_configs_fit_the_contest_shapes(F)
+
+
+def test_default_loads_b_l2_only_through_m_32():
+    """The default loads B ".cg" (L2 only, b_cg 1) up to M = 32, the bound included, as the seed's split-K
+    config does, and not above."""
+    assert [F.default_config(m, 2112, 7168).b_cg for m in (1, 32, 33)] == [1, 1, 0]
 
 
 def test_default_n_tile_is_never_narrower_than_half_the_m_tile():

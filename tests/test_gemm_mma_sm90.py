@@ -74,6 +74,8 @@ def test_config_validation():
                       (dict(block_m=16, block_n=64, num_warps=4, warps_k=0, block_k=128 * 100), SMEM)):
         with pytest.raises(ValueError, match=rule):
             G.Config(**bad)
+    at_limit = G.Config(block_m=16, block_n=128, block_k=2304, num_warps=4, warps_k=0)  # the limit itself fits
+    assert G.mma_smem_bytes(at_limit, at_limit.block_k // G.MMA_CHUNK_K) == G.MMA_MAX_SMEM
 
 
 def test_pipelined_family_configs():
@@ -90,6 +92,7 @@ def test_pipelined_family_configs():
                       (dict(num_stages=G.MMA_MAX_STAGES + 1), stages), (dict(warps_k=1), stages), (dict(block_n=48), TILING)):
         with pytest.raises(ValueError, match=rule):
             dataclasses.replace(cfg, **bad)
+    assert dataclasses.replace(cfg, num_stages=G.MMA_MAX_STAGES).num_stages == G.MMA_MAX_STAGES  # the bound itself
     assert {c.num_stages > 1 for c in G.mma_tilings()} == {True, False}
 
 
@@ -276,6 +279,49 @@ def test_grid_refuses_more_m_tiles_than_cuda_allows():
         G.mma_grid_dims(128 * G.MMA_MAX_GRID_Y + 1, 2112, cfg)
 
 
+def test_the_grid_carries_the_k_splits_along_z():
+    """split_k CTAs of one tile form a cluster along z: (N tiles, M tiles, split_k), as many CTAs as
+    mma_gemm_ctas counts."""
+    cfg = G.Config(block_m=16, block_n=64, block_k=128, split_k=4, num_warps=4, warps_k=0, num_stages=2)
+    assert G.mma_grid_dims(40, 256, cfg) == [4, 3, 4]
+    assert 4 * 3 * 4 == G.mma_gemm_ctas(40, 256, 1024, cfg)
+
+
+def _planned_launches(monkeypatch) -> list:
+    """Build _MmaCall without a GPU: kernel functions are names, and each planned launch is recorded as
+    (kernel name, threads per CTA, shared memory bytes)."""
+    planned = []
+    monkeypatch.setattr(G, "_mma_function", lambda lib, mod, functions, name, smem: name)
+    monkeypatch.setattr(G, "_MmaPlannedLaunch", lambda lib, fn, name, values, grid, threads, smem, attrs:
+                        planned.append((name, threads, smem)))
+    return planned
+
+
+def test_a_launch_at_exactly_the_shared_memory_limit_is_built(monkeypatch):
+    """The smem check at launch size refuses only what passes MMA_MAX_SMEM: at 2 stages of 16x64 tiles, a
+    K range of 840 chunks needs exactly the limit and is built; 842 (the scales grow by two chunks at a
+    time) is refused."""
+    planned = _planned_launches(monkeypatch)
+    cfg = G.Config(block_m=16, block_n=64, block_k=128, num_warps=4, warps_k=0, num_stages=2)
+    k = 840 * G.MMA_CHUNK_K
+    assert G.mma_smem_bytes(cfg, G.mma_round_chunks(cfg, k)) == G.MMA_MAX_SMEM
+    G._MmaCall(None, None, {}, 16, 64, k, k, k // 32, cfg, False)
+    assert planned[-1][2] == G.MMA_MAX_SMEM
+    k += 2 * G.MMA_CHUNK_K
+    with pytest.raises(ValueError, match=r"needs 232960 bytes of shared memory for K=107776 \(> 232448\)"):
+        G._MmaCall(None, None, {}, 16, 64, k, k, k // 32, cfg, False)
+
+
+def test_each_family_launches_its_consumer_warps_and_wspec_its_producer_warp(monkeypatch):
+    """Threads per GEMM CTA: 32 per consumer warp, plus the producer warp for family wspec only."""
+    planned = _planned_launches(monkeypatch)
+    for cfg in G.mma_tilings():
+        G._MmaCall(None, None, {}, 64, 256, 1024, 1024, 32, cfg, False)
+        name, threads, _ = planned[-1]
+        assert name == G.mma_kernel_name(cfg)
+        assert threads == 32 * (cfg.num_warps + (G.mma_family(cfg) == "wspec")), cfg
+
+
 def test_a_misaligned_a_is_copied_to_an_aligned_one():
     """A contiguous A that starts off a 16-byte boundary (a slice at an odd offset) must be copied:
     `contiguous()` returns it as it is, and the kernels read 16-byte vectors."""
@@ -284,6 +330,9 @@ def test_a_misaligned_a_is_copied_to_an_aligned_one():
         assert a.is_contiguous() and a.data_ptr() % 16
         got = G.mma_aligned_a(a)
         assert got.data_ptr() % 16 == 0 and got.stride() == (64, 1) and torch.equal(got, a)
+    rows_off = torch.zeros(4, 132, dtype=torch.bfloat16)[:, :128]  # aligned start, rows 264 bytes apart
+    got = G.mma_aligned_a(rows_off)
+    assert got is not rows_off and got.stride() == (128, 1) and torch.equal(got, rows_off)
     aligned = torch.zeros(4, 64, dtype=torch.bfloat16)
     assert G.mma_aligned_a(aligned) is aligned
     assert G.mma_aligned_a(aligned.t().contiguous().t()).is_contiguous()  # K not unit-stride: copied
@@ -447,6 +496,18 @@ def test_unavailable_here_says_why_and_gemm_raises_clearly():
         G.gemm(data[0].float(), data[3], data[4])
 
 
+def test_an_unknown_rounding_is_refused_by_name_wherever_the_path_runs():
+    data = generate_input(4, 32, 128, 3)
+    with pytest.raises(ValueError, match="rounding must be one of 'rne', 'ties_away', got 'nearest'"):
+        G.gemm(data[0], data[3], data[4], rounding="nearest")
+
+
+def test_a_kept_verdict_answers_for_its_cuda_device_only(monkeypatch):
+    """Verdicts are kept by CUDA device index; cpu:0 has the same index and is not CUDA device 0."""
+    monkeypatch.setitem(G._MMA_VERDICTS, 0, (True, "kept"))
+    assert G.mma_available(torch.device("cpu", 0))[0] is False
+
+
 @pytest.mark.skipif(ON_HOPPER, reason="checks the fallback where the path cannot run")
 def test_dispatcher_falls_back_when_the_table_names_an_unavailable_path(monkeypatch, capsys):
     monkeypatch.setattr(dispatch, "load_table", lambda kind: {(4, 32, 64): [("mma_sm90", {}), ("fused", {})]})
@@ -481,6 +542,24 @@ def test_contest_and_random_shapes():
         data = generate_input(m, n, k, seed, device="cuda")
         ok, msg = check_implementation(data, _run(data))
         assert ok, f"{m}x{n}x{k} seed {seed}: {msg}"
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ON_HOPPER, reason="mma_sm90 runs on compute capability 9.0 only")
+@pytest.mark.parametrize("which", ("b_scale_sh", "out"))
+def test_scales_or_out_off_16_bytes_are_right(which):
+    """The kernels copy 16-byte pieces: B's scales starting off a 16-byte boundary are copied first, and an
+    out starting off one is written through an aligned temporary, both giving the right C."""
+    data = generate_input(64, 256, 1024, fresh_seed(), device="cuda")
+    a, _, _, b, s = data
+    out = None
+    if which == "out":
+        out = torch.empty(64 * 256 + 8, dtype=torch.bfloat16, device="cuda")[1:1 + 64 * 256].view(64, 256)
+    else:
+        s = torch.empty(s.numel() + 16, dtype=torch.uint8, device="cuda")[1:1 + s.numel()].view(s.shape).copy_(s)
+    c = G.gemm(a, b, s, out=out)
+    ok, msg = check_implementation(data, c, "rne")
+    assert ok, msg
 
 
 @pytest.mark.gpu

@@ -218,6 +218,13 @@ def test_bad_configs():
         path_module("splitk").Config(split_k=0)
     with pytest.raises(ValueError, match="splitk Config.block_k must be a power of two >= 32, got 16"):
         path_module("splitk").Config(block_k=16)
+    path_module("splitk").Config(num_warps=16)
+    with pytest.raises(ValueError, match="splitk Config.num_warps must be 1, 2, 4, 8 or 16, got 32"):
+        path_module("splitk").Config(num_warps=32)
+    with pytest.raises(ValueError, match="splitk Config.num_stages must be a positive integer, got 0"):
+        path_module("splitk").Config(num_stages=0)
+    with pytest.raises(ValueError, match="ck Config.group_m must be a positive integer, got 0"):
+        path_module("ck").Config(group_m=0)
     data = generate_input(2, 16, 64, 3, device=DEVICE)
     with pytest.raises(TypeError, match="gemm_asm.Config"):
         path_module("asm").gemm(data[0], data[3], data[4], config=path_module("ck").Config())
@@ -243,6 +250,10 @@ def test_bad_inputs(path):
         gemm(a, bs.t().contiguous().t(), bsc)
     with pytest.raises(ValueError, match=r"out must be a contiguous bfloat16 \(4, 32\) tensor on .*, got torch.bfloat16 \(4, 16\)"):
         gemm(a, bs, bsc, out=torch.empty((4, 16), dtype=torch.bfloat16, device=DEVICE))
+    with pytest.raises(ValueError, match=r"out must be a contiguous bfloat16 \(4, 32\) tensor on .*, got torch.float32 \(4, 32\)"):
+        gemm(a, bs, bsc, out=torch.empty((4, 32), dtype=torch.float32, device=DEVICE))
+    with pytest.raises(ValueError, match=r"out must be a contiguous bfloat16 \(4, 32\) tensor on .*, got .* on meta"):
+        gemm(a, bs, bsc, out=torch.empty((4, 32), dtype=torch.bfloat16, device="meta"))
     with pytest.raises(ValueError, match="rounding must be one of 'rne', 'ties_away', got 'up'"):
         gemm(a, bs, bsc, rounding="up")
     with pytest.raises(ValueError, match=r"a must be 2-D, got shape \(128,\)"):
@@ -255,6 +266,17 @@ def test_bad_inputs(path):
     if DEVICE == "cuda":
         with pytest.raises(ValueError, match="same device"):
             gemm(a.cpu(), bs, bsc)
+
+
+@pytest.mark.parametrize("path", PATH_NAMES)
+def test_cpu_tensors_without_the_interpreter_are_refused_by_name(path, monkeypatch):
+    """With TRITON_INTERPRET unset, CPU operands are refused by the path itself, naming the argument and the
+    rule, before Triton sees them."""
+    a, _, _, bs, bsc = generate_input(4, 32, 128, 4)
+    monkeypatch.setitem(os.environ, "TRITON_INTERPRET", "0")
+    with pytest.raises(ValueError, match="a is on cpu: the Triton kernels need a CUDA/ROCm tensor, or a CPU tensor with "
+                                         "TRITON_INTERPRET=1"):
+        path_module(path).gemm(a, bs, bsc)
 
 
 def test_registry():
@@ -390,8 +412,8 @@ def test_scale_padding_is_never_read(path):
 
 @pytest.mark.parametrize("path", PATH_NAMES)
 def test_out_must_be_contiguous_and_big_problems_are_refused(path):
-    """A transposed `out` would be written as if contiguous (wrong elements); M*K at 2**31 would overflow the
-    kernels' int32 offsets. Both are refused by name before anything runs (the A here has no memory)."""
+    """A transposed `out` would be written as if contiguous (wrong elements); M*K or M*N at 2**31 would overflow
+    the kernels' int32 offsets. All are refused by name before anything runs (the As here have no memory)."""
     gemm = path_module(path).gemm
     a, _, _, bs, bsc = generate_input(4, 32, 128, 3, device=DEVICE)
     with pytest.raises(ValueError, match="not contiguous"):
@@ -400,6 +422,12 @@ def test_out_must_be_contiguous_and_big_problems_are_refused(path):
     b64, s64 = generate_input(1, 16, 64, 3, device=DEVICE)[3:]
     with pytest.raises(ValueError, match=r"below 2\*\*31"):
         gemm(huge, b64, s64)
+    wide = torch.empty(1, 64, dtype=torch.bfloat16, device=DEVICE).expand(2**16, 64)  # M*N = 2**31, M*K, N*K small
+    b_wide = torch.zeros(2**15, 32, dtype=torch.uint8, device=DEVICE)
+    s_wide = torch.zeros(2**15, 8, dtype=torch.uint8, device=DEVICE)
+    c_wide = torch.empty(2**16, 2**15, dtype=torch.bfloat16, device="meta")  # no 4 GiB C even if the rule failed
+    with pytest.raises(ValueError, match=r"M\*N must stay below 2\*\*31 .*got M=65536 N=32768 K=64"):
+        gemm(wide, b_wide, s_wide, out=c_wide)
 
 
 @pytest.mark.parametrize("split_k, want", [
@@ -457,6 +485,15 @@ def test_splitk_default_leaves_no_range_empty_or_shorter_than_256():
     # 5 ranges would leave 6 groups (192 K) in the last. The seed's shape keeps the seed's 7 x 17 tiles.
     assert [sk.default_config(*s).split_k for s in ((16, 1024, 2880), (16, 2112, 1472), (16, 2112, 7168))] == [10, 4, 7]
     assert sk.default_config(16, 64, 512).split_k == 2 and sk.default_config(16, 64, 448).split_k == 1
+
+
+def test_default_row_tiles_end_at_their_bounds():
+    """asm's and splitk's defaults take 16-row tiles up to M = 16 and 32-row ones above; ck's the smallest
+    power of two from 16 that holds M, 64 from M = 64: each bound included."""
+    for path in ("asm", "splitk"):
+        assert [path_module(path).default_config(m, 2112, 7168).block_m for m in (16, 17)] == [16, 32], path
+    ck = path_module("ck").default_config
+    assert [ck(m, 2112, 7168).block_m for m in (16, 17, 32, 33, 64, 65)] == [16, 32, 32, 64, 64, 64]
 
 
 def test_h200_table_splitk_rows_leave_no_short_range():

@@ -192,6 +192,14 @@ def test_cpu_tensor_without_interpreter(monkeypatch):
         quantize_mxfp4(torch.randn(4, 64), backend="triton")
 
 
+def test_the_kernels_quantizer_refuses_a_tensor_triton_cannot_run_on_by_name():
+    """mxq_quantize checks its input's device itself, not only through quantize_mxfp4's backend rule."""
+    from mxlib.kernels.quant_triton import mxq_quantize
+
+    with pytest.raises(ValueError, match="x is on meta: the Triton kernels need a CUDA/ROCm tensor"):
+        mxq_quantize(torch.empty(4, 64, dtype=torch.bfloat16, device="meta"))
+
+
 def test_ties_away_sign_at_the_underflow_threshold_for_every_small_e():
     """For each e in 1..29 (amax 2**(e+2)), elements at -2**(e-150) (q underflows to -0.0: code 0 under
     ties_away) and just above it (q is the smallest negative subnormal: code 8)."""

@@ -411,8 +411,9 @@ def fused_gemm(a: torch.Tensor, b_shuffle: torch.Tensor, b_scale_sh: torch.Tenso
 def fused_check_launch(m: int, n: int, k: int, cfg: FusedConfig, a_once: bool | None = None) -> None:
     """A launch's rules that depend on the shape, checked before its workspaces are allocated: the split-K
     workspace and a_once's quantized-A workspace within int32 offsets, a_once's programs within one
-    arrival counter. `a_once` (default `cfg.a_once`) is whether the launch quantizes A once: not when A
-    arrives quantized (a probe mode)."""
+    arrival counter, the flags a program watches (fused_a_once_window) within Triton's largest block.
+    `a_once` (default `cfg.a_once`) is whether the launch quantizes A once: not when A arrives quantized
+    (a probe mode)."""
     a_once = bool(cfg.a_once) if a_once is None else a_once
     programs = mx_tiles(m, n, cfg) * cfg.split_k
     if cfg.split_k > 1:
@@ -423,6 +424,18 @@ def fused_check_launch(m: int, n: int, k: int, cfg: FusedConfig, a_once: bool | 
             raise ValueError(f"fused Config.a_once needs at most {MAX_ARRIVALS} programs, this launch has {programs}")
         mx_check_int32(triton.cdiv(m, cfg.block_m) * cfg.block_m * k,
                        "a_once's workspace (M rounded up to block_m, times K, elements)")
+        flags = fused_a_once_window(k, cfg) * (cfg.block_m // 16)
+        if flags > tl.core.TRITON_MAX_TENSOR_NUMEL:
+            raise ValueError(f"fused Config.a_once watches block_m / 16 flags per K iteration of a program's range, "
+                             f"rounded up to a power of two, at most {tl.core.TRITON_MAX_TENSOR_NUMEL} (Triton's "
+                             f"largest block); K={k} with block_k={cfg.block_k}, split_k={cfg.split_k} and "
+                             f"block_m={cfg.block_m} needs {flags}: raise split_k or block_k, or set a_once=0")
+
+
+def fused_a_once_window(k: int, cfg: FusedConfig) -> int:
+    """The K iterations whose flags an a_once program waits on in one block (the kernel's MAX_ITERS): its
+    longest K range, cdiv(K iterations, split_k), rounded up to a power of two (Triton's block shapes)."""
+    return triton.next_power_of_2(triton.cdiv(triton.cdiv(k, cfg.block_k), cfg.split_k))
 
 
 def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: torch.Tensor, *,
@@ -457,7 +470,7 @@ def _fused_launch(a, b_shuffle, b_scale_sh, cfg: FusedConfig, rounding: str, c: 
             m, n, k, a.stride(0), a.stride(1), c.stride(0), b_scale_sh.shape[1], A_ONCE_POLLS, mx_next_generation(),
             BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, BLOCK_K=cfg.block_k, SPLIT_K=cfg.split_k,
             EVEN_K=k % cfg.block_k == 0, TIES_AWAY=rounding == "ties_away",
-            A_ONCE=a_once, MAX_ITERS=triton.next_power_of_2(triton.cdiv(iters, cfg.split_k)), A_E4M3=a_e4m3,
+            A_ONCE=a_once, MAX_ITERS=fused_a_once_window(k, cfg), A_E4M3=a_e4m3,
             A_QUANTIZED=a_quantized, TIMELINE=timeline is not None,
             RELEASE_THREADS=mx_release_threads(cfg.num_warps) if counted else 0,
             num_warps=cfg.num_warps, num_stages=cfg.num_stages)
