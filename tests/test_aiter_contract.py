@@ -108,6 +108,7 @@ def test_aiter_available_refusals(fake_aiter, platform, version, expect):
         ("0.1.16", {"asm", "ck"}, "ROCm/aiter#3359"),
         ("0.1.20.post1", {"asm", "ck"}, "ROCm/aiter#3359"),
         ("0.1.21.dev46+ge4048607a5", {"asm", "ck"}, "ROCm/aiter#3359"),
+        ("0.1.21.dev46", {"asm", "ck"}, "ROCm/aiter#3359"),  # NEWEST_CHECKED itself is trusted
         ("0.1.14rc1.dev222+ga27de75faa", {"asm", "ck"}, "a build of a commit that has ROCm/aiter#3359"),
         ("0.1.14rc1.dev100+g0123456789", {"asm", "ck"}, "development build of no commit read for this call"),
         ("0.1.10.post4.dev78+gf3be04a12a", {"asm", "ck", "splitk"}, None),  # the contest runner's pin
@@ -237,6 +238,26 @@ def test_aiter_splitk_gate_reads_the_signature(fake_aiter, version, ok):
             cached.cache_clear()
 
 
+def test_aiter_splitk_gate_trusts_only_a_first_parameter_named_x(monkeypatch):
+    """The gate trusts `x` (K in bytes) alone: `x_fp4` (K in elements, ROCm/aiter#3359) and any name it was
+    never read against are refused. A module holding only the signature stands in for aiter's."""
+    import sys
+    import types
+
+    from mxlib.runtime import aiter_calls
+
+    name = "aiter.ops.triton.gemm.basic.gemm_afp4wfp4"
+    try:
+        for first, ok in (("x", True), ("x_fp4", False), ("a", False)):
+            module = types.ModuleType(name)
+            exec(f"def gemm_afp4wfp4_preshuffle({first}, w, x_scales, w_scales, dtype=None): pass", module.__dict__)
+            monkeypatch.setitem(sys.modules, name, module)
+            aiter_calls._splitk_k_in_bytes.cache_clear()
+            assert aiter_calls._splitk_k_in_bytes()[0] is ok, first
+    finally:
+        aiter_calls._splitk_k_in_bytes.cache_clear()
+
+
 def test_aiter_version_table_cites_its_sources():
     changes = {c.name: c for c in aiter_backend.CHANGES}
     assert changes["module_move"].first_release == "0.1.10" and changes["module_move"].pr == "ROCm/aiter#1638"
@@ -285,8 +306,10 @@ def test_aiter_gemm_bad_arguments(fake_aiter):
     data, _ = _data(4, 48, 320)
     with pytest.raises(ValueError, match="path must be one of"):
         aiter_backend.gemm("cuda", data)
-    with pytest.raises(ValueError, match="takes neither"):
-        aiter_backend.gemm("ck", data, tile="32x128")
+    for path in ("ck", "splitk"):
+        for kwargs in ({"tile": "32x128"}, {"log2_k_split": 0}, {"log2_k_split": 1}):  # either alone
+            with pytest.raises(ValueError, match="takes neither"):
+                aiter_backend.gemm(path, data, **kwargs)
     with pytest.raises(ValueError, match="silently ignored by the 32x128 kernel"):
         aiter_backend.gemm("asm", data, tile="32x128", log2_k_split=1)
     with pytest.raises(ValueError, match="log2_k_split=1 needs a tile"):
@@ -306,6 +329,15 @@ def test_aiter_gemm_bad_arguments(fake_aiter):
     with pytest.raises(ValueError, match="log2_k_split must be an int in 0..4"):
         aiter_backend.gemm("asm", empty, tile="256x256", log2_k_split=99)
     assert aiter_backend.gemm("asm", empty).shape == (0, 48)
+    assert aiter_backend.gemm("asm", empty, tile="256x256", log2_k_split=4).shape == (0, 48)  # 4 itself
+    wide = generate_input(1, 1024, 320, fresh_seed())
+    for n, ok in ((768, False), (1024, True)):  # 128x512 needs N % 512, not only % 256
+        empty_n = (wide[0][:0], wide[1][:n], wide[2][:n], wide[3][:n], wide[4][:max(256, n)])
+        if ok:
+            assert aiter_backend.gemm("asm", empty_n, tile="128x512").shape == (0, n)
+        else:
+            with pytest.raises(ValueError, match="N % 512 == 0"):
+                aiter_backend.gemm("asm", empty_n, tile="128x512")
     with pytest.raises(ValueError, match="multiple of 256"):
         aiter_backend.gemm("splitk", data)  # K = 320
     with pytest.raises(ValueError, match="must split evenly under the seed's config"):

@@ -362,14 +362,38 @@ def test_layouts_and_shape_rule_share_one_source():
 def test_format_helpers_refuse_inputs_outside_their_domain():
     with pytest.raises(ValueError, match=r"exponent must be in \[-127, 127\]"):
         formats.pow2_float32(torch.tensor([0, 128]))
-    with pytest.raises(TypeError, match="exponent must be an integer tensor"):
-        formats.pow2_float32(torch.tensor([1.5]))
+    for bad in (torch.tensor([1.5]), torch.tensor([True, False])):  # a bool is not the exponents 1 and 0
+        with pytest.raises(TypeError, match="exponent must be an integer tensor"):
+            formats.pow2_float32(bad)
     e = torch.randint(-127, 128, (64,))
     assert torch.equal(formats.pow2_float32(e), torch.exp2(e.double()).float())
     with pytest.raises(TypeError, match="packed must hold bytes"):
         formats.unpack_nibbles(torch.tensor([1, 2], dtype=torch.int32))
+    with pytest.raises(ValueError, match="packed must have at least one dimension"):
+        formats.unpack_nibbles(torch.tensor(0x21, dtype=torch.uint8))
     codes = torch.randint(0, 16, (3, 8))
     assert torch.equal(formats.unpack_nibbles(formats.pack_nibbles(codes)), codes.to(torch.uint8))
+
+
+def test_triton_takes_meta_tensors_where_a_gpu_runs_the_kernels(monkeypatch):
+    """A meta device (tracing) needs only the Triton backend, on a GPU machine too, where a CPU device is
+    refused with a reason that says to move the tensors (simulated here by answering the two probes)."""
+    monkeypatch.setattr(backends, "_triton_status", lambda: (True, "triton on a CUDA device (simulated)"))
+    monkeypatch.setattr(backends, "_interpreting", lambda: False)
+    assert backends.triton_takes(torch.device("meta")) == (True, "")
+    ok, why = backends.triton_takes(torch.device("cpu"), "A")
+    assert not ok and "move A there" in why
+
+
+def test_path_zero_scale_operands_is_the_path_modules_answer(monkeypatch):
+    """path_zero_scale_operands hands back the module's own zero_scale_operands(device) as a tuple, and () for
+    a path without one (every module answers () on this CPU, so a stand-in answers here)."""
+    from mxlib.runtime.paths import path_module, path_zero_scale_operands
+
+    asked = []
+    monkeypatch.setattr(path_module("fused"), "zero_scale_operands", lambda device: asked.append(device) or ["B"])
+    assert path_zero_scale_operands("fused", "cpu") == ("B",) and asked == ["cpu"]
+    assert not hasattr(path_module("ck"), "zero_scale_operands") and path_zero_scale_operands("ck", "cpu") == ()
 
 
 def test_b_must_be_a_float_tensor():

@@ -118,6 +118,16 @@ def test_arguments_win_over_the_environment(monkeypatch):
             dispatch.plan(m, n, k, DEVICE, path="ck")
 
 
+def test_empty_environment_variables_count_as_unset(monkeypatch):
+    """`MXLIB_BACKEND= MXLIB_PATH= python ...` plans as if neither were set, not a backend or path named ""."""
+    monkeypatch.delenv(dispatch.ENV_BACKEND, raising=False)
+    monkeypatch.delenv(dispatch.ENV_PATH, raising=False)
+    unset = dispatch.plan(16, 32, 64, "cpu")
+    monkeypatch.setenv(dispatch.ENV_BACKEND, "")
+    monkeypatch.setenv(dispatch.ENV_PATH, "")
+    assert dispatch.plan(16, 32, 64, "cpu") == unset
+
+
 def test_bad_choices(monkeypatch):
     data = generate_input(4, 32, 128, 7, device=DEVICE)
     with pytest.raises(ValueError, match="backend must be one of"):

@@ -54,6 +54,13 @@ def test_fake_impl_shapes():
     assert out.shape == (3, 32) and out.dtype == torch.bfloat16 and out.device == a.device
 
 
+def test_the_op_on_meta_tensors_gives_a_meta_c():
+    """Called on meta tensors (no device to check, no memory to share) the op gives a bf16 (M, N) meta C."""
+    _, _, (a, bs, bsc) = inputs(m=3, n=32, k=128)
+    out = mxfp4_gemm(a.to("meta"), bs.to("meta"), bsc.to("meta"))
+    assert out.device.type == "meta" and out.dtype == torch.bfloat16 and tuple(out.shape) == (3, 32)
+
+
 def test_import_mxlib_registers_the_op_without_triton():
     code = ("import sys, torch, mxlib; assert hasattr(torch.ops.mxlib, 'mxfp4_gemm'); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('triton', 'aiter')))")

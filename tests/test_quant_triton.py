@@ -192,6 +192,24 @@ def test_cpu_tensor_without_interpreter(monkeypatch):
         quantize_mxfp4(torch.randn(4, 64), backend="triton")
 
 
+def test_backend_triton_runs_the_kernels_quantizers(monkeypatch):
+    """backend="triton" runs mxlib.kernels.quant_triton's two entry points with the rounding asked for, not
+    the spec they are compared with (a bytes-equal comparison of the backends would then hold vacuously)."""
+    import mxlib.kernels.quant_triton as kernels
+    from mxlib.spec import quant as spec
+
+    calls = []
+    for name in ("mxq_quantize", "mxq_quantize_shuffled"):
+        monkeypatch.setattr(kernels, name, lambda x, rounding="rne", _real=getattr(kernels, name), _name=name:
+                            calls.append((_name, rounding)) or _real(x, rounding))
+    x = torch.randn(4, 64, dtype=torch.bfloat16).to(DEVICE)
+    for got, want in ((quantize_mxfp4(x, "ties_away", backend="triton"), spec.quantize_mxfp4(x, "ties_away")),
+                      (quantize_mxfp4_shuffled(x, "ties_away", backend="triton"),
+                       spec.quantize_mxfp4_shuffled(x, "ties_away"))):
+        assert all(torch.equal(g, w) for g, w in zip(got, want))
+    assert calls == [("mxq_quantize", "ties_away"), ("mxq_quantize_shuffled", "ties_away")]
+
+
 def test_the_kernels_quantizer_refuses_a_tensor_triton_cannot_run_on_by_name():
     """mxq_quantize checks its input's device itself, not only through quantize_mxfp4's backend rule."""
     from mxlib.kernels.quant_triton import mxq_quantize

@@ -7,7 +7,7 @@ import torch
 import mxlib
 from mxlib.spec import validate
 from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight
-from mxlib.spec.reference import check_exact, compare, generate_input, ref_kernel, unpack_data
+from mxlib.spec.reference import check_exact, compare, exact_errors, generate_input, ref_kernel, unpack_data
 
 from . import golden
 
@@ -115,8 +115,9 @@ def test_b_shuffle_is_the_weight_and_b_q_must_agree():
 
 def test_unpack_data_rejects_inconsistent_tuples():
     a, b, b_q, b_sh, b_s = mxlib.generate_input(4, 32, 256, seed=0)
-    with pytest.raises(TypeError, match="5-tuple"):
-        unpack_data((a, b, b_q))
+    for short_or_long in ((a, b, b_q), (a, b, b_q, b_sh, b_s, a)):
+        with pytest.raises(TypeError, match="5-tuple"):
+            unpack_data(short_or_long)
     with pytest.raises(ValueError, match=r"A and B_shuffle disagree on K: .*it must be \(N, K/2\)"):
         unpack_data((a, b, b_q, b_sh[:, :64], b_s))
     with pytest.raises(ValueError, match=r"B_scale_sh must have shape"):
@@ -256,6 +257,35 @@ def test_a_non_finite_output_fails_where_the_terms_stay_below_fp32_max():
     assert ref.isfinite().all() and check_exact(data, ref)[0]
     assert not check_exact(data, torch.full_like(ref, float("inf")))[0]
     assert not check_exact(data, torch.full_like(ref, float("nan")))[0]
+
+
+def test_a_non_finite_output_passes_where_the_terms_reach_exactly_fp32_max():
+    """T reaching fp32's range, the bound included, lets an fp32 sum overflow: 24 blocks of A holding 2**104 ..
+    2**127 against B of -1 (+1 for the 2**127 block) give T = 2**128 - 2**104, exactly fp32's max, and a
+    finite exact C of 2**104; NaN and either infinity pass there."""
+    a = torch.zeros(1, 24 * 32)
+    for j in range(24):
+        a[0, 32 * j] = 2.0 ** (104 + j)
+    b = -torch.ones(16, 24 * 32)
+    b[:, 23 * 32:] = 1.0
+    b_q, b_s = mxlib.quantize_mxfp4(b)
+    data = a.to(torch.bfloat16), b.to(torch.bfloat16), b_q, shuffle_weight(b_q), e8m0_shuffle(b_s)
+    e = exact_errors(data, torch.zeros(1, 16, dtype=torch.bfloat16))
+    assert torch.equal(e["terms"], torch.full((1, 16), torch.finfo(torch.float32).max, dtype=torch.float64))
+    assert torch.equal(e["ref"], torch.full((1, 16), 2.0**104, dtype=torch.float64))
+    for value in (float("nan"), float("inf"), float("-inf")):
+        assert check_exact(data, torch.full((1, 16), value, dtype=torch.bfloat16))[0], value
+
+
+def test_check_implementation_checks_against_the_rounding_it_is_given():
+    """A of 5.0 everywhere is a midpoint of FP4 codes (rne gives 4, ties_away 6): the ties_away reference
+    passes check_implementation under "ties_away" only."""
+    b = torch.ones(16, 64)
+    b_q, b_s = mxlib.quantize_mxfp4(b)
+    data = torch.full((1, 64), 5.0, dtype=torch.bfloat16), b.to(torch.bfloat16), b_q, shuffle_weight(b_q), e8m0_shuffle(b_s)
+    away = ref_kernel(data, "ties_away")
+    assert not torch.equal(away, ref_kernel(data, "rne"))
+    assert mxlib.check_implementation(data, away, "ties_away")[0] and not mxlib.check_implementation(data, away, "rne")[0]
 
 
 def test_compare_measures_rtol_against_the_expected_value():

@@ -149,6 +149,8 @@ def test_seed_plan_quant_launches():
     large = seed.seed_plan(64, 2880, 512)["launches"][0]["constexprs"]
     assert (large["BLOCK_SIZE_M"], large["BLOCK_SIZE_N"], large["NUM_ITER"], large["NUM_STAGES"]) == (8, 128, 4, 2)
     assert large["EVEN_M_N"] is True and seed.seed_plan(64, 2880, 1536)["launches"][0]["constexprs"]["EVEN_M_N"]
+    # EVEN_M_N needs K a multiple of BLOCK_SIZE_N * NUM_ITER = 512: 640 is a multiple of 128 only.
+    assert seed.seed_plan(64, 256, 640)["launches"][0]["constexprs"]["EVEN_M_N"] is False
 
 
 def test_seed_plan_other_shapes_and_bad_input():
@@ -226,6 +228,7 @@ def test_seed_text_agrees_with_seed_module():
     (1536, 256, 5, (512, 256, 3)),
     (2048, 256, 1, (2048, 256, 1)),
     (512, 1024, 1, (512, 512, 1)),  # BLOCK_SIZE_K >= K: one slice, BLOCK_SIZE_K = next power of two of K
+    (192, 192, 1, (192, 256, 1)),  # ... the bound included
 ])
 def test_triton_splitk_known_values(k, block_k, asked, want):
     s = rules.triton_splitk(k, block_k, asked)
@@ -252,6 +255,12 @@ def test_aiter_get_splitk_covers_k(kq, log_bk, asked):
     assert s.splitk_block_size % s.block_k == 0  # every slice is whole BLOCK_SIZE_K steps
     assert (s.num_ksplit - 1) * half < k_bytes <= s.num_ksplit * half  # the slices cover K, none empty
     assert s.num_ksplit <= asked and s.block_k <= 1 << log_bk
+
+
+def test_aiter_get_splitk_leaves_a_block_k_of_16_alone():
+    """get_splitk adjusts the slices only while BLOCK_SIZE_K > 16: at 16 its first slice size stands even where
+    the slices do not divide K (24 bytes in 2 splits: slices of 32 elements, two of them)."""
+    assert rules.aiter_get_splitk(24, 16, 2) == rules.TritonSplitK(32, 16, 2)
 
 
 @pytest.mark.parametrize("k, log2, want", [(7168, 0, 1), (7168, 4, 14), (512, 4, 2), (1536, 4, 6), (2048, 3, 8)])
@@ -361,6 +370,18 @@ def test_heuristic_depends_on_order():
     k192 = next(k for k in rules.ASM_KERNELS if (k.tile_m, k.tile_n) == (192, 128))
     for order in ([k32x128, k192], [k192, k32x128]):
         assert rules.asm_heuristic(256, 7168, 2048, order=order).tile == (192, 128)
+
+
+def test_heuristic_keeps_the_first_kernel_on_a_tie_of_the_integer_ratio():
+    """On the same rounds the heuristic replaces its pick only for a strictly better compute-to-memory ratio,
+    in C++ integer division: 128x256 and 256x128 (both 85), and 32x512 and 32x640 (30.1 and 30.5, both 30),
+    tie on one round of one CTA, so whichever is visited first stays."""
+    def kernel(tile_m, tile_n):
+        return next(k for k in rules.ASM_KERNELS if k.bpreshuffle and (k.tile_m, k.tile_n) == (tile_m, tile_n))
+
+    for first, second in (((128, 256), (256, 128)), ((32, 512), (32, 640))):
+        for pair in ((first, second), (second, first)):
+            assert rules.asm_heuristic(32, 128, 1024, order=[kernel(*t) for t in pair]).tile == pair[0], pair
 
 
 def test_heuristic_skips_128x512_unless_n_divides():
