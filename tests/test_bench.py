@@ -12,7 +12,7 @@ import pytest
 
 from mxlib.tools import acceptance, bench, bench_csv, provenance, providers
 from mxlib.tools.progress import Progress
-from mxlib.tools.stats import geomean
+from mxlib.tools.stats import geomean, summarize
 from mxlib.spec import shapes
 
 
@@ -367,3 +367,17 @@ def test_the_geomean_target_holds_at_its_edge():
     assert verdicts[f"mxlib geomean <= {acceptance.TARGET_GEOMEAN_US} us"] is True
     verdicts = _verdicts([{**r, "mean_us": r["median_us"]} for r in _rows(mx=acceptance.TARGET_GEOMEAN_US + 0.01)])
     assert verdicts[f"mxlib geomean <= {acceptance.TARGET_GEOMEAN_US} us"] is False
+
+
+def test_make_row_puts_each_statistic_in_its_own_column():
+    """On skewed calls mean, median, p20 and p80 all differ: each lands in its column (the score reads mean_us)."""
+    timed = summarize([1.0, 2.0, 3.0, 4.0, 20.0])
+    row = bench_csv.make_row({"provider": "p"}, "contest", timed, False, 1, "")
+    assert (row["median_us"], row["p20_us"], row["p80_us"], row["mean_us"]) == pytest.approx((3.0, 1.8, 7.2, 6.0))
+
+
+def test_write_csv_keeps_four_decimals(tmp_path):
+    path = tmp_path / "b.csv"
+    bench_csv.write_csv([{"provider": "p", "timing": "contest", "mean_us": 1.23456789, "median_us": 0.00449}], path)
+    back = bench_csv.read_csv(path)[0]
+    assert (back["mean_us"], back["median_us"]) == ("1.2346", "0.0045")

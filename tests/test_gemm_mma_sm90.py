@@ -497,7 +497,7 @@ def test_unavailable_here_says_why_and_gemm_raises_clearly():
 
 
 def test_an_unknown_rounding_is_refused_by_name_wherever_the_path_runs():
-    data = generate_input(4, 32, 128, 3)
+    data = generate_input(4, 32, 128, 3, device="cuda" if torch.cuda.is_available() else "cpu")
     with pytest.raises(ValueError, match="rounding must be one of 'rne', 'ties_away', got 'nearest'"):
         G.gemm(data[0], data[3], data[4], rounding="nearest")
 

@@ -125,3 +125,47 @@ def test_table_names_the_device_it_ran_on():
     frame["device"] = "NVIDIA H100 80GB HBM3"
     assert ranking.table(frame, ["p"]).splitlines()[0] == (
         "contest time per call, us on NVIDIA H100 80GB HBM3: mean (median)")
+
+
+def _frame(rows_by_provider, extra=()):
+    rows = []
+    for prov, (mean, median) in rows_by_provider.items():
+        for m, n, k in ranking.benchmark_shapes():
+            rows.append(dict(kind="benchmark", m=m, n=n, k=k, provider=prov, timing="contest", mean_us=mean,
+                             median_us=median))
+    return pd.DataFrame(rows + list(extra))
+
+
+def test_score_uses_only_the_benchmark_shapes():
+    """A times dict holding more than the benchmark shapes (a test shape, an extra size) scores the same."""
+    times = {s: 4.0 for s in ranking.benchmark_shapes()}
+    times[(1, 2, 3)] = 4000.0
+    assert ranking.score_us(times) == pytest.approx(4.0)
+    assert ranking.score_us({(1, 1, 1): 2.0, (2, 2, 2): 8.0, (3, 3, 3): 1e6}, shapes=[(1, 1, 1), (2, 2, 2)]) \
+        == pytest.approx(4.0)
+
+
+def test_best_provider_matches_the_prefix_only_at_the_start():
+    """Providers of a family are those whose name starts with its prefix: "mxlib-touch" is not a touch grid."""
+    frame = _frame({"touch:a": (5.0, 5.0), "mxlib-touch": (1.0, 1.0)})
+    assert ranking.best_provider(frame, "touch") == "touch:a"
+
+
+def test_table_cell_needs_both_mean_and_median():
+    """A row with a mean but no median (NaN) shows '-', not a half-empty cell nor an error."""
+    m, n, k = ranking.benchmark_shapes()[0]
+    frame = pd.DataFrame([dict(kind="benchmark", m=m, n=n, k=k, provider="p", timing="contest", mean_us=5.0,
+                               median_us=math.nan)])
+    line = [x for x in ranking.table(frame, ["p"]).splitlines() if f"{m}x{n}x{k}" in x][0]
+    assert line.split()[-1] == "-"
+
+
+def test_public_mi355x_text_names_the_last_place_and_a_positive_lead():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    board = pd.DataFrame({"rank": [1, 2, 3, 4], "score_us": [5.0, 6.0, 7.5, 8.0]})
+    text, _ = ranking.public_mi355x(ranking.aiter_mi355x(), board)
+    _, places, second = text.splitlines()
+    assert places == "leaderboard: first place 5.000 us, then places 2-4: 6.000 to 8.000 us"
+    assert second.endswith("first place 1.000 us ahead of second")

@@ -57,3 +57,22 @@ def test_summarize_mean_is_the_mean_on_skewed_samples():
 def test_percentile_ends_and_the_inclusive_gap_at_an_exact_boundary():
     assert stats.percentile([1.0, 2.0, 3.0], 0) == 1.0 and stats.percentile([1.0, 2.0, 3.0], 100) == 3.0
     assert stats.two_groups([1.0, 1.25], gap_us=0.25) == 1.125  # 0.25 exactly, in binary too: a gap
+
+
+def test_summarize_accepts_tied_times():
+    """Tied per-call times (common at the event timer's resolution) are sorted: percentile must accept them."""
+    s = stats.summarize([2.0, 1.0, 1.0, 2.0, 1.0])
+    assert (s["median_us"], s["p20_us"], s["p80_us"], s["n"]) == (1.0, 1.0, 2.0, 5)
+    assert stats.percentile([1.0, 1.0, 3.0], 75) == 2.0
+
+
+def test_two_groups_sorts_its_means():
+    """Block means in time order, not sorted: the widest gap is the one between sorted neighbours."""
+    assert stats.two_groups([3.0, 1.0, 1.1]) == pytest.approx(2.05)  # unsorted, the gaps would be -2.0 and 0.1
+
+
+def test_two_groups_default_gap_is_0_4_us():
+    """Means 0.45 us apart are two groups at the default gap, 0.35 us apart one."""
+    assert stats.GAP_US == 0.4
+    assert stats.two_groups([1.0, 1.45]) == pytest.approx(1.225)  # 0.45 us apart: two groups at the default
+    assert stats.two_groups([1.0, 1.35]) is None
