@@ -4,6 +4,9 @@ import random
 import torch
 
 from mxlib.runtime.paths import PATHS, path_module
+from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight
+from mxlib.spec.quant import quantize_mxfp4
+from mxlib.spec.reference import check_implementation, generate_input
 
 
 SEEDS_DRAWN: list[int] = []  # this test's draws, in order: conftest empties it before a test, reports it on failure
@@ -15,6 +18,12 @@ def fresh_seed() -> int:
     seed = random.SystemRandom().randrange(2**31)
     SEEDS_DRAWN.append(seed)
     return seed
+
+
+def contest_tuple(a: torch.Tensor, b: torch.Tensor):
+    """The contest's input tuple for float A (M, K) and B (N, K), built with the library's quantizer and shuffles."""
+    b_q, b_s = quantize_mxfp4(b.to(torch.bfloat16))
+    return a.to(torch.bfloat16), b.to(torch.bfloat16), b_q, shuffle_weight(b_q), e8m0_shuffle(b_s)
 
 
 def run_into_nan(gemm, a, b_shuffle, b_scale_sh, config=None, rounding="rne"):
@@ -54,21 +63,21 @@ def spy_on_paths(monkeypatch) -> list:
     return ran
 
 
-SENTINEL = 12345
-
-
-def fence_counter_buffers(monkeypatch, module) -> list:
-    """Make `module`'s launches get counter buffers of exactly the count asked for, followed by one word
-    holding SENTINEL, and return the list of buffers handed out: a launch that asks for fewer counters than
-    its kernel uses writes the sentinel (the shared buffers are at least the count, so an undercount there
-    goes unseen)."""
-    handed = []
+def assert_counters_stay_in_their_buffer(monkeypatch, module, config) -> None:
+    """Run `module.gemm` with `config` on a fresh 20x128x256 problem, its launches handed counter buffers of
+    exactly the count they ask for followed by one sentinel word: the output must be right and every sentinel
+    intact, so a launch that asks for fewer counters than its kernel uses fails (the shared buffers hold at
+    least the count, so an undercount there goes unseen)."""
+    sentinel, handed = 12345, []
 
     def buffer(device, count):
         t = torch.zeros(count + 1, dtype=torch.int64, device=device)
-        t[count] = SENTINEL
+        t[count] = sentinel
         handed.append(t)
         return t
 
     monkeypatch.setattr(module, "mx_counter_buffer", buffer)
-    return handed
+    data = generate_input(20, 128, 256, fresh_seed(), device="cuda" if torch.cuda.is_available() else "cpu")
+    ok, msg = check_implementation(data, run_into_nan(module.gemm, data[0], data[3], data[4], config), "rne")
+    assert ok, msg
+    assert handed and all(int(t[-1]) == sentinel for t in handed)

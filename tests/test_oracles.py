@@ -5,17 +5,9 @@ import random
 
 import torch
 
-from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight
-from mxlib.spec.quant import quantize_mxfp4
 from mxlib.spec.reference import check_exact, check_implementation, compare, generate_input, ref_kernel
 
-from .helpers import fresh_seed
-
-
-def contest_tuple(a: torch.Tensor, b: torch.Tensor):
-    """The contest's input tuple for float A (M, K) and B (N, K), built with the library's quantizer and shuffles."""
-    b_q, b_s = quantize_mxfp4(b.to(torch.bfloat16))
-    return a.to(torch.bfloat16), b.to(torch.bfloat16), b_q, shuffle_weight(b_q), e8m0_shuffle(b_s)
+from .helpers import contest_tuple, fresh_seed
 
 
 def test_ref_kernel_sums_exactly():

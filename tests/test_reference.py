@@ -10,6 +10,7 @@ from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight
 from mxlib.spec.reference import check_exact, compare, exact_errors, generate_input, ref_kernel, unpack_data
 
 from . import golden
+from .helpers import contest_tuple
 
 
 @pytest.mark.parametrize("rule", ["rne", "ties_away"])
@@ -177,16 +178,13 @@ def test_check_command_runs_the_kernels_on_cpu(capsys):
 def _tie_data():
     """Row r of C is 1 + t_r + u_r exactly (A: 1 in block 0, t_r in block 1, u_r in block 2; B's row 0 all
     ones in those blocks), so any fp32 order of sums is exact and bf16's rounding alone decides the bits."""
-    from mxlib.spec.layouts import e8m0_shuffle, shuffle_weight
-
     t = [2.0**-8, 3 * 2.0**-8, 2.0**-9, 5 * 2.0**-9, 2.0**-8, 0.0]
     u = [0.0, 0.0, 0.0, 0.0, 2.0**-30, 0.0]
     a = torch.zeros(len(t), 128)
     a[:, 0], a[:, 32], a[:, 64] = 1.0, torch.tensor(t), torch.tensor(u)
     b = torch.zeros(16, 128)
     b[0, :96] = 1.0
-    b_q, b_s = mxlib.quantize_mxfp4(b)
-    return a.to(torch.bfloat16), b.to(torch.bfloat16), b_q, shuffle_weight(b_q), e8m0_shuffle(b_s)
+    return contest_tuple(a, b)
 
 
 def test_reference_rounds_the_exact_sum_to_bf16_half_even():
@@ -239,8 +237,7 @@ def _single_product_data(va: float, vb: float):
     a[0, 0] = va
     b = torch.zeros(16, 64)
     b[:, 0] = vb
-    b_q, b_s = mxlib.quantize_mxfp4(b.to(torch.bfloat16))
-    return a.to(torch.bfloat16), b.to(torch.bfloat16), b_q, shuffle_weight(b_q), e8m0_shuffle(b_s)
+    return contest_tuple(a, b)
 
 
 def test_check_exact_allows_one_bf16_ulp_and_refuses_two():
@@ -268,8 +265,7 @@ def test_a_non_finite_output_passes_where_the_terms_reach_exactly_fp32_max():
         a[0, 32 * j] = 2.0 ** (104 + j)
     b = -torch.ones(16, 24 * 32)
     b[:, 23 * 32:] = 1.0
-    b_q, b_s = mxlib.quantize_mxfp4(b)
-    data = a.to(torch.bfloat16), b.to(torch.bfloat16), b_q, shuffle_weight(b_q), e8m0_shuffle(b_s)
+    data = contest_tuple(a, b)
     e = exact_errors(data, torch.zeros(1, 16, dtype=torch.bfloat16))
     assert torch.equal(e["terms"], torch.full((1, 16), torch.finfo(torch.float32).max, dtype=torch.float64))
     assert torch.equal(e["ref"], torch.full((1, 16), 2.0**104, dtype=torch.float64))
@@ -280,9 +276,7 @@ def test_a_non_finite_output_passes_where_the_terms_reach_exactly_fp32_max():
 def test_check_implementation_checks_against_the_rounding_it_is_given():
     """A of 5.0 everywhere is a midpoint of FP4 codes (rne gives 4, ties_away 6): the ties_away reference
     passes check_implementation under "ties_away" only."""
-    b = torch.ones(16, 64)
-    b_q, b_s = mxlib.quantize_mxfp4(b)
-    data = torch.full((1, 64), 5.0, dtype=torch.bfloat16), b.to(torch.bfloat16), b_q, shuffle_weight(b_q), e8m0_shuffle(b_s)
+    data = contest_tuple(torch.full((1, 64), 5.0), torch.ones(16, 64))
     away = ref_kernel(data, "ties_away")
     assert not torch.equal(away, ref_kernel(data, "rne"))
     assert mxlib.check_implementation(data, away, "ties_away")[0] and not mxlib.check_implementation(data, away, "rne")[0]
@@ -323,8 +317,7 @@ def test_a_term_beyond_fp64s_53_bits_moves_the_reference_one_bf16_step_and_check
     a[0, 0], a[0, 32], a[0, 64], a[0, 96] = 1.0, 2.0**-8, 2.0**-24, 2.0**-80  # one power of two per block
     b = torch.zeros(16, 128)
     b[:, [0, 32, 64, 96]] = 1.0
-    b_q, b_s = mxlib.quantize_mxfp4(b)
-    data = (a.to(torch.bfloat16), b.to(torch.bfloat16), b_q, shuffle_weight(b_q), e8m0_shuffle(b_s))
+    data = contest_tuple(a, b)
     ref = ref_kernel(data)
     assert (ref == 1.0).all()
     assert check_exact(data, torch.full_like(ref, 1.0 + 2.0**-7))[0]

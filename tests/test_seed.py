@@ -376,12 +376,10 @@ def test_heuristic_keeps_the_first_kernel_on_a_tie_of_the_integer_ratio():
     """On the same rounds the heuristic replaces its pick only for a strictly better compute-to-memory ratio,
     in C++ integer division: 128x256 and 256x128 (both 85), and 32x512 and 32x640 (30.1 and 30.5, both 30),
     tie on one round of one CTA, so whichever is visited first stays."""
-    def kernel(tile_m, tile_n):
-        return next(k for k in rules.ASM_KERNELS if k.bpreshuffle and (k.tile_m, k.tile_n) == (tile_m, tile_n))
-
     for first, second in (((128, 256), (256, 128)), ((32, 512), (32, 640))):
         for pair in ((first, second), (second, first)):
-            assert rules.asm_heuristic(32, 128, 1024, order=[kernel(*t) for t in pair]).tile == pair[0], pair
+            order = [rules.asm_tile_kernel(*t) for t in pair]
+            assert rules.asm_heuristic(32, 128, 1024, order=order).tile == pair[0], pair
 
 
 def test_heuristic_skips_128x512_unless_n_divides():

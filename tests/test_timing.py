@@ -18,16 +18,21 @@ def test_gpu_timing_refuses_cpu_clearly():
             fn()
 
 
+L2_BYTES = 40 << 20  # the fake GPU's L2
+
+
 class _Clock:
     def __init__(self):
         self.us = 0.0            # GPU time, microseconds
         self.capturing = None    # the graph being captured, if any
-        self.log = []            # ("flush", value) / ("start",) / ("call", i) / ("end",) / ("sleep", cycles)
+        # ("record",) an event, ("flush", value) L2Flush's write, ("flush",) a stand-in flush, ("call", args),
+        # ("sleep", cycles)
+        self.log = []
         self.rates = [1500.0, 1800.0, 2000.0]  # cycles per us seen by the three calibration sleeps
         self.rate_i = 0
 
 
-def _fake_torch(clock: _Clock, l2_bytes: int = 40 << 20):
+def _fake_torch(clock: _Clock):
     class Event:
         def __init__(self, enable_timing=False):
             self.t = None
@@ -74,10 +79,18 @@ def _fake_torch(clock: _Clock, l2_bytes: int = 40 << 20):
 
     cuda = types.SimpleNamespace(
         is_available=lambda: True, Event=Event, synchronize=lambda: None, _sleep=_sleep,
-        get_device_properties=lambda d: types.SimpleNamespace(L2_cache_size=l2_bytes),
+        get_device_properties=lambda d: types.SimpleNamespace(L2_cache_size=L2_BYTES),
         Stream=Stream, stream=lambda s: contextlib.nullcontext(), current_stream=lambda: Stream(),
         CUDAGraph=Graph, graph=graph)
     return types.SimpleNamespace(cuda=cuda, device=lambda *a: a, empty=lambda n, **kw: Buf(n), int32="int32")
+
+
+@pytest.fixture
+def clock(monkeypatch) -> _Clock:
+    """A fresh clock, and timing's `torch` replaced by a fake that runs on it."""
+    c = _Clock()
+    monkeypatch.setattr(timing, "torch", _fake_torch(c))
+    return c
 
 
 def _call(clock, durations):
@@ -104,11 +117,9 @@ class _Flush:
         self.clock.log.append(("flush",))
 
 
-def test_time_contest_times_iters_calls_after_warmup_each_behind_a_flush(monkeypatch):
+def test_time_contest_times_iters_calls_after_warmup_each_behind_a_flush(clock):
     """`warmup` untimed calls, then `iters` timed ones in microseconds (events give milliseconds), every call
     behind a flush and alone between its two events."""
-    clock = _Clock()
-    monkeypatch.setattr(timing, "torch", _fake_torch(clock))
     flush = _Flush(clock)
     fn = _call(clock, [500.0, 500.0, 1.0, 2.0, 6.0])  # two untimed warmup calls, then three timed ones
     s = timing.time_contest(fn, iters=3, warmup=2, flush=flush)
@@ -119,10 +130,8 @@ def test_time_contest_times_iters_calls_after_warmup_each_behind_a_flush(monkeyp
     assert kinds == ["flush", "record", "call", "record"] * 5  # flush before the start event, one call between
 
 
-def test_time_contest_makes_fresh_inputs_for_every_call_and_takes_no_warmup(monkeypatch):
+def test_time_contest_makes_fresh_inputs_for_every_call_and_takes_no_warmup(clock):
     """With fresh_inputs each call gets inputs made for it (outside its events); warmup 0 is allowed."""
-    clock = _Clock()
-    monkeypatch.setattr(timing, "torch", _fake_torch(clock))
     made = []
 
     def inputs_fn():
@@ -134,22 +143,18 @@ def test_time_contest_makes_fresh_inputs_for_every_call_and_takes_no_warmup(monk
     assert [e[1] for e in clock.log if e[0] == "call"] == [(0,), (1,), (2,), (3,)]  # a new input each call
 
 
-def test_time_graph_divides_each_replay_by_its_captured_calls(monkeypatch):
+def test_time_graph_divides_each_replay_by_its_captured_calls(clock):
     """A replay of `calls` captured calls is timed whole and divided by `calls`: one sample per replay."""
-    clock = _Clock()
-    monkeypatch.setattr(timing, "torch", _fake_torch(clock))
     fn = _call(clock, [3.0] * (3 + 5))  # 3 warmup calls on the side stream, 5 captured
     s = timing.time_graph(fn, calls=5, replays=7)
     assert s["n"] == 7 and s["mean_us"] == pytest.approx(3.0) and s["median_us"] == pytest.approx(3.0)
 
 
-def test_l2_flush_writes_4x_the_l2_anew_and_sleeps_at_the_median_clock(monkeypatch):
+def test_l2_flush_writes_4x_the_l2_anew_and_sleeps_at_the_median_clock(clock):
     """The flush buffer is FLUSH_L2_MULTIPLE (4) times the L2, written with a new value each time, and the
     head start is sleep cycles at the median of three calibrated clock rates."""
-    clock = _Clock()
-    monkeypatch.setattr(timing, "torch", _fake_torch(clock, l2_bytes=40 << 20))
     f = timing.L2Flush(head_start_us=100.0)
-    assert f.nbytes == 4 * (40 << 20) and f._buf.n == f.nbytes // 4
+    assert f.nbytes == 4 * L2_BYTES and f._buf.n == f.nbytes // 4
     # calibration: the median of the three rates (1800 cycles/us), not the largest nor the smallest
     assert f._sleep_cycles == int(100.0 * 1800.0)
     clock.log.clear()
