@@ -256,6 +256,16 @@ def test_ctas_per_sm_count_the_runtimes_reserve_as_the_occupancy_model_does(monk
     assert (model.ctas, model.limited_by) == (2, "shared")
 
 
+def test_ctas_per_sm_hold_each_warps_registers_in_one_sub_partition():
+    """Registers come from 4 sub-partitions of 16384 (spec.devices.UNIT_LIMITS): wspec's two warpgroups side by
+    side at block_m 16 are 9 warps of 104 registers, 3328 a warp, 4 a sub-partition, 16 an SM: one CTA,
+    though 65536 // (9 * 3328) would say 2."""
+    cfg = G.Config(block_m=16, block_n=128, block_k=128, num_warps=8, warps_k=0, num_stages=4, wgmma=2)
+    assert G.mma_kernel_name(cfg) == "mxfp4_mma_sm90_t16_x2_k1" and G.mma_smem_bytes(cfg, 4) * 2 < G.MMA_MAX_SMEM
+    assert G.mma_ctas_per_sm(cfg, 4) == 1
+    assert G.mma_ctas_per_sm(dataclasses.replace(cfg, block_n=64, num_warps=4), 4) == 3  # 5 warps: 16 // 5
+
+
 def test_only_wspec_quantizes_a_in_whole_tiles_of_rows():
     """The two-launch families quantize A into a buffer of M rows; only wspec, whose producer copies whole
     tiles, pads it to whole block_m tiles, and the quantizer's CTAs in the grid count those rows."""

@@ -368,3 +368,204 @@ def test_predict_with_two_resident_ctas_shares_the_sm_between_them():
 def test_sm90_residency_by_warps():
     r = occ.residency(occ.KernelResources("sm_90", num_warps=32, registers=16, agprs=0, shared_bytes=0))
     assert (r.ctas, r.limited_by) == (2, "waves")  # 64 warps an SM
+
+
+def _gfx(num_warps, registers, agprs=0, shared=0, accum_offset=None):
+    return occ.residency(occ.KernelResources("gfx950", num_warps, registers, agprs, shared, accum_offset))
+
+
+def _sm90(num_warps, registers, shared=0):
+    return occ.residency(occ.KernelResources("sm_90", num_warps, registers, 0, shared))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# residency(), gfx950
+
+
+def test_gfx950_agprs_start_at_accum_offset():
+    """Fact (residency docstring, LLVM AMDGPUUsage gfx90a+): AGPRs follow the arch VGPRs from
+    accum_offset in one unified file, so a wave's footprint is accum_offset + agprs (104 + 152 = 256 -> 2 waves
+    a SIMD of 512 VGPRs), even when `registers` gives only the arch VGPRs."""
+    r = _gfx(4, registers=102, agprs=152, accum_offset=104)
+    assert r.waves_per_simd == 512 // 256 == 2
+    assert (r.ctas, r.limited_by) == (2, "registers")
+
+
+def test_gfx950_registers_already_include_the_agprs():
+    """Fact (KernelResources: `registers` is the total per lane, arch + AGPRs): without accum_offset the
+    AGPRs are not added again; 128 VGPRs in all give 512 // 128 = 4 waves a SIMD."""
+    r = _gfx(4, registers=128, agprs=64)
+    assert r.waves_per_simd == 4 and r.ctas == 4
+
+
+@pytest.mark.parametrize("num_warps, registers, want", [
+    (6, 96, 2),  # 96 VGPRs: 5 waves a SIMD; 6 waves put 2 on some SIMD (ceil(6/4)): 5 // 2 = 2 CTAs
+    (2, 96, 5),  # 2 waves: 1 on each of two SIMDs; 5 waves a SIMD: 5 CTAs
+])
+def test_gfx950_a_cta_puts_ceil_w_over_4_waves_on_a_simd(num_warps, registers, want):
+    """Fact (residency docstring): a CTA of W waves puts ceil(W / 4) waves on each SIMD, so the register
+    limit is (waves a SIMD holds) // ceil(W / 4), not the CU's total wave slots divided by W."""
+    r = _gfx(num_warps, registers)
+    assert r.waves_per_simd == 512 // 96 == 5
+    assert (r.ctas, r.limited_by) == (want, "registers")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# residency(), sm_90
+
+
+def test_sm90_registers_are_allocated_per_warp_in_steps_of_256():
+    """Fact (UNIT_LIMITS sm_90 source, NVIDIA occupancy calculator / cuda_occupancy.h: register allocation
+    granularity 256 per warp): 36 registers a thread are 1152 a warp, allocated as 1280; 65536 // 1280 = 51
+    warps, 12 CTAs of 4 warps (without the rounding 56 warps would give 14)."""
+    r = _sm90(4, 36)
+    assert (r.ctas, r.limited_by) == (65536 // 1280 // 4, "registers") == (12, "registers")
+
+
+def test_sm90_warp_limit_rounds_down():
+    """Fact (CUDA C++ Programming Guide, cc 9.0: 64 resident warps an SM): CTAs of 3 warps fit 21 at once
+    (63 warps), not 22 (66 warps)."""
+    r = _sm90(3, 16)
+    assert (r.ctas, r.limited_by) == (21, "waves")
+    assert r.ctas * 3 <= 64 < (r.ctas + 1) * 3
+
+
+# ---------------------------------------------------------------------------------------------------------
+# residency(): argument checks
+
+
+def test_residency_refuses_an_unknown_target():
+    """Fact (residency's contract, UNIT_LIMITS' keys): only gfx950 and sm_90 have limits; any other target
+    is a ValueError naming them (not a KeyError)."""
+    with pytest.raises(ValueError, match="target must be one of gfx950, sm_90, got 'gfx942'"):
+        occ.residency(occ.KernelResources("gfx942", 4, 64, 0, 0))
+
+
+@pytest.mark.parametrize("target", ["gfx950", "sm_90"])
+@pytest.mark.parametrize("num_warps", [0, -4])
+def test_residency_refuses_a_cta_of_no_warps(target, num_warps):
+    """Fact: a CTA has at least one wave/warp; num_warps <= 0 is refused as a ValueError (positive()), not
+    answered with a ZeroDivisionError or a negative CTA count."""
+    with pytest.raises(ValueError, match="num_warps must be a positive integer"):
+        occ.residency(occ.KernelResources(target, num_warps, 64, 0, 0))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Little's law and the latency model
+
+
+def test_no_bytes_in_flight_cover_no_latency():
+    """Fact (latency_covered_us' contract: bytes_in_flight >= 0 is accepted): nothing in flight covers a
+    round trip of 0 us, not an error."""
+    assert occ.latency_covered_us(0, 4.28e12) == 0.0
+
+
+def test_traffic_counts_a_bf16_b_fp4_its_e8m0_scales_and_c_bf16():
+    """Fact (module docstring: bytes = A (bf16) + B (fp4) + B scales + C (bf16)): A is 2 bytes a
+    value, B half a byte, one E8M0 scale byte per 32 values of B, C 2 bytes a value; no partials unsplit."""
+    m, n, k = 16, 2112, 7168
+    assert occ.traffic_bytes(m, n, k) == m * k * 2 + n * k // 2 + n * (k // 32) + m * n * 2
+    # one more row of B adds its K/2 fp4 bytes and K/32 scale bytes, one more row of A 2K + 2N bytes
+    assert occ.traffic_bytes(m, n + 1, k) - occ.traffic_bytes(m, n, k) == k // 2 + k // 32 + 2 * m
+    assert occ.traffic_bytes(m + 1, n, k) - occ.traffic_bytes(m, n, k) == 2 * k + 2 * n
+
+
+def test_predict_computes_padded_k_steps():
+    """Fact (predict docstring: `block_k` counts K padded to whole steps, `k_computed`; module docstring:
+    padded K steps are computed too): 14 slices of 7168 are 512 values each, one step of block_k 1024 each,
+    so twice the dot work of unpadded K."""
+    model = occ.model_params("H200")
+    padded = occ.predict(16, 2112, 7168, 16, 128, 14, model=model, block_k=1024)
+    plain = occ.predict(16, 2112, 7168, 16, 128, 14, model=model)
+    assert occ.k_computed(7168, 14, 1024) == 2 * 7168
+    assert padded.compute_us == pytest.approx(2 * plain.compute_us)
+
+
+def test_predict_computes_padded_m_tiles():
+    """Fact (module docstring: t_compute = 2 * M_pad * N_pad * K_pad / ...: padded tiles are computed
+    too): M = 1 in tiles of 16 costs the compute of M = 16."""
+    one = occ.predict(1, 2112, 7168, 16, 64, kernels=1)
+    sixteen = occ.predict(16, 2112, 7168, 16, 64, kernels=1)
+    assert one.compute_us == pytest.approx(sixteen.compute_us)
+
+
+def test_bandwidth_saturates_at_bw_saturation():
+    """Fact (module docstring: t_memory = bytes / (bandwidth * min(1, u / bw_saturation))): with half the
+    units saturating HBM, a launch with u >= 0.5 streams at the full bandwidth, and one with u = 0.25 at half."""
+    from dataclasses import replace
+
+    model = replace(occ.model_params("H200"), bw_saturation=0.5)
+    full = occ.predict(16, 2112, 7168, 16, 16, model=model)  # 132 tiles: u = 1
+    assert full.utilization == 1.0
+    assert full.memory_us == pytest.approx(occ.traffic_bytes(16, 2112, 7168) / model.bandwidth * 1e6)
+    quarter = occ.predict(16, 2112, 7168, 16, 16, model=model, ctas=33)  # u = 33 / 132
+    assert quarter.utilization == 0.25
+    assert quarter.memory_us == pytest.approx(2 * full.memory_us)
+
+
+def test_predict_launches_one_kernel_without_split_k():
+    """Fact (predict docstring: `kernels` defaults to 1, or 2 with split-K): unsplit, the overhead is one
+    launch; split, a launch and one extra kernel."""
+    model = occ.model_params("H200")
+    assert occ.predict(16, 2112, 7168, 32, 128, model=model).overhead_us == model.launch_us
+    assert occ.predict(16, 2112, 7168, 32, 128, 2, model=model).overhead_us == model.launch_us + model.extra_kernel_us
+
+
+def test_model_params_refuse_non_finite_numbers():
+    """Fact (ModelParams' contract: every figure a finite non-negative number): inf and nan are refused."""
+    from dataclasses import replace
+
+    base = occ.model_params("H200")
+    for bad in (math.inf, math.nan):
+        with pytest.raises(ValueError, match="finite non-negative"):
+            replace(base, bandwidth=bad)
+        with pytest.raises(ValueError, match="finite non-negative"):
+            replace(base, launch_us=bad)
+
+
+def test_fit_keeps_the_h200_prior_of_bw_saturation_when_no_row_constrains_it():
+    """Fact (fit docstring: a parameter the rows do not constrain keeps its prior; DEVICES' H200 prior for
+    bw_saturation is 1.0, its grid runs 0.05..1.0): compute-bound rows leave bw_saturation at 1.0."""
+    from dataclasses import replace
+
+    base = occ.model_params("H200")
+    assert base.bw_saturation == 1.0
+    truth = replace(base, dot_efficiency=0.1)
+    rows = []
+    for m, n, k, tm, tn, s in ((16, 2112, 7168, 16, 64, 1), (16, 2112, 7168, 16, 128, 7), (64, 7168, 2048, 64, 128, 1)):
+        ctas = occ.cta_count(m, n, k, tm, tn, s)
+        p = occ.predict(m, n, k, tm, tn, s, model=truth)
+        assert p.compute_us > p.memory_us  # compute-bound: the times say nothing of bw_saturation
+        rows.append(dict(m=m, n=n, k=k, tile_m=tm, tile_n=tn, split_k=s, ctas=ctas, kernels=2 if s > 1 else 1,
+                         measured_us=p.us))
+    fitted = occ.fit(rows, "H200", replace(base, dot_efficiency=0.01))
+    assert fitted.bw_saturation == 1.0
+    assert math.isclose(fitted.dot_efficiency, 0.1, rel_tol=1e-9)
+
+
+
+
+def test_sm90_registers_come_from_four_sub_partitions():
+    """NVIDIA's cuda_occupancy.h (cc 9.0): a warp's registers (rounded up to 256) come from one of 4
+    sub-partitions of 16384, so each holds whole warps: 40 registers are 1280 a warp, 12 a sub-partition, 48 an
+    SM, 24 CTAs of 2 warps (65536 // 1280 = 51 would say 25); 200 are 6400 a warp, 2 a sub-partition, one CTA
+    of 5 warps (not 2)."""
+    assert (_sm90(2, 40).ctas, _sm90(2, 40).limited_by) == (24, "registers")
+    assert _sm90(5, 200).ctas == 1
+    assert _sm90(8, 128).ctas == 2  # a multiple of 4 warps fills the sub-partitions evenly: 65536 // (8 * 4096)
+
+
+def test_sm90_shared_memory_is_allocated_in_128_byte_steps():
+    """NVIDIA's cuda_occupancy.h (cc 9.0): a CTA's shared memory plus the 1 KB reserve rounds up to 128 bytes:
+    45600 + 1024 = 46624 takes 46720, 4 of them in 228 KB (233472 // 46624 would say 5)."""
+    r = _sm90(4, 32, shared=45600)
+    assert (r.ctas, r.limited_by) == (4, "shared")
+    assert _sm90(4, 32, shared=45696 - 1024).ctas == 5  # exactly 357 steps of 128: 233472 // 45696 = 5
+
+
+def test_gfx950_lds_is_allocated_in_1280_byte_blocks():
+    """LLVM AMDGPUUsage (COMPUTE_PGM_RSRC2.LDS_SIZE, GFX950: roundup(lds-size / (320 * 4))): 32 KiB of LDS take
+    26 blocks, 33280 bytes, and 160 KiB hold 4 such workgroups (5 by the exact bytes)."""
+    r = _gfx(4, 64, shared=32768)
+    assert (r.ctas, r.limited_by) == (4, "shared")
+    assert _gfx(4, 64, shared=25 * 1280).ctas == 5  # a whole number of blocks: 163840 // 32000

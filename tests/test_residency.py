@@ -267,3 +267,27 @@ def test_asm_heuristic_table_gives_every_shape_its_tile_ctas_rounds_and_cus():
     assert rows[1].split() == ["8x2112x7168", "192x128", "17", "1", "6.6%"]  # 2112 / 128 = 16.5 -> 17 of 256 CUs
     assert residency.asm_heuristic_table([shapes_mod.Shape("test", 4, 2880, 512, 0)]).splitlines()[1].split() \
         == ["4x2880x512", "192x128", "23", "1", "9.0%"]
+
+
+def test_unit_loads_deal_an_xcds_ctas_over_its_32_cus():
+    """Fact (MI355X: 256 CUs in 8 XCDs of 32; unit_loads docstring: CTA j of an XCD to CU j % 32): 256 CTAs
+    put exactly one CTA on every CU."""
+    from mxlib.tools import residency
+
+    loads = residency.unit_loads(256, "MI355X")
+    assert loads.shape == (8, 32) and (loads == 1).all()
+    assert (residency.unit_loads(512, "MI355X") == 2).all()
+
+
+def test_seed_splitk_h200_resident_is_the_fewest_over_the_configs():
+    """Fact (seed_splitk_h200_resident docstring: the fewest CTAs per SM over the configs of the frame)."""
+    import pandas as pd
+
+    from mxlib.spec import seed as seed_mod
+    from mxlib.tools import residency
+
+    m = seed_mod.SEED_SPLITK_SHAPE[0]
+    tm, tn = seed_mod.seed_plan(*seed_mod.SEED_SPLITK_SHAPE)["tile"]
+    frame = pd.DataFrame(dict(m=[m, m, m], tile_m=[tm, tm, tm], tile_n=[tn, tn, tn], resident=[2, 1, 3]))
+    assert residency.seed_splitk_h200_resident(frame) == 1
+    assert residency.seed_splitk_h200_resident(None) is None

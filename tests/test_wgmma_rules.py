@@ -66,3 +66,39 @@ def test_no_wgmma_operand_is_written_after_its_fence(name):
     ptx = W.mma_ptx(G.mma_source() if name == "library" else _script_source(name), nvcc)
     assert ptx.count("wgmma.mma_async") > 100  # the kernels were compiled, with their wgmmas
     assert W.register_writes_after_fence(ptx) == []
+
+
+_WGMMA_LINE = "\twgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {%r1,%r2}, {%r5,%r6,%r7,%r8}, %rd5, p;"
+
+
+def test_a_write_in_one_function_is_not_charged_to_the_next():
+    """Fact (PTX ISA: registers are declared per function, so %r5 of one function is not %r5 of the next;
+    the module docstring: the check scans each function): a write at the end of `first` is no late write of
+    `second`'s wgmma."""
+    ptx = "\n".join([".visible .entry first(", "\twgmma.fence.sync.aligned;", _WGMMA_LINE, "\tmov.u32 \t%r5, 0;", "}",
+                     ".visible .entry second(", _WGMMA_LINE, "}"])
+    assert W.register_writes_after_fence(ptx) == []
+
+
+def test_a_weak_function_is_named_and_scanned_on_its_own():
+    """Fact (PTX ISA: `.weak` is a linking directive of .func/.entry like `.visible`; _ENTRY accepts it): a late
+    write in a `.weak .func` is reported under that function's name."""
+    ptx = "\n".join([".visible .entry first(", "\tmov.u32 \t%r9, 0;", "}",
+                     ".weak .func helper(", "\twgmma.fence.sync.aligned;", "\tmov.u32 \t%r6, 7;", _WGMMA_LINE, "}"])
+    assert W.register_writes_after_fence(ptx) == [W.LateWrite("helper", 7, "%r6", 6)]
+
+
+def test_a_predicated_wgmma_is_checked_too():
+    """Fact (PTX ISA: any instruction may carry a guard predicate @p / @!p; the rule holds for every
+    wgmma.mma_async): a predicated wgmma reading a register written after its fence is reported."""
+    ptx = "\n".join([".visible .entry k(", "\twgmma.fence.sync.aligned;", "\tmov.u32 \t%r7, 1;",
+                     "\t@%p1 " + _WGMMA_LINE.strip(), "}"])
+    assert W.register_writes_after_fence(ptx) == [W.LateWrite("k", 4, "%r7", 3)]
+
+
+def test_a_vector_write_after_the_fence_is_found():
+    """Fact (PTX ISA: a vector load ld.v2/v4 writes every register of its {...} destination): a vector load
+    into the A operand between the fence and the wgmma is a late write of each register it writes."""
+    ptx = "\n".join([".visible .entry k(", "\twgmma.fence.sync.aligned;", "\tld.shared.v2.u32 \t{%r6, %r7}, [%r3];",
+                     _WGMMA_LINE, "}"])
+    assert W.register_writes_after_fence(ptx) == [W.LateWrite("k", 4, "%r6", 3), W.LateWrite("k", 4, "%r7", 3)]

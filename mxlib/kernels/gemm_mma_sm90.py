@@ -245,17 +245,18 @@ def mma_round_chunks(cfg: MmaConfig, k: int) -> int:
 def mma_ctas_per_sm(cfg: MmaConfig, round_chunks: int) -> int:
     """CTAs of `cfg` an SM holds at once (registers: MMA_SM_WARPS warps for "direct", one CTA for
     "staged", 8 warps for "pipelined" by its launch bounds, MMA_WGMMA_REGS for "wgmma", MMA_WSPEC's
-    and the producer warp for "wspec"; shared memory with the runtime's reserve per CTA, and the SM's CTA
-    limit, as `spec.devices.UNIT_LIMITS` gives them and `mxlib.tools.occupancy.residency` reads them)."""
+    and the producer warp for "wspec", each warp's in one sub-partition of the file; shared memory with the
+    runtime's reserve per CTA in 128-byte steps, and the SM's CTA limit: `spec.devices.UNIT_LIMITS`' rules,
+    which `mxlib.tools.occupancy.residency` follows too)."""
     if cfg.wgmma == 2:
         k = max(1, cfg.warps_k)
         per = next(r for bm, g, kw, r in MMA_WSPEC if (bm, 64 * g, kw) == (cfg.block_m, cfg.block_n, k))
-        regs = 65536 // (32 * (cfg.num_warps + 1) * per)
+        regs = MMA_SM.warps_by_registers(per) // (cfg.num_warps + 1)
     elif cfg.wgmma:
-        regs = 65536 // (32 * cfg.num_warps * MMA_WGMMA_REGS[cfg.block_m])
+        regs = MMA_SM.warps_by_registers(MMA_WGMMA_REGS[cfg.block_m]) // cfg.num_warps
     else:
         regs = MMA_SM_WARPS // cfg.num_warps if cfg.warps_k else 8 // cfg.num_warps if cfg.num_stages > 1 else 1
-    shared = MMA_SM.shared_bytes // (mma_smem_bytes(cfg, round_chunks) + MMA_SM.shared_reserved)
+    shared = MMA_SM.shared_bytes // MMA_SM.shared_per_cta(mma_smem_bytes(cfg, round_chunks))
     return max(0, min(regs, shared, MMA_SM.ctas))
 
 

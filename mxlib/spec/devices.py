@@ -7,8 +7,8 @@ needs to know about a device lives here, once:
 - `MI355X`, `H200`: compute units (CUs or SMs: what one CTA occupies) and the groups CTAs are dealt
   over round-robin (the MI355X's 8 XCDs), each with its source.
 - `UNIT_LIMITS`: what one CU (gfx950) or SM (sm_90) holds at once (registers, waves or warps, shared memory
-  and its reserve per CTA, CTAs), with sources: the occupancy model's residency and mma_sm90's CTAs per SM
-  both read it.
+  and its reserve per CTA, CTAs) and in what steps it is allocated, with sources: the occupancy model's
+  residency and mma_sm90's CTAs per SM both read it.
 - `device_kind(device)`: the name of a device's config table (`mxlib/data/configs/<kind>.csv`) and of
   its results folder (`data/results/<kind>/`): "cpu", a known device's short name, or the GPU's name
   as a slug.
@@ -53,30 +53,46 @@ class UnitLimits:
 
     registers: int  # per SIMD lane (AMD: VGPRs incl. AGPRs, one wave uses up to 512) or per SM (NVIDIA)
     register_granule: int  # AMD: VGPRs per allocation step; NVIDIA: registers per warp allocation step
+    register_partitions: int  # NVIDIA: equal parts of the file, a warp's registers all in one (1 on AMD)
     simds: int  # AMD SIMDs per CU (1 on NVIDIA)
     waves_per_simd: int  # AMD waves per SIMD; NVIDIA warps per SM
     shared_bytes: int  # LDS per CU / shared memory per SM
     shared_reserved: int  # bytes the runtime reserves per CTA (NVIDIA: 1 KB)
+    shared_granule: int  # bytes a CTA's LDS / shared memory (with its reserve) is allocated in
     ctas: int  # hardware limit of resident CTAs (workgroups) per unit
     source: str
+
+    def shared_per_cta(self, nbytes: int) -> int:
+        """Bytes of the unit's LDS / shared memory a CTA asking for `nbytes` holds: with the runtime's reserve,
+        rounded up to the allocation granule."""
+        return -(-(nbytes + self.shared_reserved) // self.shared_granule) * self.shared_granule
+
+    def warps_by_registers(self, registers: int) -> int:
+        """NVIDIA: warps an SM's register file holds at `registers` a thread. A warp's registers round up to
+        register_granule and come from one of register_partitions equal parts, so each part holds whole warps.
+        (AMD's rule is per SIMD: `mxlib.tools.occupancy.residency`.)"""
+        per_warp = -(-max(registers, 1) * 32 // self.register_granule) * self.register_granule
+        return self.register_partitions * (self.registers // self.register_partitions // per_warp)
 
 
 UNIT_LIMITS = {
     "gfx950": UnitLimits(
-        registers=512, register_granule=8, simds=4, waves_per_simd=8, shared_bytes=160 * 1024,
-        shared_reserved=0, ctas=32,
+        registers=512, register_granule=8, register_partitions=1, simds=4, waves_per_simd=8,
+        shared_bytes=160 * 1024, shared_reserved=0, shared_granule=1280, ctas=32,
         source="ROCm docs, AMD GPU specifications (MI355X, gfx950: 256 CUs, LDS 160 KiB, VGPR file 512 KiB per CU = "
                "4 SIMDs x 512 VGPRs x 64 lanes x 4 B); LLVM AMDGPUUsage (gfx90a and later: one unified file of "
-               "arch VGPRs and AGPRs, allocated in steps of 8, at most 8 waves per SIMD); the compiler's own "
+               "arch VGPRs and AGPRs, allocated in steps of 8, at most 8 waves per SIMD; COMPUTE_PGM_RSRC2.LDS_SIZE "
+               "on GFX950: LDS in blocks of 320 dwords, 1280 B); the compiler's own "
                "'; Occupancy:' line agrees with this arithmetic on every kernel `python -m mxlib isa` compiles "
                "without a waves_per_eu hint; a hint caps the compiler's figure, not this arithmetic's (the seed's "
                "split-K GEMM, waves_per_eu=2: the compiler says 2 waves per SIMD, its VGPRs allow 4)"),
     "sm_90": UnitLimits(
-        registers=65536, register_granule=256, simds=1, waves_per_simd=64, shared_bytes=228 * 1024,
-        shared_reserved=1024, ctas=32,
+        registers=65536, register_granule=256, register_partitions=4, simds=1, waves_per_simd=64,
+        shared_bytes=228 * 1024, shared_reserved=1024, shared_granule=128, ctas=32,
         source="CUDA C++ Programming Guide, compute capability 9.0 (65536 32-bit registers, 64 warps, 32 blocks, "
                "228 KB shared memory per SM) and the Hopper tuning guide (1 KB shared memory reserved per block); "
-               "register allocation per warp in steps of 256 as in NVIDIA's occupancy calculator"),
+               "NVIDIA's cuda_occupancy.h (CUDA 13.0, cc 9.0: registers per warp in steps of 256, allocated "
+               "within 4 sub-partitions of the file; a block's shared memory and reserve in steps of 128 B)"),
 }
 
 # The contest's MI355X runner image (gpu-mode/kernelbot:docker/amd-docker.Dockerfile@8127da26, 2026-03-05,

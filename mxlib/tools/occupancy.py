@@ -226,9 +226,11 @@ def residency(k: KernelResources) -> Residency:
     """CTAs of one kernel resident per CU (gfx950) or SM (sm_90), from its compiled resources.
 
     gfx950: a wave's VGPRs (arch, then AGPRs from accum_offset) round up to 8; a SIMD holds
-    min(8, 512 // that) waves; a CTA of W waves puts ceil(W / 4) on each SIMD; LDS is 160 KiB per CU.
-    sm_90: a warp's registers round up to 256; 65536 registers, 64 warps, 32 CTAs and 228 KB of shared
-    memory (plus 1 KB reserved per CTA) per SM.
+    min(8, 512 // that) waves; a CTA of W waves puts ceil(W / 4) on each SIMD; LDS is 160 KiB per CU,
+    allocated in 1280-byte blocks.
+    sm_90: a warp's registers round up to 256 and come from one of 4 sub-partitions of 16384
+    (`UnitLimits.warps_by_registers`); 64 warps, 32 CTAs and 228 KB of shared memory per SM, a CTA's
+    (plus 1 KB reserved) allocated in 128-byte steps (`UnitLimits.shared_per_cta`).
     """
     if k.target not in UNIT_LIMITS:
         raise ValueError(f"target must be one of {', '.join(UNIT_LIMITS)}, got {k.target!r}")
@@ -241,11 +243,11 @@ def residency(k: KernelResources) -> Residency:
         by = {"registers": per_simd // waves_per_simd_per_cta,
               "waves": lim.waves_per_simd // waves_per_simd_per_cta}
     else:
-        per_warp = _round_up(max(k.registers, 1) * 32, lim.register_granule)
         per_simd = None
-        by = {"registers": (lim.registers // per_warp) // k.num_warps, "waves": lim.waves_per_simd // k.num_warps}
+        by = {"registers": lim.warps_by_registers(k.registers) // k.num_warps,
+              "waves": lim.waves_per_simd // k.num_warps}
     if k.shared_bytes:
-        by["shared"] = lim.shared_bytes // (k.shared_bytes + lim.shared_reserved)
+        by["shared"] = lim.shared_bytes // lim.shared_per_cta(k.shared_bytes)
     by["ctas"] = lim.ctas
     limit = min(by, key=lambda name: (by[name], name != "registers"))
     return Residency(by[limit], limit, per_simd)
