@@ -381,3 +381,50 @@ def test_write_csv_keeps_four_decimals(tmp_path):
     bench_csv.write_csv([{"provider": "p", "timing": "contest", "mean_us": 1.23456789, "median_us": 0.00449}], path)
     back = bench_csv.read_csv(path)[0]
     assert (back["mean_us"], back["median_us"]) == ("1.2346", "0.0045")
+
+
+def test_touch_best_is_per_shape_and_timing():
+    """touch_best_rows gives one row per (shape, timing): a faster graph-replay touch row does not take the
+    contest row's place, so the baseline goal still finds a contest touch_best."""
+    rows = [{**r, "mean_us": r["median_us"]} for r in _rows(mx=6.0, cublas=8.0)]
+    for r in [r for r in rows if r["provider"] == "empty"]:
+        rows.append({**r, "provider": "touch", "timing": "contest", "median_us": 5.0, "mean_us": 5.0})
+        rows.append({**r, "provider": "touch", "timing": "graph", "median_us": 3.0, "mean_us": 3.0})
+    best = acceptance.touch_best_rows(rows)
+    assert sorted({(r["timing"], r["median_us"]) for r in best}) == [("contest", 5.0), ("graph", 3.0)]
+    assert len(best) == 2 * len(shapes.load())
+    checks = {c.name: c.passed for c in acceptance.baseline_goal(rows)}
+    assert checks["benchmark shapes: mxlib <= 1.5 x touch_best (medians)"] is True  # 6 <= 1.5 x 5 (contest)
+
+
+def test_acceptance_without_empty_kernel_times_cannot_decide_the_empty_plus_floor_target():
+    """A check whose rows are missing is undecided (Check.passed None: 'the rows it needs are missing'):
+    without the empty kernel's time the 1.3 x (empty + floor) target is None, and the other checks still
+    run."""
+    rows = [{**r, "empty_us": ""} for r in _rows()]
+    checks = {c.name: c.passed for c in acceptance.acceptance(rows)}
+    assert checks["benchmark shapes: mxlib <= 1.3 x (empty + floor)"] is None
+    assert checks["mxlib geomean <= 4.5 us"] is True
+
+
+def test_acceptance_without_a_floor_leaves_the_floor_targets_undecided():
+    """A row's floor_us may be empty (`bench --from` takes "a number or empty"): the two targets that need it
+    are undecided (None), not a TypeError, and the others are still checked."""
+    rows = [{**r, "floor_us": ""} for r in _rows(graph=3.0)]
+    checks = {c.name: c.passed for c in acceptance.acceptance(rows)}
+    assert checks["benchmark shapes: mxlib <= 1.3 x (empty + floor)"] is None
+    assert checks["graph replay <= 1.5 x floor"] is None
+    assert checks["benchmark shapes: mxlib faster than cublas_bf16"] is True
+
+
+def test_touch_best_compares_rows_of_one_shape_by_one_statistic():
+    """touch_best ranks the touch rows of a shape and timing by their means only where every one has a mean,
+    else by medians: never a mean against a median, whatever the rows' order."""
+    base = dict(kind="benchmark", m=4, n=2880, k=512, timing="contest")
+    rows = [{**base, "provider": "touch", "median_us": 5.0, "mean_us": ""},
+            {**base, "provider": "touch:132x2048", "median_us": 4.0, "mean_us": 6.0}]
+    for order in (rows, rows[::-1]):
+        (best,) = acceptance.touch_best_rows(order)
+        assert best["median_us"] == 4.0 and best["provider"] == "touch_best"
+    both = [rows[1] | {"mean_us": 8.0}, rows[0] | {"mean_us": 7.0}]  # all with means: the lower mean wins
+    assert acceptance.touch_best_rows(both)[0]["median_us"] == 5.0

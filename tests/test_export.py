@@ -607,3 +607,45 @@ def test_an_export_without_the_import_check_still_refuses_a_file_breaking_the_co
         export.export(out, "nvidia", check_import=False)
     assert info.value.rule == "contest-source"
     assert out.read_text() == "# the previous export\n" and sorted(p.name for p in tmp_path.iterdir()) == ["submission.py"]
+
+
+def test_amd_export_refuses_a_table_row_whose_path_the_file_cannot_run(monkeypatch):
+    """The AMD file runs the seed's aiter calls and 'fused_fp4' only: a mi355x.csv row naming another path is
+    refused (NotExportable, no rule: the table names what the file cannot run)."""
+    monkeypatch.setattr(dispatch, "load_table", lambda kind: {(16, 2112, 7168): [("fused", {})]})
+    with pytest.raises(export.NotExportable, match="names path 'fused'") as info:
+        export.build_source("amd")
+    assert info.value.rule is None
+
+
+def test_amd_export_refuses_unseen_paths_other_than_fused_fp4(monkeypatch):
+    """A shape without a row falls back to 'fused_fp4', the AMD file's Triton path: any other
+    gpu_unseen_paths for the AMD table is refused."""
+    monkeypatch.setattr(dispatch, "gpu_unseen_paths", lambda kind: ("fused_fp4", "fused"))
+    with pytest.raises(export.NotExportable, match=r"gpu_unseen_paths\('mi355x'\) must be \('fused_fp4',\)"):
+        export.build_source("amd")
+
+
+@pytest.mark.parametrize("source", ["x = '''a'''\n", "a line ending in a backslash \\"])
+def test_mma_source_that_a_raw_string_cannot_carry_is_refused(monkeypatch, source):
+    """The CUDA source travels as r'''...''': a text holding ''' or ending in a backslash cannot, and is
+    refused rather than embedded broken."""
+    from mxlib.kernels import gemm_mma_sm90
+
+    monkeypatch.setattr(gemm_mma_sm90, "mma_source", lambda: source)
+    with pytest.raises(export.NotExportable, match="cannot be embedded as a raw string"):
+        export._embedded_mma_source()
+
+
+def test_amd_file_refuses_a_path_override_keyed_by_bools(tmp_path, monkeypatch):
+    """PATH_OVERRIDES keys must be (M, N, K) tuples of ints (the file's own check, refused when it is
+    imported); a bool is no size (mxlib's integer rule refuses bools everywhere)."""
+    text = export.build_source("amd")
+    assert text.count("\nPATH_OVERRIDES = {}") == 1
+    path = tmp_path / "amd_bool_override.py"
+    path.write_text(text.replace("\nPATH_OVERRIDES = {}", '\nPATH_OVERRIDES = {(True, 64, 512): "fused_fp4"}', 1))
+    spec = importlib.util.spec_from_file_location("_s35_amd_bool_override", path)
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)
+    with pytest.raises(ValueError, match=r"PATH_OVERRIDES keys must be \(M, N, K\) tuples of ints, got \(True, 64, 512\)"):
+        spec.loader.exec_module(module)

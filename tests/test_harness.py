@@ -3,6 +3,9 @@
 Submissions here are small self-contained files written in the test (pure torch, no mxlib), so the
 harness is tested on exactly what the contest would receive.
 """
+import csv
+import itertools
+import math
 import random
 import signal
 import subprocess
@@ -13,7 +16,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from mxlib.tools import harness
+from mxlib.spec.reference import generate_input, ref_kernel
+from mxlib.tools import export, harness
+from mxlib.tools.timing import SEED_STEP
 from mxlib.__main__ import main
 
 # An honest submission: A quantized round-half-even and dequantized, B dequantized from B_q and the
@@ -443,3 +448,262 @@ def test_a_submission_that_is_not_utf8_is_named(tmp_path, capsys):
     assert f"{path} is not UTF-8 text" in capsys.readouterr().err
     with pytest.raises(ValueError, match="is not UTF-8 text"):
         harness.load_submission(path)
+
+
+# The timed modes on the CPU: the GPU's synchronizes, events, flush and input generation stood in for by a
+# fake that records what the harness asked for (no assertion on a measured time).
+CASE = harness.Case(4, 64, 512, 5)
+
+
+def _kernel(data):
+    """A correct submission: mxlib's exact reference (a fresh bf16 output every call)."""
+    return ref_kernel(data)
+
+
+class FakeGPU:
+    """Stands in for the GPU calls of the timed modes: records synchronizes, flushes, event records and the
+    kernel's calls in one log; events report `ms` milliseconds (cycled); inputs come from the CPU generator
+    and their seeds are recorded."""
+
+    def __init__(self, monkeypatch, ms=(0.002,)):
+        self.log, self.seeds, self.ms = [], [], itertools.cycle(ms)
+        gpu = self
+
+        class Event:
+            def __init__(self, enable_timing=False):
+                pass
+
+            def record(self):
+                gpu.log.append("record")
+
+            def elapsed_time(self, end):
+                return next(gpu.ms)
+
+        def gen(m, n, k, seed, device="cpu"):
+            gpu.seeds.append(seed)
+            return generate_input(m, n, k, seed, device="cpu")
+
+        monkeypatch.setattr(torch.cuda, "synchronize", lambda *a, **k: self.log.append("sync"))
+        monkeypatch.setattr(torch.cuda, "Event", Event)
+        monkeypatch.setattr(harness, "generate_input", gen)
+
+    def flush(self):
+        self.log.append("flush")
+
+
+# ---------------------------------------------------------------------------------------------
+# harness: statistics and the stopping rule
+
+
+def test_stats_are_eval_pys_sample_std_and_its_error_and_the_true_median():
+    """Result.stats is eval.py's Stats: std with Bessel's correction (n - 1), err = std / sqrt(runs); plus
+    the median (not the mean)."""
+    st = harness.Result(CASE, True, "", [1000.0, 3000.0]).stats()
+    assert st["std_us"] == pytest.approx(math.sqrt(2.0))  # deviations +-1 us, sum of squares 2, over n - 1 = 1
+    assert st["err_us"] == pytest.approx(1.0)  # sqrt(2) / sqrt(2)
+    st = harness.Result(CASE, True, "", [1000.0, 1000.0, 4000.0]).stats()
+    assert st["median_us"] == pytest.approx(1.0) and st["mean_us"] == pytest.approx(2.0)
+
+
+def test_should_stop_only_after_the_third_run():
+    """eval.py's early stop applies from the third run on: two identical times (relative error 0) do not
+    stop, three do."""
+    now = time.perf_counter_ns()
+    assert not harness._should_stop([1000.0, 1000.0], 1e12, now)
+    assert harness._should_stop([1000.0, 1000.0, 1000.0], 1e12, now)
+
+
+def test_should_stop_on_the_total_measured_time_not_the_mean():
+    """Stop when mean * runs (the measured time) exceeds max_time_ns, even with a noisy mean."""
+    now = time.perf_counter_ns()
+    times = [1.0, 100.0, 1.0]  # relative error ~0.97: no stop on precision; measured 102 ns in all
+    assert harness._should_stop(times, 101.0, now)
+    assert not harness._should_stop(times, 103.0, now)
+
+
+def test_should_stop_after_120_s_of_wall_time_only():
+    """Stop once 120 s of wall time have passed since the benchmark began (and not at 60 s)."""
+    now = time.perf_counter_ns()
+    times = [1.0, 100.0, 1.0]
+    assert harness._should_stop(times, 1e12, now - 121e9)
+    assert not harness._should_stop(times, 1e12, now - 90e9)
+
+
+def test_should_stop_at_a_relative_error_of_a_tenth_of_a_percent():
+    """The precision stop is err / mean < 0.001 (eval.py): a relative error of ~0.4% goes on, ~0.03% stops.
+   """
+    now = time.perf_counter_ns()
+    assert not harness._should_stop([1000.0, 1010.0, 990.0, 1000.0], 1e12, now)  # err/mean = 0.0041
+    assert harness._should_stop([1000.0, 1001.0, 999.0, 1000.0], 1e12, now)  # err/mean = 0.00041
+
+
+# ---------------------------------------------------------------------------------------------
+# harness: one timed call, the benchmark loop, the modes
+
+
+def test_timed_call_syncs_flushes_then_times_between_two_events(monkeypatch):
+    """Each timed call comes after a synchronize and an L2 flush, between two CUDA events, synchronized
+    after; the event's milliseconds are returned as nanoseconds."""
+    gpu = FakeGPU(monkeypatch, ms=(0.002,))
+    out, t_ns = harness._timed(lambda data: gpu.log.append("kernel") or "out", None, gpu.flush)
+    assert out == "out" and t_ns == pytest.approx(2000.0)
+    assert gpu.log == ["sync", "flush", "record", "kernel", "record", "sync"]
+
+
+def test_a_checked_call_synchronizes_before_and_after_the_kernel(monkeypatch):
+    """eval.py synchronizes after custom_kernel before checking its output (an asynchronous error belongs to
+    the call): _call on a CUDA device syncs before and after."""
+    gpu = FakeGPU(monkeypatch)
+    out, err = harness._call(lambda data: gpu.log.append("kernel") or "out", None, "cuda")
+    assert (out, err) == ("out", None) and gpu.log == ["sync", "kernel", "sync"]
+
+
+def _bench(monkeypatch, kernel, ms=(0.002,), **kw):
+    """run_one_benchmark on the CPU with the GPU faked; returns (result, fake, data_ptrs of A per timed call)."""
+    gpu = FakeGPU(monkeypatch, ms=ms)
+    ptrs = []
+
+    def timed(k, data, flush):
+        ptrs.append(data[0].data_ptr())
+        return k(data), 1000.0 * next(gpu.ms)
+
+    monkeypatch.setattr(harness, "_timed", timed)
+    kw.setdefault("max_time_ns", 1e15)
+    return harness.run_one_benchmark(kernel, CASE, gpu.flush, **kw), gpu, ptrs
+
+
+def test_leaderboard_regenerates_inputs_with_seed_plus_13_every_other_one_in_place(monkeypatch):
+    """Leaderboard mode: each timed call on inputs regenerated with seed += 13, and every other iteration
+    into the previous iteration's storage (same data_ptr); each output rechecked."""
+    res, gpu, ptrs = _bench(monkeypatch, _kernel, ms=(1.0, 3.0), recheck=True, max_repeats=4)
+    assert res.ok, res.message
+    assert gpu.seeds == [CASE.seed + SEED_STEP * i for i in range(5)] and SEED_STEP == 13
+    assert ptrs[1] == ptrs[0] and ptrs[3] == ptrs[2] and ptrs[2] != ptrs[1]
+
+
+def test_benchmark_runs_up_to_max_repeats_and_stops_early_by_eval_pys_rule(monkeypatch):
+    """Up to max_repeats timed calls (all of them while the times stay noisy); with identical times the
+    early stop ends the loop at the third."""
+    res, _, _ = _bench(monkeypatch, _kernel, ms=(1.0, 3.0), recheck=False, max_repeats=4)
+    assert res.ok and len(res.times_ns) == 4
+    res, _, _ = _bench(monkeypatch, _kernel, ms=(0.002,), recheck=False, max_repeats=50)
+    assert res.ok and len(res.times_ns) == 3
+
+
+def test_leaderboard_refuses_the_checked_calls_buffer_returned_by_the_first_timed_call(monkeypatch):
+    """Each output is kept while the next call runs: returning the checked call's buffer again, even on the
+    first timed call, fails."""
+    bufs = {}
+
+    def reuse(data):
+        c = ref_kernel(data)
+        buf = bufs.setdefault(tuple(c.shape), torch.empty_like(c))
+        return buf.copy_(c)
+
+    res, _, _ = _bench(monkeypatch, reuse, recheck=True, max_repeats=1)
+    assert not res.ok and "same output buffer" in res.message
+
+
+def _fake_timed_modes(monkeypatch, fail_at=None):
+    calls = []
+
+    def one(kernel, c, flush, *, recheck, max_repeats, max_time_ns, watch=None):
+        calls.append((c, recheck, max_repeats, max_time_ns))
+        return harness.Result(c, c != fail_at, "", [1000.0])
+
+    monkeypatch.setattr(harness, "run_one_benchmark", one)
+    monkeypatch.setattr("mxlib.tools.timing.L2Flush", lambda head_start_us: None)
+    return calls
+
+
+@pytest.mark.parametrize("mode, recheck, repeats", [("benchmark", False, 1000), ("leaderboard", True, 100)])
+def test_timed_modes_warm_up_on_the_first_case_then_time_each_case(monkeypatch, mode, recheck, repeats):
+    """benchmark: up to 1000 timed calls on the same inputs; leaderboard: up to 100, each rechecked on fresh
+    inputs (module docstring); both after eval.py's warm-up run on the first case (unchecked, 100 calls).
+   """
+    calls = _fake_timed_modes(monkeypatch)
+    cs = [harness.Case(4, 64, 512, s) for s in (1, 2, 3)]
+    results = harness.run_timed(_kernel, cs, mode, 0.0)
+    assert [r.case for r in results] == cs
+    assert [(c, r, n) for c, r, n, _ in calls] == [(cs[0], False, 100)] + [(c, recheck, repeats) for c in cs]
+
+
+@pytest.mark.parametrize("mode, ran", [("benchmark", 3), ("leaderboard", 2)])
+def test_only_the_leaderboard_stops_at_its_first_failed_case(monkeypatch, mode, ran):
+    """eval.py stops the leaderboard at the first failure; benchmark mode goes on to every case."""
+    cs = [harness.Case(4, 64, 512, s) for s in (1, 2, 3)]
+    _fake_timed_modes(monkeypatch, fail_at=cs[1])
+    results = harness.run_timed(_kernel, cs, mode, 0.0)
+    assert len(results) == ran and [r.ok for r in results] == [True, False, True][:ran]
+
+
+# ---------------------------------------------------------------------------------------------
+# harness: test mode, seeds, CSV, the interpreter check
+
+
+def test_test_mode_hands_the_submission_a_clone_of_the_inputs():
+    """Test mode: the submission gets a clone of the inputs, and its output is checked against the
+    harness's own copy, so a kernel that scribbles over its inputs after computing still passes."""
+    def scribbles(data):
+        c = ref_kernel(data)
+        for t in data:
+            t.zero_()
+        return c
+
+    (res,) = harness.run_test(scribbles, [CASE], "cpu")
+    assert res.ok, res.message
+
+
+def test_the_output_guard_refuses_another_view_of_the_previous_outputs_storage():
+    """'allocate a new output every call' (the guard's message): a second output that lives in the first
+    one's allocation (the other half of one buffer) is the same output buffer."""
+    buf = torch.zeros(2, 4, 64, dtype=torch.bfloat16)
+    guard = harness._Guard()
+    assert guard.check(buf[0]) is None
+    assert "same output buffer" in guard.check(buf[1])
+
+
+def test_a_secret_seed_of_zero_is_still_mixed_in():
+    """--seed mixes the secret seed into every case's seed (eval.py's _combine, as POPCORN_SEED does): 0 is
+    a seed like any other, and combine_seed(5, 0) = 20 != 5."""
+    (c,) = harness.cases("4x64x512:5", 0)
+    assert c.seed == harness.combine_seed(5, 0) == 20
+
+
+def test_the_command_line_forwards_the_secret_seed_and_takes_a_days_timeout(tmp_path, capsys):
+    """The command (its watched worker) runs each case with --seed mixed in, and --timeout may be anything
+    in (0, 86400] (the refusal's own words), 86400 included."""
+    sub = tmp_path / "s.py"
+    sub.write_text(GOOD)
+    rc = main(["harness", str(sub), "test", "--shapes", "4x64x512:5", "--seed", "7", "--timeout", "86400"])
+    out = capsys.readouterr()
+    assert rc == 0 and f"seed: {harness.combine_seed(5, 7)}" in out.out, out
+
+
+def test_write_csv_records_a_failed_case_as_not_ok(tmp_path, monkeypatch):
+    """The CSV's ok column is the case's verdict: 0 for a failed case, 1 for a passed one."""
+    monkeypatch.setattr(harness, "run_metadata", lambda device: {"device": device, "torch": "t", "triton": "t",
+                                                                  "date": "d"})
+    path = tmp_path / "h.csv"
+    harness.write_csv([harness.Result(CASE, True, ""), harness.Result(CASE, False, "mismatch")], path, "test",
+                      Path("s.py"), "cpu")
+    assert [r["ok"] for r in csv.DictReader(path.open())] == ["1", "0"]
+
+
+def test_interpreter_check_fails_when_any_file_fails_not_only_the_last(tmp_path):
+    """interpreter_test's verdict is whether every case of every file passed: a wrong first file fails the
+    check even when the second passes."""
+    wrong, good = tmp_path / "wrong.py", tmp_path / "good.py"
+    wrong.write_text(WRONG)
+    good.write_text(GOOD)
+    text, ok = harness.interpreter_test({"wrong": wrong, "good": good})
+    assert not ok and "good file, good.py" in text
+
+
+def test_the_harness_modules_are_put_back_after_a_submission_loads(tmp_path):
+    """While the submission runs mxlib is hidden from sys.modules; 'the harness's own modules are put back
+    after' (_no_mxlib), the same module objects."""
+    sub = tmp_path / "s.py"
+    sub.write_text(GOOD)
+    harness.load_submission(sub)
+    assert sys.modules.get("mxlib.tools.harness") is harness and sys.modules.get("mxlib.tools.export") is export

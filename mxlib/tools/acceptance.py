@@ -88,14 +88,14 @@ def acceptance(rows: list[dict]) -> list[Check]:
 
     def near_empty_plus_floor(kind, s):
         a, r = med(kind, s, "mxlib"), idx.get((kind, *s, "mxlib", "contest"))
-        if a is None or number(r.get("empty_us")) is None:
+        if a is None or number(r.get("empty_us")) is None or number(r.get("floor_us")) is None:
             return None
         bound = TARGET_EMPTY_PLUS_FLOOR * (number(r["empty_us"]) + number(r["floor_us"]))
         return a <= bound, f"{us(a)} <= {bound:.2f}"
 
     def graph_near_floor(kind, s):
         a = med(kind, s, "mxlib", "graph")
-        if a is None:
+        if a is None or number(idx[(kind, *s, "mxlib", "graph")].get("floor_us")) is None:
             return None
         bound = TARGET_GRAPH_FLOOR * number(idx[(kind, *s, "mxlib", "graph")]["floor_us"])
         return a <= bound, f"{us(a)} <= {bound:.2f}"
@@ -118,17 +118,19 @@ def acceptance(rows: list[dict]) -> list[Check]:
 
 
 def touch_best_rows(rows: list[dict]) -> list[dict]:
-    """Per (shape, timing), a copy of the fastest touch provider's row (by contest mean, else median) as
-    provider "touch_best", its grid in the config column; none where no touch row has a time."""
-    best: dict = {}
+    """Per (shape, timing), a copy of the fastest touch provider's row as provider "touch_best", its grid in
+    the config column; none where no touch row has a time. Fastest by contest mean where every touch row of
+    that shape and timing has one, else by median (one statistic for all of them: a mean is never compared
+    with a median); the first row wins a tie."""
+    groups: dict = {}
     for r in rows:
-        if not str(r["provider"]).startswith("touch") or number(r["median_us"]) is None:
-            continue
-        key = (str(r["kind"]), int(r["m"]), int(r["n"]), int(r["k"]), str(r["timing"]))
-        stat = "mean_us" if number(r.get("mean_us")) is not None else "median_us"
-        if key not in best or number(r[stat]) < number(best[key][stat]):
-            best[key] = r
-    return [{**r, "provider": "touch_best"} for r in best.values()]
+        if str(r["provider"]).startswith("touch") and number(r["median_us"]) is not None:
+            groups.setdefault((str(r["kind"]), int(r["m"]), int(r["n"]), int(r["k"]), str(r["timing"])), []).append(r)
+    best = []
+    for group in groups.values():
+        stat = "mean_us" if all(number(r.get("mean_us")) is not None for r in group) else "median_us"
+        best.append(min(group, key=lambda r: number(r[stat])))
+    return [{**r, "provider": "touch_best"} for r in best]
 
 
 def baseline_goal(rows: list[dict]) -> list[Check]:
