@@ -522,7 +522,7 @@ def test_should_stop_on_the_total_measured_time_not_the_mean():
 
 
 def test_should_stop_after_120_s_of_wall_time_only():
-    """Stop once 120 s of wall time have passed since the benchmark began (and not at 60 s)."""
+    """Stop once 120 s of wall time have passed since the benchmark began (and not at 90 s)."""
     now = time.perf_counter_ns()
     times = [1.0, 100.0, 1.0]
     assert harness._should_stop(times, 1e12, now - 121e9)
@@ -574,7 +574,8 @@ def _bench(monkeypatch, kernel, ms=(0.002,), **kw):
 
 def test_leaderboard_regenerates_inputs_with_seed_plus_13_every_other_one_in_place(monkeypatch):
     """Leaderboard mode: each timed call on inputs regenerated with seed += 13, and every other iteration
-    into the previous iteration's storage (same data_ptr); each output rechecked."""
+    into the previous iteration's storage (same data_ptr); each output is rechecked against its own inputs, so
+    a check copy left stale fails the run."""
     res, gpu, ptrs = _bench(monkeypatch, _kernel, ms=(1.0, 3.0), recheck=True, max_repeats=4)
     assert res.ok, res.message
     assert gpu.seeds == [CASE.seed + SEED_STEP * i for i in range(5)] and SEED_STEP == 13
@@ -619,7 +620,7 @@ def _fake_timed_modes(monkeypatch, fail_at=None):
 @pytest.mark.parametrize("mode, recheck, repeats", [("benchmark", False, 1000), ("leaderboard", True, 100)])
 def test_timed_modes_warm_up_on_the_first_case_then_time_each_case(monkeypatch, mode, recheck, repeats):
     """benchmark: up to 1000 timed calls on the same inputs; leaderboard: up to 100, each rechecked on fresh
-    inputs (module docstring); both after eval.py's warm-up run on the first case (unchecked, 100 calls).
+    inputs (module docstring); both after eval.py's warm-up run on the first case (100 calls, not rechecked).
    """
     calls = _fake_timed_modes(monkeypatch)
     cs = [harness.Case(4, 64, 512, s) for s in (1, 2, 3)]

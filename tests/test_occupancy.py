@@ -416,10 +416,10 @@ def test_gfx950_a_cta_puts_ceil_w_over_4_waves_on_a_simd(num_warps, registers, w
 
 def test_sm90_registers_are_allocated_per_warp_in_steps_of_256():
     """Fact (UNIT_LIMITS sm_90 source, NVIDIA occupancy calculator / cuda_occupancy.h: register allocation
-    granularity 256 per warp): 36 registers a thread are 1152 a warp, allocated as 1280; 65536 // 1280 = 51
-    warps, 12 CTAs of 4 warps (without the rounding 56 warps would give 14)."""
+    granularity 256 per warp): 36 registers a thread are 1152 a warp, allocated as 1280; 16384 // 1280 = 12 a
+    sub-partition, 48 an SM, 12 CTAs of 4 warps (without the rounding 14 a sub-partition would give 14)."""
     r = _sm90(4, 36)
-    assert (r.ctas, r.limited_by) == (65536 // 1280 // 4, "registers") == (12, "registers")
+    assert (r.ctas, r.limited_by) == (4 * (16384 // 1280) // 4, "registers") == (12, "registers")
 
 
 def test_sm90_warp_limit_rounds_down():
