@@ -74,7 +74,7 @@ def acceptance(rows: list[dict]) -> list[Check]:
         for s in shape_list:
             res = ok_fn(kind, s)
             if res is None:
-                return Check(name, None, f"missing rows or times for {fmt(s)}")
+                return Check(name, None, f"missing rows for {fmt(s)}")
             good, text = res
             passed &= good
             parts.append(f"{fmt(s)} {text}{'' if good else ' FAIL'}")
