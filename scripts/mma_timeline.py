@@ -213,7 +213,7 @@ def main() -> int:
     if args.waits:
         tw = read(b"g_tw", 8192 * 5)
         mine = chunks / max(1, cfg.warps_k)  # thread 0's warpgroup's chunks
-        early = 2 if cfg.warps_k == 2 else 1  # chunks decoded before the loop (EARLY)
+        early = 2 if cfg.warps_k == 2 and 4 <= cfg.num_stages else 1  # chunks decoded before the loop (EARLY)
         per = {"loop": mine, "empty": max(1, chunks - cfg.num_stages), "decode": max(1, mine - early)}
         print(f"{m}x{n}x{k} {G.mma_kernel_name(cfg)} split_k={cfg.split_k} num_stages={cfg.num_stages}: {blocks} "
               f"blocks, clock64 cycles a chunk (WAITS in scripts/mma_timeline.py)")

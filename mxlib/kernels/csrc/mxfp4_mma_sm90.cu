@@ -1070,9 +1070,8 @@ __device__ __forceinline__ void mma_gemm_wspec(const uint8_t* __restrict__ AQ, c
   const int pair0 = kr.pair0, SP = kr.SP;
   const int S = stages;
   // Chunks a warpgroup decodes before its first A lands (at most one per fragment set): two with two
-  // warpgroups along K (whose Config holds S >= 4), where the second paid, one otherwise, where it cost
-  // (KERNEL_NOTES, v15c).
-  const int EARLY = KW == 2 ? 2 : 1;
+  // warpgroups along K, where the second paid, one otherwise, where it cost (KERNEL_NOTES, v15c).
+  const int EARLY = KW == 2 && 2 * KW <= S ? 2 : 1;
 
   uint8_t* a_sm = smem;                // [S][2 halves][BM][128 B], swizzled
   uint8_t* b_sm = a_sm + S * A_STAGE;  // [S][P16][1024 B of B_shuffle]
