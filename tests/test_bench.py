@@ -428,3 +428,36 @@ def test_touch_best_compares_rows_of_one_shape_by_one_statistic():
         assert best["median_us"] == 4.0 and best["provider"] == "touch_best"
     both = [rows[1] | {"mean_us": 8.0}, rows[0] | {"mean_us": 7.0}]  # all with means: the lower mean wins
     assert acceptance.touch_best_rows(both)[0]["median_us"] == 5.0
+
+
+def test_an_unchecked_provider_that_raises_fails_no_check():
+    """A provider that raises while being set up gives a row with no time and its error. Its ok is 0 (a failed
+    check, which fails the run) only where the provider is checked: a baseline that cannot run here (cuBLAS FP8
+    without FP8 matmuls) has nothing checked to fail."""
+    import dataclasses
+
+    reg = providers.providers()
+
+    def boom(data):
+        raise RuntimeError("cannot run here")
+
+    for name, want in (("cublas_fp8", ""), ("mxlib", 0)):
+        p = dataclasses.replace(reg[name], make=boom, describe=lambda m, n, k, device: ("path", "config"))
+        (row,) = bench._bench_one(p, shapes.load("benchmark")[0], None, {"provider": name}, iters=1, warmup=0,
+                                  fresh_inputs=False, graph=False, flush=None)
+        assert row["ok"] == want and "cannot run here" in row["message"] and row["median_us"] == ""
+        assert bench_csv.failed(row) is (want == 0)
+
+
+def test_not_slower_than_cublas_needs_a_time_of_mxlibs_own():
+    """The test and extra shapes' check (mxlib not slower than cublas_bf16) fails where mxlib has no valid time,
+    even where cuBLAS has none either (no valid time is not "not slower")."""
+    rows = _rows()
+    for r in rows:
+        if r["kind"] == "test" and r["provider"] in ("mxlib", "cublas_bf16"):
+            r["median_us"], r["ok"] = ("", 0) if r["provider"] == "mxlib" else ("", r["ok"])
+    checks = {c.name: (c.passed, c.detail) for c in acceptance.acceptance(rows)}
+    passed, detail = checks["test shapes: mxlib not slower than cublas_bf16"]
+    assert passed is False and "no valid time vs no valid time" in detail
+    assert checks["extra shapes: mxlib not slower than cublas_bf16"][0] is True
+

@@ -198,6 +198,8 @@ def test_sweep_dry_run_builds_and_verifies(tmp_path):
         # no profiler on the CPU: the count by structure, as the H200's profiler counted (2, 3 with split-K)
         assert r["kernels_from"] != "profiler" and int(r["kernels"]) == 2 + (int(r["split_k"]) > 1)
     assert {r["split_k"] for r in rows} == {"1", "3"}
+    assert {r["block_k"] for r in rows} == {str(sweeps.SWEEP_BLOCK_K)}  # the step the sweep runs: 3 ranges of
+    # 6, 6 and 4 groups, none a whole step
     recorded = pd.read_csv(RESULTS_DIR / "h200" / "splitk_sweep.csv")
     assert (recorded["kernels_from"] == "profiler").all()
     for split_k, kernels in zip(recorded["split_k"], recorded["kernels"]):

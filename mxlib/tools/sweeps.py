@@ -304,7 +304,7 @@ def dry_run(module, configs, device: occ.Device, out_dir: Path | None) -> int:
     m, n, k, seed = DRY_SHAPE
     data = generate_input(m, n, k, seed, device=dev, rounding="rne")
     a, _, _, b_shuffle, b_scale_sh = data
-    base = module.default_config(m, n, k)
+    base = replace(module.default_config(m, n, k), block_k=SWEEP_BLOCK_K)  # as `plan` builds the sweep's
     rows, failed = [], 0
     for tile_m, tile_n, split_k in DRY_CONFIGS:
         cfg = replace(base, block_m=tile_m, block_n=tile_n, split_k=split_k)
