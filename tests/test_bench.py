@@ -431,9 +431,9 @@ def test_touch_best_compares_rows_of_one_shape_by_one_statistic():
 
 
 def test_an_unchecked_provider_that_raises_fails_no_check():
-    """A provider that raises while being set up gives a row with no time and its error. Its ok is 0 (a failed
-    check, which fails the run) only where the provider is checked: a baseline that cannot run here (cuBLAS FP8
-    without FP8 matmuls) has nothing checked to fail."""
+    """A provider that raises while being set up gives a row with no time and its error for each timing asked
+    for. Its ok is 0 (a failed check, which fails the run) only where the provider is checked: a baseline that
+    cannot run here (cuBLAS FP8 without FP8 matmuls) has nothing checked to fail."""
     import dataclasses
 
     reg = providers.providers()
@@ -443,10 +443,12 @@ def test_an_unchecked_provider_that_raises_fails_no_check():
 
     for name, want in (("cublas_fp8", ""), ("mxlib", 0)):
         p = dataclasses.replace(reg[name], make=boom, describe=lambda m, n, k, device: ("path", "config"))
-        (row,) = bench._bench_one(p, shapes.load("benchmark")[0], None, {"provider": name}, iters=1, warmup=0,
-                                  fresh_inputs=False, graph=False, flush=None)
-        assert row["ok"] == want and "cannot run here" in row["message"] and row["median_us"] == ""
-        assert bench_csv.failed(row) is (want == 0)
+        rows = bench._bench_one(p, shapes.load("benchmark")[0], None, {"provider": name}, iters=1, warmup=0,
+                                fresh_inputs=True, graph=True, flush=None)
+        assert [(r["timing"], r["fresh_inputs"]) for r in rows] == [("contest", 1), ("graph", 0)]  # both asked for
+        for row in rows:
+            assert row["ok"] == want and "cannot run here" in row["message"] and row["median_us"] == ""
+            assert bench_csv.failed(row) is (want == 0)
 
 
 def test_not_slower_than_cublas_needs_a_time_of_mxlibs_own():

@@ -71,7 +71,8 @@ def _bench_one(p: Provider, s, data, base: dict, *, iters, warmup, fresh_inputs,
     With `fresh_inputs` the check covers the first timed input only (the harness's leaderboard mode checks
     every output).
 
-    A provider that raises gives a row with an empty time and the error as its message, not a lost run.
+    A provider that raises gives a row with an empty time and the error as its message, not a lost run (one
+    for each timing it was asked for, so that a check that needs its graph time fails rather than finds none).
     """
     m, n, k = s.mnk
     try:
@@ -86,7 +87,8 @@ def _bench_one(p: Provider, s, data, base: dict, *, iters, warmup, fresh_inputs,
             ok, message = "", "not checked: " + p.help
     except Exception as exc:
         ok = 0 if p.checked else ""  # an unchecked baseline that raises failed no check
-        return [make_row({"path": "", "config": "", **base}, "contest", None, fresh_inputs, ok, _error(exc))]
+        return [make_row({"path": "", "config": "", **base}, timing, None, fresh_inputs and timing == "contest", ok,
+                         _error(exc)) for timing in (("contest", "graph") if graph else ("contest",))]
     fresh_seeds = iter(range(s.seed + SEED_STEP, sys.maxsize, SEED_STEP))
     calls = [call]  # the first timed input is the checked one; fresh ones follow when asked
 
