@@ -27,6 +27,8 @@ import functools
 import re
 from dataclasses import dataclass
 
+from .ints import cdiv
+
 
 @dataclass(frozen=True)
 class DeviceFacts:
@@ -65,13 +67,13 @@ class UnitLimits:
     def shared_per_cta(self, nbytes: int) -> int:
         """Bytes of the unit's LDS / shared memory a CTA asking for `nbytes` holds: with the runtime's reserve,
         rounded up to the allocation granule."""
-        return -(-(nbytes + self.shared_reserved) // self.shared_granule) * self.shared_granule
+        return cdiv(nbytes + self.shared_reserved, self.shared_granule) * self.shared_granule
 
     def warps_by_registers(self, registers: int) -> int:
         """NVIDIA: warps an SM's register file holds at `registers` a thread. A warp's registers round up to
         register_granule and come from one of register_partitions equal parts, so each part holds whole warps.
         (AMD's rule is per SIMD: `mxlib.tools.occupancy.residency`.)"""
-        per_warp = -(-max(registers, 1) * 32 // self.register_granule) * self.register_granule
+        per_warp = cdiv(max(registers, 1) * 32, self.register_granule) * self.register_granule
         return self.register_partitions * (self.registers // self.register_partitions // per_warp)
 
 

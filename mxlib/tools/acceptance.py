@@ -87,17 +87,22 @@ def acceptance(rows: list[dict]) -> list[Check]:
         return (a < c if strict else a <= c) and not math.isinf(a), f"{us(a)} vs {us(c)}"
 
     def near_empty_plus_floor(kind, s):
-        a, r = med(kind, s, "mxlib"), idx.get((kind, *s, "mxlib", "contest"))
-        if a is None or number(r.get("empty_us")) is None or number(r.get("floor_us")) is None:
+        a = med(kind, s, "mxlib")
+        if a is None:
             return None
-        bound = TARGET_EMPTY_PLUS_FLOOR * (number(r["empty_us"]) + number(r["floor_us"]))
+        r = idx[(kind, *s, "mxlib", "contest")]
+        empty, floor = number(r.get("empty_us")), number(r.get("floor_us"))
+        if empty is None or floor is None:
+            return None
+        bound = TARGET_EMPTY_PLUS_FLOOR * (empty + floor)
         return a <= bound, f"{us(a)} <= {bound:.2f}"
 
     def graph_near_floor(kind, s):
         a = med(kind, s, "mxlib", "graph")
-        if a is None or number(idx[(kind, *s, "mxlib", "graph")].get("floor_us")) is None:
+        floor = None if a is None else number(idx[(kind, *s, "mxlib", "graph")].get("floor_us"))
+        if floor is None:
             return None
-        bound = TARGET_GRAPH_FLOOR * number(idx[(kind, *s, "mxlib", "graph")]["floor_us"])
+        bound = TARGET_GRAPH_FLOOR * floor
         return a <= bound, f"{us(a)} <= {bound:.2f}"
 
     checks.append(per_shape("benchmark shapes: mxlib faster than cublas_bf16", "benchmark", bench_shapes,

@@ -75,6 +75,7 @@ def _bench_one(p: Provider, s, data, base: dict, *, iters, warmup, fresh_inputs,
     for each timing it was asked for, so that a check that needs its graph time fails rather than finds none).
     """
     m, n, k = s.mnk
+    timings = ("contest", "graph") if graph else ("contest",)
     try:
         path, config = p.describe(m, n, k, "cuda")
         base = {**base, "path": path, "config": config}
@@ -88,7 +89,7 @@ def _bench_one(p: Provider, s, data, base: dict, *, iters, warmup, fresh_inputs,
     except Exception as exc:
         ok = 0 if p.checked else ""  # an unchecked baseline that raises failed no check
         return [make_row({"path": "", "config": "", **base}, timing, None, fresh_inputs and timing == "contest", ok,
-                         _error(exc)) for timing in (("contest", "graph") if graph else ("contest",))]
+                         _error(exc)) for timing in timings]
     fresh_seeds = iter(range(s.seed + SEED_STEP, sys.maxsize, SEED_STEP))
     calls = [call]  # the first timed input is the checked one; fresh ones follow when asked
 
@@ -98,7 +99,7 @@ def _bench_one(p: Provider, s, data, base: dict, *, iters, warmup, fresh_inputs,
         return (p.make(generate_input(m, n, k, next(fresh_seeds), device="cuda", rounding="rne")),)
 
     rows = []
-    for timing in ("contest", "graph") if graph else ("contest",):
+    for timing in timings:
         try:
             if timing == "contest":
                 timed = time_contest(_invoke, inputs, iters=iters, warmup=warmup, fresh_inputs=fresh_inputs,

@@ -111,6 +111,11 @@ def _seed(m: int, n: int, k: int) -> int:
 SWEEP_BLOCK_K = 256
 
 
+def _sweep_base(module, m: int, n: int, k: int):
+    """The path's default config at block_k SWEEP_BLOCK_K: what the sweep (and its dry run) varies."""
+    return replace(module.default_config(m, n, k), block_k=SWEEP_BLOCK_K)
+
+
 def plan(shapes, tiles, splits, module) -> list[tuple[tuple[int, int, int, int], object]]:
     """[((m, n, k, seed), Config)]: the path's default config with block_m, block_n, split_k replaced and
     block_k fixed at SWEEP_BLOCK_K (so the sweep does not move when the path's default does), for every
@@ -118,7 +123,7 @@ def plan(shapes, tiles, splits, module) -> list[tuple[tuple[int, int, int, int],
     configs = []
     for m, n, k in shapes:
         seed = _seed(m, n, k)
-        base = replace(module.default_config(m, n, k), block_k=SWEEP_BLOCK_K)
+        base = _sweep_base(module, m, n, k)
         for tile_m, tile_n in tiles:
             for split_k in splits:
                 if split_k <= k // base.block_k:
@@ -304,7 +309,7 @@ def dry_run(module, configs, device: occ.Device, out_dir: Path | None) -> int:
     m, n, k, seed = DRY_SHAPE
     data = generate_input(m, n, k, seed, device=dev, rounding="rne")
     a, _, _, b_shuffle, b_scale_sh = data
-    base = replace(module.default_config(m, n, k), block_k=SWEEP_BLOCK_K)  # as `plan` builds the sweep's
+    base = _sweep_base(module, m, n, k)
     rows, failed = [], 0
     for tile_m, tile_n, split_k in DRY_CONFIGS:
         cfg = replace(base, block_m=tile_m, block_n=tile_n, split_k=split_k)
