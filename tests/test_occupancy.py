@@ -412,6 +412,14 @@ def test_gfx950_a_cta_puts_ceil_w_over_4_waves_on_a_simd(num_warps, registers, w
     assert (r.ctas, r.limited_by) == (want, "registers")
 
 
+def test_gfx950_lds_is_allocated_in_1280_byte_blocks():
+    """LLVM AMDGPUUsage (COMPUTE_PGM_RSRC2.LDS_SIZE, GFX950: roundup(lds-size / (320 * 4))): 32 KiB of LDS take
+    26 blocks, 33280 bytes, and 160 KiB hold 4 such workgroups (5 by the exact bytes)."""
+    r = _gfx(4, 64, shared=32768)
+    assert (r.ctas, r.limited_by) == (4, "shared")
+    assert _gfx(4, 64, shared=25 * 1280).ctas == 5  # a whole number of blocks: 163840 // 32000
+
+
 # ---------------------------------------------------------------------------------------------------------
 # residency(), sm_90
 
@@ -430,6 +438,24 @@ def test_sm90_warp_limit_rounds_down():
     r = _sm90(3, 16)
     assert (r.ctas, r.limited_by) == (21, "waves")
     assert r.ctas * 3 <= 64 < (r.ctas + 1) * 3
+
+
+def test_sm90_registers_come_from_four_sub_partitions():
+    """NVIDIA's cuda_occupancy.h (cc 9.0): a warp's registers (rounded up to 256) come from one of 4
+    sub-partitions of 16384, so each holds whole warps: 40 registers are 1280 a warp, 12 a sub-partition, 48 an
+    SM, 24 CTAs of 2 warps (65536 // 1280 = 51 would say 25); 200 are 6400 a warp, 2 a sub-partition, one CTA
+    of 5 warps (not 2)."""
+    assert (_sm90(2, 40).ctas, _sm90(2, 40).limited_by) == (24, "registers")
+    assert _sm90(5, 200).ctas == 1
+    assert _sm90(8, 128).ctas == 2  # a multiple of 4 warps fills the sub-partitions evenly: 65536 // (8 * 4096)
+
+
+def test_sm90_shared_memory_is_allocated_in_128_byte_steps():
+    """NVIDIA's cuda_occupancy.h (cc 9.0): a CTA's shared memory plus the 1 KB reserve rounds up to 128 bytes:
+    45600 + 1024 = 46624 takes 46720, 4 of them in 228 KB (233472 // 46624 would say 5)."""
+    r = _sm90(4, 32, shared=45600)
+    assert (r.ctas, r.limited_by) == (4, "shared")
+    assert _sm90(4, 32, shared=45696 - 1024).ctas == 5  # exactly 357 steps of 128: 233472 // 45696 = 5
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -494,8 +520,6 @@ def test_predict_computes_padded_m_tiles():
 def test_bandwidth_saturates_at_bw_saturation():
     """Fact (module docstring: t_memory = bytes / (bandwidth * min(1, u / bw_saturation))): with half the
     units saturating HBM, a launch with u >= 0.5 streams at the full bandwidth, and one with u = 0.25 at half."""
-    from dataclasses import replace
-
     model = replace(occ.model_params("H200"), bw_saturation=0.5)
     full = occ.predict(16, 2112, 7168, 16, 16, model=model)  # 132 tiles: u = 1
     assert full.utilization == 1.0
@@ -515,8 +539,6 @@ def test_predict_launches_one_kernel_without_split_k():
 
 def test_model_params_refuse_non_finite_numbers():
     """Fact (ModelParams' contract: every figure a finite non-negative number): inf and nan are refused."""
-    from dataclasses import replace
-
     base = occ.model_params("H200")
     for bad in (math.inf, math.nan):
         with pytest.raises(ValueError, match="finite non-negative"):
@@ -528,8 +550,6 @@ def test_model_params_refuse_non_finite_numbers():
 def test_fit_keeps_the_h200_prior_of_bw_saturation_when_no_row_constrains_it():
     """Fact (fit docstring: a parameter the rows do not constrain keeps its prior; DEVICES' H200 prior for
     bw_saturation is 1.0, its grid runs 0.05..1.0): compute-bound rows leave bw_saturation at 1.0."""
-    from dataclasses import replace
-
     base = occ.model_params("H200")
     assert base.bw_saturation == 1.0
     truth = replace(base, dot_efficiency=0.1)
@@ -543,31 +563,3 @@ def test_fit_keeps_the_h200_prior_of_bw_saturation_when_no_row_constrains_it():
     fitted = occ.fit(rows, "H200", replace(base, dot_efficiency=0.01))
     assert fitted.bw_saturation == 1.0
     assert math.isclose(fitted.dot_efficiency, 0.1, rel_tol=1e-9)
-
-
-
-
-def test_sm90_registers_come_from_four_sub_partitions():
-    """NVIDIA's cuda_occupancy.h (cc 9.0): a warp's registers (rounded up to 256) come from one of 4
-    sub-partitions of 16384, so each holds whole warps: 40 registers are 1280 a warp, 12 a sub-partition, 48 an
-    SM, 24 CTAs of 2 warps (65536 // 1280 = 51 would say 25); 200 are 6400 a warp, 2 a sub-partition, one CTA
-    of 5 warps (not 2)."""
-    assert (_sm90(2, 40).ctas, _sm90(2, 40).limited_by) == (24, "registers")
-    assert _sm90(5, 200).ctas == 1
-    assert _sm90(8, 128).ctas == 2  # a multiple of 4 warps fills the sub-partitions evenly: 65536 // (8 * 4096)
-
-
-def test_sm90_shared_memory_is_allocated_in_128_byte_steps():
-    """NVIDIA's cuda_occupancy.h (cc 9.0): a CTA's shared memory plus the 1 KB reserve rounds up to 128 bytes:
-    45600 + 1024 = 46624 takes 46720, 4 of them in 228 KB (233472 // 46624 would say 5)."""
-    r = _sm90(4, 32, shared=45600)
-    assert (r.ctas, r.limited_by) == (4, "shared")
-    assert _sm90(4, 32, shared=45696 - 1024).ctas == 5  # exactly 357 steps of 128: 233472 // 45696 = 5
-
-
-def test_gfx950_lds_is_allocated_in_1280_byte_blocks():
-    """LLVM AMDGPUUsage (COMPUTE_PGM_RSRC2.LDS_SIZE, GFX950: roundup(lds-size / (320 * 4))): 32 KiB of LDS take
-    26 blocks, 33280 bytes, and 160 KiB hold 4 such workgroups (5 by the exact bytes)."""
-    r = _gfx(4, 64, shared=32768)
-    assert (r.ctas, r.limited_by) == (4, "shared")
-    assert _gfx(4, 64, shared=25 * 1280).ctas == 5  # a whole number of blocks: 163840 // 32000

@@ -272,8 +272,6 @@ def test_asm_heuristic_table_gives_every_shape_its_tile_ctas_rounds_and_cus():
 def test_unit_loads_deal_an_xcds_ctas_over_its_32_cus():
     """Fact (MI355X: 256 CUs in 8 XCDs of 32; unit_loads docstring: CTA j of an XCD to CU j % 32): 256 CTAs
     put exactly one CTA on every CU."""
-    from mxlib.tools import residency
-
     loads = residency.unit_loads(256, "MI355X")
     assert loads.shape == (8, 32) and (loads == 1).all()
     assert (residency.unit_loads(512, "MI355X") == 2).all()
@@ -281,10 +279,7 @@ def test_unit_loads_deal_an_xcds_ctas_over_its_32_cus():
 
 def test_seed_splitk_h200_resident_is_the_fewest_over_the_configs():
     """Fact (seed_splitk_h200_resident docstring: the fewest CTAs per SM over the configs of the frame)."""
-    import pandas as pd
-
     from mxlib.spec import seed as seed_mod
-    from mxlib.tools import residency
 
     m = seed_mod.SEED_SPLITK_SHAPE[0]
     tm, tn = seed_mod.seed_plan(*seed_mod.SEED_SPLITK_SHAPE)["tile"]
