@@ -240,3 +240,99 @@ def test_data_contract_names_the_kernel_of_its_layout_and_speed_its_run():
     text, _ = sections.speed(pd.read_csv(RESULTS_DIR / "h200" / "bench.csv"), "splitk")
     first, second = text.splitlines()[:2]
     assert first == "The recorded bench of 2026-12-03 08:12 UTC:" and second.endswith("us on NVIDIA H200: mean (median)")
+
+
+def test_compiled_facts_show_each_paths_own_row_on_each_target():
+    """The all-paths CSVs compile `_tiled_kernel` for both asm and ck on every shape, with different configs:
+    each path's lines come from its own rows, gfx950's with VGPRs+AGPRs and CTAs per CU, sm_90's with
+    registers and CTAs per SM."""
+    for path in ("asm", "ck"):
+        lines = sections.compiled_facts(path).splitlines()
+        for target, unit in (("gfx950", "CU"), ("sm_90", "SM")):
+            rows = {r["shape"]: r for r in sections.read_rows(sections.ISA_CSV[target])
+                    if r["kernel"] == "_tiled_kernel" and r["path"] == path}
+            for s in sections.seed_shapes(path):
+                r, line = rows[str(s)], next(x for x in lines if x.startswith(f"  {str(s):>14} {target:>6}"))
+                tile = sections.config_fields(r["config"])
+                regs = f"{r['vgprs']}+{r['agprs']}" if target == "gfx950" else r["vgprs"]
+                assert f"{tile['BLOCK_M']}x{tile['BLOCK_N']}x{tile['BLOCK_K']} {r['num_warps']} warps" in line
+                assert f"regs {regs:>7}," in line and f", {r['ctas_per_unit']} CTAs/{unit}," in line
+
+
+def test_mma_names_shorten_and_keep_the_first_kind():
+    assert sections._mma("") == "none"
+    assert sections._mma("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32:32;"
+                         "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16:8") == "mma.sync.m16n8k16.f32.bf16.bf16.f32 x32"
+
+
+def test_poisoned_checks_poison_with_nan_and_compare_runs_by_their_bits(monkeypatch):
+    """A kernel that writes nothing fails even where C is all zeros (an all-zero A), and two such runs, NaN in
+    every element, are bitwise equal (NaN never equals itself as a number)."""
+    from mxlib.spec import reference
+
+    real = reference.generate_input
+
+    def zero_a(*args, **kwargs):
+        data = real(*args, **kwargs)
+        data[0].zero_()
+        return data
+
+    monkeypatch.setattr(reference, "generate_input", zero_a)
+    _fake_path(monkeypatch, lambda a, b, s, config, out: out)
+    text, ok = sections.poisoned_checks("any", [(2, 64, 256, 7, None)], "cpu", repeats=2)
+    assert not ok and "2 runs bitwise equal" in text
+
+
+def test_aiter_checks_run_only_where_aiter_is_usable(monkeypatch):
+    from mxlib.runtime import aiter_backend
+    from mxlib.spec.reference import ref_kernel
+    from mxlib.spec.shapes import Shape
+
+    monkeypatch.setattr(aiter_backend, "available", lambda path: (False, "no MI355X here"))
+    assert sections.aiter_checks("asm", sections.seed_shapes("asm")) == \
+        "the seed's aiter call is not run here: no MI355X here"
+    monkeypatch.setattr(aiter_backend, "available", lambda path: (True, ""))
+    monkeypatch.setattr(aiter_backend, "gemm", lambda path, data: ref_kernel(data))
+    text = sections.aiter_checks("asm", [Shape("test", 4, 64, 256, 5)], device="cpu")
+    assert text == "aiter asm 4x64x256: all 256 elements within atol=0.01 rtol=0.01"
+
+
+def test_occupancy_counts_the_h200_configs_split_on_132_sms():
+    from mxlib.tools import occupancy as occ
+
+    text, _ = sections.occupancy("splitk")
+    cfg, _ = sections.h200_config("splitk", (16, 2112, 7168))
+    assert cfg.split_k > 1  # else this test could not tell a split from none
+    ctas = occ.cta_count(16, 2112, 7168, cfg.block_m, cfg.block_n, cfg.split_k)
+    row = next(line for line in text.splitlines() if line.strip().startswith("16x2112x7168"))
+    assert row.endswith(f"{ctas:5d} {occ.cu_utilization(ctas, 'H200'):6.1%}")
+
+
+def test_speed_shows_only_the_paths_shapes():
+    text, fig = sections.speed(pd.read_csv(RESULTS_DIR / "h200" / "bench.csv"), "splitk")
+    others = sections.seed_shapes("asm") + sections.seed_shapes("ck")
+    assert others and not any(str(s) in text for s in others)
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["16x2112x7168"]
+
+
+def test_splitk_sweep_text_on_a_made_up_sweep():
+    """8 vs 16 rows at N = 2112 by their absolute gap over the configs both timed (another shape of M = 16 is
+    not one of them); the unsplit span over split 1 only; a config that failed its check (no time) left out."""
+    base = dict(n=2112, k=7168, block_k=256, predicted_us=1.0, device="NVIDIA H200", date="2026-12-08T00:00:00Z")
+    rows = [(16, 16, 64, 1, 100.0), (16, 16, 64, 4, 40.0), (16, 32, 128, 1, 120.0), (16, 32, 128, 4, None),
+            (8, 16, 64, 1, 90.0), (8, 16, 64, 4, 41.0), (8, 32, 128, 1, 121.0), (8, 32, 128, 4, 50.0)]
+    frame = pd.DataFrame([dict(base, m=m, tile_m=tm, tile_n=tn, split_k=s, measured_us=t) for m, tm, tn, s, t in rows]
+                         + [dict(base, m=16, n=3072, k=1536, tile_m=16, tile_n=64, split_k=1, measured_us=9.0)])
+    lines = sections.splitk_sweep(frame)[0].splitlines()
+    assert lines[0] == ("8x2112x7168 and 16x2112x7168: the same 3 configs differ by at most 10.0%, so only "
+                        "16x2112x7168 is drawn")
+    assert lines[2].split() == ["16x2112x7168", "100.0", "to", "120.0", "16x64", "split", "4", "40.0"]
+
+
+def test_tuned_times_list_a_shape_with_a_row_on_one_line_only(monkeypatch):
+    from mxlib.spec.aiter_rules import TunedRow
+
+    monkeypatch.setattr(sections, "TUNED_ROWS", {"0.1.10": {(64, 3072, 1536): TunedRow("ck", 64, 128, 7.25)},
+                                                 "0.1.11": {}})
+    rows = sections.tuned_times("ck").splitlines()[3:]
+    assert [r.split() for r in rows] == [["64x3072x1536", "ck", "64x128", "7.25", "us", "no", "row"]]

@@ -11,10 +11,11 @@ choosing. Two activations, each a bench provider (`mxlib.tools.providers`):
   the contest's result either. Humming's Hopper kernels take these scales as fp32, not E8M0.
 
 The weight is the contest's: `B_q` (N, K/2), two E2M1 codes a byte (the low nibble first), and `B_scale_sh`
-un-shuffled to its natural (N, K/32) E8M0 bytes; Humming's layer converts both to its own layout outside the
-timed call, its N padded to a multiple of `PAD_N` (Humming's Hopper tiles: 2880 -> 2944, 2112 -> 2176, so
-2-3% more weight rows read and multiplied there). mxlib does not install Humming: `pip install humming-kernels`
-on a CUDA machine with a CUDA compiler (nvcc or NVRTC).
+un-shuffled to its natural (N, K/32) E8M0 bytes; Humming's layer copies both into parameters of its own
+(`load_state_dict`; humming-kernels 0.1.20, read from its wheel), so the contest tuple's tensors are left as they
+were, and converts those to its own layout outside the timed call, its N padded to a multiple of `PAD_N` (Humming's
+Hopper tiles: 2880 -> 2944, 2112 -> 2176, so 2-3% more weight rows read and multiplied there). mxlib does not
+install Humming: `pip install humming-kernels` on a CUDA machine with a CUDA compiler (nvcc or NVRTC).
 """
 from __future__ import annotations
 
