@@ -350,9 +350,26 @@ def test_prepare_refuses_an_interpreted_triton_and_changes_nothing():
 def test_listing_needs_one_path_and_one_shape(capsys):
     from mxlib.__main__ import main
 
-    assert main(["isa", "--target", "gfx950", "--path", "all", "--shapes", "4x2880x512", "--listing", "x"]) == 2
-    out, err = capsys.readouterr()
-    assert err.count("\n") == 1 and "--listing needs --path" in err, err
+    for path, shapes in (("all", "4x2880x512"), ("fused", "4x2880x512,16x2112x7168")):
+        assert main(["isa", "--target", "gfx950", "--path", path, "--shapes", shapes, "--listing", "x"]) == 2
+        out, err = capsys.readouterr()
+        assert err.count("\n") == 1 and "--listing needs --path" in err, err
+
+
+def test_isa_writes_the_recorded_csv_only_for_a_whole_run(monkeypatch, tmp_path):
+    """The default CSV (data/results/...) holds the dispatcher on every contest shape: a run narrowed to some
+    shapes or one path prints its rows and writes only where --out says."""
+    from mxlib.__main__ import main
+    from mxlib.tools import isa
+
+    written = []
+    monkeypatch.setattr(isa, "collect", lambda *args: [])
+    monkeypatch.setattr(isa, "write_csv", lambda rows, out: written.append(out) or out)
+    for args in (["--shapes", "4x2880x512"], ["--path", "fused"]):
+        assert main(["isa", "--target", "gfx950", *args]) == 0 and written == []
+    assert main(["isa", "--target", "gfx950", "--shapes", "4x2880x512", "--out", str(tmp_path / "x.csv")]) == 0
+    assert main(["isa", "--target", "gfx950"]) == 0
+    assert written == [tmp_path / "x.csv", isa.DEFAULT_OUT["gfx950"]]
 
 
 def test_k_loop_sources_reads_the_listing_header():
@@ -377,6 +394,56 @@ def test_k_loop_sources_reads_the_listing_header():
         ("s_add_i32", "standard.py:43", ""),
         ("v_mfma_scale_f32_16x16x128_f8f6f4", "k.py:9", "acc = tl.dot_scaled(a, sa, 'e2m1', b, sb, 'e2m1', acc)"),
         ("s_cbranch_scc1", "k.py:9", "acc = tl.dot_scaled(a, sa, 'e2m1', b, sb, 'e2m1', acc)")]
+
+
+def test_made_up_loops_end_at_their_back_branch_and_keep_inline_places():
+    """AMDGCN: the loop runs to the branch back to its header, past a forward branch out of it; its source
+    lines are listed by line number (9 before 10). PTX: a label inside the loop is no instruction, and
+    Triton's inline asm is placed at the line that called it, its own .loc lines ignored, also after it."""
+    from mxlib.tools import isa
+
+    amdgcn = (";   k.py:9: acc = tl.dot_scaled(a, sa, 'e2m1', b, sb, 'e2m1', acc)\n"
+              ";   k.py:10: b = tl.load(b_ptr)\n"
+              "\t.loc\t1 5 3                          ; k.py:5:3\n"
+              ".LBB0_2:                                ; =>This Inner Loop Header: Depth=1\n"
+              "\t.loc\t1 10 11                        ; k.py:10:11\n"
+              "\tbuffer_load_dwordx4 v[0:3], v4, s[4:7], 0 offen\n"
+              "\ts_cbranch_execz .LBB0_4\n"
+              "\t.loc\t1 9 9                          ; k.py:9:9\n"
+              "\tv_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:7], v[8:11], v[0:3], v9, v8\n"
+              "\ts_cbranch_scc1 .LBB0_2\n"
+              ".LBB0_4:\n"
+              "\ts_endpgm\n")
+    assert [ins.split()[0] for ins in isa.k_loop_lines(amdgcn)] == [
+        "buffer_load_dwordx4", "s_cbranch_execz", "v_mfma_scale_f32_16x16x128_f8f6f4", "s_cbranch_scc1"]
+    excerpt = isa.amdgcn_loop_excerpt(amdgcn, ("buffer_load", "v_mfma"), header=0).split("\n")
+    sources = excerpt[excerpt.index("source lines:") + 1:excerpt.index("source lines:") + 3]
+    assert [line.split(": ")[0].strip() for line in sources] == ["k.py:9", "k.py:10"]
+
+    ptx = ("\tmov.b32 %r1, 0;\n"
+           "$L__BB0_1:\n"
+           "\t.loc\t1 20 5                         // k.py:20:5\n"
+           "\tld.global.b32 %r2, [%rd1];\n"
+           "\t// begin inline asm\n"
+           "\t.loc\t1 99 1                         // k.py:99:1\n"
+           "\tprmt.b32 %r3, %r2, 0, 0;\n"
+           "\t// end inline asm\n"
+           "\tadd.s32 %r1, %r1, 1;\n"
+           "$L__BB0_3:\n"
+           "\t@%p1 bra $L__BB0_1;\n"
+           "\tret;\n")
+    assert [(ins.split()[0], loc) for ins, loc, _ in isa.k_loop_sources(ptx)] == [
+        ("ld.global.b32", "k.py:20"), ("prmt.b32", "inline asm in k.py:20"), ("add.s32", "k.py:20"),
+        ("@%p1", "k.py:20")]
+
+
+def test_relative_paths_cut_folders_before_mxlib_and_triton():
+    from mxlib.tools import isa
+
+    text = ('\t.file\t1 "/home/me/src/mxlib/kernels" "gemm_fused.py"\n'
+            '\t.file\t2 "/opt/venv/lib/python3.12/site-packages/triton/language" "standard.py"\n')
+    assert isa._relative_paths(text) == ('\t.file\t1 "mxlib/kernels" "gemm_fused.py"\n'
+                                         '\t.file\t2 "triton/language" "standard.py"\n')
 
 
 # ---- notebook 02's readings of the recorded fused_fp4 listings (data/results/*/listings/) ----
@@ -521,6 +588,8 @@ def test_fused_fp4_sm90_groups_resolve_their_places():
     ret = next(n for n, text in header.items() if text.startswith("return packed"))
     assert {n for n in header if n <= ret} <= set(a_own) and not any(ret < n < b_own[0] for n in header)
     assert any("tl.load(a_base" in header[n] for n in a_own if n in header) and a_inline is False
+    quantizer = isa.source_place_lines("def", "gemm_fused_fp4.py", "_fp4_quantize")
+    assert a_name.startswith(f"A loaded and quantized (lines {quantizer[0]}-{quantizer[-1]}, ")
     # every common.py line the header quotes is A's but the scale column's
     assert {f"common.py:{n}" for n in common} - {f"common.py:{scale_col}"} <= set(a_lines)
     assert not {f"common.py:{n}" for n in common} - {f"common.py:{scale_col}"} & set(b_lines)
@@ -567,6 +636,26 @@ def test_spill_store_bytes_reads_sass_local_stores():
     assert isa.spill_store_bytes(sass) == 4 + 8 + 16 and isa.spill_store_bytes("") == 0
     with pytest.raises(RuntimeError, match="unknown width in SASS: STL.96"):
         isa.spill_store_bytes("  STL.96 [R1], R2 ;\n")
+
+
+def test_stores_released_needs_write_back_then_wait_before_one_lanes_code():
+    """A store counts as released only when the wave writes L2 back (buffer_wbl2) and then waits for its own
+    stores (vmcnt(0)) before the first s_and_saveexec; stores of other source lines are not looked at."""
+    from mxlib.tools import isa
+
+    def listing(*after, where="gemm_fused.py:300"):
+        return "\n".join([f"\t.loc\t1 300 7 ; {where}:7", "\tglobal_store_dwordx4 v[2:3], v[4:7], off",
+                          "\t.loc\t1 301 7 ; gemm_fused.py:301:7", *(f"\t{op}" for op in after)])
+
+    line, one_lane = "gemm_fused.py:300", "s_and_saveexec_b64 s[0:1], vcc"
+    assert isa.amdgcn_stores_released(listing("buffer_wbl2 sc1", "s_waitcnt vmcnt(0)", one_lane), line) == [True]
+    for after in (("s_waitcnt vmcnt(0)", "buffer_wbl2 sc1", one_lane),  # waited, then wrote back
+                  ("buffer_wbl2 sc1", one_lane, "s_waitcnt vmcnt(0)"),  # the wait after one lane's code
+                  ("buffer_wbl2 sc1", "s_waitcnt lgkmcnt(0)"),  # no wait for the stores
+                  (one_lane, "buffer_wbl2 sc1", "s_waitcnt vmcnt(0)")):
+        assert isa.amdgcn_stores_released(listing(*after), line) == [False], after
+    assert isa.amdgcn_stores_released(listing("buffer_wbl2 sc1", where="gemm_fused.py:299"), line) == []
+    assert isa.amdgcn_stores_released(listing().replace("global_store", "buffer_store"), line) == [False]
 
 
 def test_sm90_spilling_kernel_is_recorded_as_spilling(tmp_path):
