@@ -437,6 +437,26 @@ def test_made_up_loops_end_at_their_back_branch_and_keep_inline_places():
         ("@%p1", "k.py:20")]
 
 
+def test_loop_source_lines_quote_the_checkouts_lines():
+    """The header `listings` writes: each loop line's text from this checkout's copy of the file a `.file`
+    directive names (another checkout's folder too), the last line of a file included; Triton's own files not."""
+    from mxlib.tools import isa
+
+    source = (ROOT / "mxlib" / "kernels" / "common.py").read_text().splitlines()
+    last = len(source)
+    asm = ('\t.file\t1 "/elsewhere/mxlib/kernels" "common.py"\n'
+           '\t.file\t2 "/venv/triton/language" "standard.py"\n'
+           ".LBB0_2:                                ; =>This Inner Loop Header: Depth=1\n"
+           "\t.loc\t1 1 1                          ; common.py:1:1\n"
+           "\ts_add_i32 s0, s0, 1\n"
+           f"\t.loc\t1 {last} 1                          ; common.py:{last}:1\n"
+           "\ts_add_i32 s1, s1, 1\n"
+           "\t.loc\t2 40 1                         ; standard.py:40:1\n"
+           "\ts_cbranch_scc1 .LBB0_2\n")
+    assert isa._loop_source_lines(asm) == [("common.py:1", source[0].strip()),
+                                           (f"common.py:{last}", source[-1].strip())]
+
+
 def test_relative_paths_cut_folders_before_mxlib_and_triton():
     from mxlib.tools import isa
 
