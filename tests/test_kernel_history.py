@@ -3,13 +3,25 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from mxlib.spec import shapes  # noqa: E402
 from mxlib.tools.repo import RESULTS_DIR  # noqa: E402
 from mxlib.tools import kernel_history as history  # noqa: E402
+from mxlib.tools import probe  # noqa: E402
 from mxlib.tools.stats import geomean  # noqa: E402
+
+BENCH = [s.mnk for s in shapes.load("benchmark")]
+DEV = {"device": "NVIDIA H200", "date": "2026-12-05T00:00:00Z"}
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Each reading draws its figure; closed after each test so that pyplot does not keep them all."""
+    yield
+    plt.close("all")
 
 
 def test_bench_and_tuning_medians_filter_their_rows():
@@ -365,3 +377,190 @@ def test_same_kernel_runs_forced_is_the_mean_and_medians_have_their_own_set():
     assert lines[1].split()[1] == "8.00"  # the forced path's mean, not its median (7.00)
     assert lines[-1] == ("cuBLAS bf16 faster than mxlib at {256x3072x1536} in every run (means); "
                          "at {none} in every run (medians)")
+
+
+def test_floors_counts_the_read_only_grids_timed():
+    frame = pd.read_csv(RESULTS_DIR / "h200" / "final" / "bench.csv")
+    c = frame[(frame.timing == "contest") & (frame.kind == "benchmark")]
+    grids = c.provider[c.provider.str.startswith("touch")].nunique()
+    assert 1 < grids < c.provider.nunique()
+    text, _ = history.floors(frame)
+    assert f"read-only launch: {grids} grids timed; the best" in text
+
+
+def test_gfx950_names_every_triton_that_compiled_the_rows():
+    isa = pd.read_csv(RESULTS_DIR / "mi355x" / "isa.csv")
+    isa.loc[isa["shape"] == "4x2880x512", "triton"] = "3.8.0"
+    head = history.gfx950_fused_fp4(isa).splitlines()[0]
+    assert head.startswith(f"fused_fp4 compiled for gfx950 by Triton 3.8.0, {isa.triton.iloc[-1]} on a CPU")
+
+
+def test_tuning_medians_leaves_out_a_shape_with_no_median():
+    tuning = pd.DataFrame({"kind": ["benchmark"] * 2, "m": [4, 8], "n": [64] * 2, "k": [128] * 2,
+                           "median_us": [5.0, None], "a_e4m3": [0, 0], "b_decode": [0, 0]})
+    assert history.tuning_medians(tuning) == {(4, 64, 128): 5.0}
+
+
+def test_fused_versions_stamps_the_latest_bench_run():
+    frames = {name: pd.read_csv(RESULTS_DIR / "h200" / path) for name, path, _ in history.FUSED_VERSIONS}
+    last = history.FUSED_VERSIONS[-1][0]
+    frames[last] = frames[last].assign(device="NVIDIA H100 80GB HBM3")
+    _, fig = history.fused_versions(frames)
+    assert fig.texts[-1].get_text().startswith("measured on NVIDIA H100 80GB HBM3")
+
+
+def test_mma_means_of_a_bench_leaves_out_a_row_without_the_stat():
+    bench = pd.DataFrame({"timing": ["contest"] * 2, "provider": ["mxlib:mma_sm90"] * 2, "kind": ["benchmark"] * 2,
+                          "m": [4, 8], "n": [64] * 2, "k": [128] * 2, "mean_us": [1.0, None], "median_us": [1.0, 2.0]})
+    assert history.mma_means(bench, "bench") == {(4, 64, 128): 1.0}
+    assert history.mma_means(bench, "bench", "median_us") == {(4, 64, 128): 1.0, (8, 64, 128): 2.0}
+
+
+def _pair_run(diff: float, config: str = "num_stages=1 split_k=2") -> pd.DataFrame:
+    key = BENCH[0]
+    return pd.DataFrame({"timing": ["contest"] * 2, "kind": ["benchmark"] * 2, "provider": ["mxlib", "mxlib:mma_sm90"],
+                         "m": [key[0]] * 2, "n": [key[1]] * 2, "k": [key[2]] * 2, "mean_us": [5.0 + diff, 5.0],
+                         "config": [config] * 2, **{c: [v] * 2 for c, v in DEV.items()}})
+
+
+def test_between_blocks_sizes_and_slower_count():
+    text, _ = history.between_blocks({"a": _pair_run(-1.0), "b": _pair_run(0.0), "c": _pair_run(2.0)})
+    # |diff| from 0.00 to 2.00; the dispatcher slower in 1 of 3 (a tie is not slower)
+    assert text.splitlines()[1].split() == ["4x2880x512", "1", "3", "0.00", "2.00", "1", "of", "3"]
+    text, _ = history.between_blocks({"a": _pair_run(-1.0), "c": _pair_run(2.0)})
+    assert text.splitlines()[1].split()[3:5] == ["1.00", "2.00"]
+
+
+def _blocks(rows):
+    """launch_count rows: (m, n, k, L, block, mean_us)."""
+    return pd.DataFrame([{"mode": "launches", "m": m, "n": n, "k": k, "family": "two launches", "launches_between": L,
+                          "block": b, "mean_us": us, **DEV} for m, n, k, L, b, us in rows])
+
+
+def test_launch_count_reads_the_blocks_in_block_order():
+    text, _ = history.launch_count(_blocks([(8, 64, 512, 2, 1, 6.0), (8, 64, 512, 2, 0, 5.0)]))
+    assert text.splitlines()[1].split()[:4] == ["8x64x512", "2", "f", "s"]
+
+
+def test_launch_count_keeps_shapes_apart_that_differ_only_in_k():
+    text, _ = history.launch_count(_blocks([(8, 64, 512, 1, 0, 5.0), (8, 64, 512, 1, 1, 5.1),
+                                            (8, 64, 1024, 1, 0, 9.0), (8, 64, 1024, 1, 1, 9.1)]))
+    assert [ln.split() for ln in text.splitlines()[1:]] == [["8x64x512", "1", "one", "state", "5.00", "-", "5.10"],
+                                                            ["8x64x1024", "1", "one", "state", "9.00", "-", "9.10"]]
+
+
+def test_gemm_start_leaves_out_blocks_without_kernel_records():
+    frame = pd.DataFrame({"mode": ["launches"] * 3, "m": [8] * 3, "n": [64] * 3, "k": [512] * 3,
+                          "launches_between": [1] * 3, "mean_us": [5.0, 5.1, 9.0], "first_to_last_us": [0.70, 0.75, None],
+                          **{c: [v] * 3 for c, v in DEV.items()}})
+    text, _ = history.gemm_start([frame])
+    assert text.splitlines()[1].split()[3:5] == ["0.70-0.75", "5.00-5.10"]
+
+
+def test_mma_floor_takes_the_mean_over_rounds():
+    key = BENCH[1]
+    ablate = pd.DataFrame([{"m": key[0], "n": key[1], "k": key[2], "variant": v, "mean_us": us, **DEV}
+                           for v, us in (("full", 10.0), ("full", 11.0), ("full", 15.0), ("resident", 8.0),
+                                         ("resident_skeleton", 6.0))])
+    bench = pd.DataFrame([{"timing": "contest", "kind": "benchmark", "provider": p, "m": key[0], "n": key[1], "k": key[2],
+                           "mean_us": us, "median_us": us, **DEV} for p, us in (("touch_64", 4.0), ("cublas_bf16", 20.0))])
+    text, _ = history.mma_floor(ablate, bench, "x/bench.csv")
+    first, second = text.split("\n\n")
+    assert first.splitlines()[1].split() == ["16x2112x7168", "12.00", "8.00", "6.00", "6.00", "20.00"]
+    assert second.splitlines()[1].split() == ["16x2112x7168", "6.00", "6.00", "100%"]
+
+
+def test_fused_timeline_rows_are_the_cold_launchs_numbers():
+    summary = probe.timelines(probe.read_rows(RESULTS_DIR / "h200" / "probe" / "timeline.csv"))
+    text, _ = history.fused_timeline(summary, pd.read_csv(RESULTS_DIR / "h200" / "probe" / "probe.csv"))
+    for key in BENCH:
+        label = "x".join(map(str, key))
+        row = next(ln for ln in text.splitlines() if ln.split()[:1] == [label]).split()
+        s = summary[(*key, "cold")]
+        assert [float(x) for x in row[3:8]] == pytest.approx(
+            [s[f] / 1e3 for f in ("span_ns", "prog_ns", "loop_ns", "tail_ns", "tail_last_ns")], abs=0.0051)
+
+
+def _variants(**us):
+    return {v: {"contest_us": str(x)} for v, x in us.items()}
+
+
+def test_a_cost_spans_one_value_big_shapes_without_given_or_once():
+    best = {(64, 1, 1): _variants(fused=10.0, a_quantized=5.0, a_once=6.0),
+            (128, 1, 1): _variants(fused=12.0, a_quantized=4.0, a_once=8.0),
+            (256, 1, 1): _variants(fused=20.0, a_quantized=10.0, a_once=12.0)}
+    same = {(64, 1, 1): _variants(fused=10.0, a_quantized=8.0, a_once=9.0),
+            (128, 1, 1): _variants(fused=12.0),  # neither timed at the per-program row's tiling
+            (256, 1, 1): _variants(fused=20.0, a_once=15.0)}  # once timed there, given not
+    lines = history.a_cost_spans(best, same)
+    assert lines[0] == ("M >= 64: per program / given 1.25x at one tiling, 2.00 to 3.00x best against best; "
+                        "once wins back 50% of per program - given at one tiling")
+
+
+def _run21():
+    return pd.read_csv(RESULTS_DIR / "h200" / "run_21d80f8" / "bench1.csv")  # notebook 07's earlier run
+
+
+def test_floors_reads_the_benchmark_shapes_only():
+    frame = _run21()
+    extra = frame[frame.m == 4].assign(kind="test", m=8)  # a test shape timed in the same run
+    text, _ = history.floors(pd.concat([frame, extra], ignore_index=True))
+    assert text == history.floors(frame)[0]
+
+
+def test_floors_a_launch_level_with_the_target_is_not_above_it():
+    from mxlib.tools.acceptance import TARGET_EMPTY_PLUS_FLOOR as ratio
+
+    frame = _run21()
+    at = (frame.m == 4) & (frame.timing == "contest") & (frame.kind == "benchmark")
+    r = frame[at].iloc[0]
+    target = ratio * (r.empty_us + r.floor_us)
+    frame.loc[at & frame.provider.str.startswith("touch"), "mean_us"] = target  # every grid exactly at the target
+    text, _ = history.floors(frame)
+    assert text.splitlines()[-1].startswith("best read-only launch above the target on 4 of 6 shapes; under it at "
+                                            "4x2880x512")
+
+
+def test_config_changes_compares_values_not_objects():
+    before, after = {"block_k": int("512"), "split_k": 2}, {"block_k": int("512"), "split_k": 4}
+    assert history.config_changes(before, after) == ["split_k 2 -> 4"]
+
+
+def test_tuning_medians_is_the_fastest_config():
+    tuning = pd.DataFrame({"kind": ["benchmark"] * 3, "m": [4] * 3, "n": [64] * 3, "k": [128] * 3,
+                           "median_us": [5.0, 3.0, 4.0], "a_e4m3": [0] * 3, "b_decode": [0] * 3})
+    assert history.tuning_medians(tuning) == {(4, 64, 128): 3.0}
+
+
+def test_ladder_geomean_column_is_the_geometric_mean_of_the_six():
+    frames = {name: pd.read_csv(RESULTS_DIR / "h200" / path) for name, path, _ in history.FUSED_VERSIONS}
+    text, _ = history.fused_versions(frames)
+    for ln in text.splitlines()[1:5]:
+        values = [float(x) for x in ln[38:].split()]
+        assert values[6] == pytest.approx(geomean(values[:6]), abs=0.011)
+        assert abs(values[6] - sum(values[:6]) / 6) > 0.05  # the arithmetic mean would show otherwise
+
+
+def test_contest_references_are_contest_rows_of_touch_and_cublas():
+    key = BENCH[0]
+    rows = [("contest", "touch_a", 4.0), ("contest", "touch_b", 5.0), ("contest", "cublas_bf16", 20.0),
+            ("contest", "mxlib", 9.0), ("graph", "touch_a", 1.0), ("graph", "cublas_bf16", 2.0)]
+    bench = pd.DataFrame([{"timing": t, "kind": "benchmark", "provider": p, "m": key[0], "n": key[1], "k": key[2],
+                           "mean_us": us, "median_us": us} for t, p, us in rows])
+    assert history.contest_references(bench) == ({key: 4.0}, {key: 20.0})
+
+
+def test_ladders_leave_out_rows_that_failed_their_check():
+    """A config whose output failed its check has no time to rank: the probe's and the tuning run's fastest
+    config is a checked one, and a bench run's failed row is left out as its score leaves it out."""
+    key = (4, 64, 128)
+    probe_frame = pd.DataFrame({"kind": ["benchmark"] * 2, "variant": ["mma_sm90"] * 2, "m": [4] * 2, "n": [64] * 2,
+                                "k": [128] * 2, "ok": [0, 1], "mean_us": [1.0, 5.0], "median_us": [1.0, 5.0]})
+    assert history.mma_means(probe_frame, "probe") == {key: 5.0}
+    tuning = pd.DataFrame({"kind": ["benchmark"] * 2, "m": [4] * 2, "n": [64] * 2, "k": [128] * 2, "ok": [False, True],
+                           "median_us": [1.0, 5.0], "a_e4m3": [0] * 2, "b_decode": [0] * 2})
+    assert history.tuning_medians(tuning) == {key: 5.0}
+    bench = pd.DataFrame({"timing": ["contest"] * 2, "kind": ["benchmark"] * 2, "provider": ["mxlib:mma_sm90", "mxlib"],
+                          "m": [4] * 2, "n": [64] * 2, "k": [128] * 2, "ok": [0, 0], "mean_us": [1.0] * 2,
+                          "median_us": [1.0] * 2})
+    assert history.mma_means(bench, "bench") == {} and history.bench_medians(bench) == {}

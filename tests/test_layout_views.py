@@ -129,3 +129,111 @@ def test_check_seed_views_reads_the_last_weight_group_and_the_scale_views_storag
     monkeypatch.setattr(lv, "seed_scale_view", lambda t, k: real(t, k).clone())  # a copy, not a view
     with pytest.raises(RuntimeError, match="share storage"):
         lv.check_seed_views(b_q, b_scale, b_shuffle, b_scale_sh)
+
+
+def test_seed_scale_view_refuses_k_a_multiple_of_128_only():
+    _, _, _, _, sh = mxlib.generate_input(8, 64, 384, seed=0)  # K/32 = 12 columns, padded to 16
+    with pytest.raises(ValueError, match="k must be a multiple of 256"):
+        lv.seed_scale_view(sh, 384)
+
+
+def test_seed_scale_view_refuses_more_columns_than_k_32():
+    _, _, _, _, sh512 = mxlib.generate_input(8, 64, 512, seed=0)  # 16 columns
+    with pytest.raises(ValueError, match="K/32 = 8 columns"):
+        lv.seed_scale_view(sh512, 256)
+
+
+def test_seed_scale_view_refuses_rows_not_whole_tiles_and_a_non_contiguous_tensor():
+    with pytest.raises(ValueError, match="contiguous e8m0_shuffle of K/32 = 8 columns"):
+        lv.seed_scale_view(torch.zeros(40, 8, dtype=torch.uint8), 256)
+    wide = torch.zeros(256, 16, dtype=torch.uint8)
+    with pytest.raises(ValueError, match="not contiguous"):
+        lv.seed_scale_view(wide[:, :8], 256)
+
+
+def test_seed_scale_view_refuses_a_negative_k_by_name():
+    with pytest.raises(ValueError, match="k must be a positive integer"):
+        lv.seed_scale_view(torch.zeros(256, 8, dtype=torch.uint8), -256)
+
+
+def test_seed_weight_view_refuses_k_2_not_a_multiple_of_32():
+    with pytest.raises(ValueError, match=r"shape\[1\] \(K/2\)"):
+        lv.seed_weight_view(torch.zeros(32, 16, dtype=torch.uint8))
+
+
+def test_scale_tile_natural_refuses_a_2d_tile():
+    with pytest.raises(ValueError, match="256 bytes of one 32x8 scale tile"):
+        lv.scale_tile_natural(torch.zeros(16, 16, dtype=torch.uint8))
+
+
+def test_weight_group_natural_refuses_a_row_not_whole_groups():
+    with pytest.raises(ValueError, match="row must be one 1-D row"):
+        lv.weight_group_natural(torch.zeros(256, dtype=torch.uint8))
+
+
+def test_check_seed_views_reads_the_first_weight_group():
+    _, b, b_q, b_shuffle, b_scale_sh = mxlib.generate_input(8, 64, 512, seed=5)
+    _, b_scale = mxlib.quantize_mxfp4(b, "rne")
+    bad_q = b_q.clone()
+    bad_q[0, 0] ^= 1
+    with pytest.raises(RuntimeError, match="weight view row 0: not B_q's rows 0..15"):
+        lv.check_seed_views(bad_q, b_scale, b_shuffle, b_scale_sh)
+
+
+def _facts_with(monkeypatch, shuffle):
+    monkeypatch.setattr(lv, "shuffle_weight", shuffle)
+    return lv.shuffle_facts(32, 64, 256, 8)
+
+
+def test_shuffle_facts_a_run_out_of_order_is_not_whole(monkeypatch):
+    from mxlib.spec import layouts
+
+    def swap_1_2(q):  # bytes 1 and 2 of every 16-byte run trade places
+        out = layouts.shuffle_weight(q).view(-1, 16).clone()
+        out[:, [1, 2]] = out[:, [2, 1]]
+        return out.reshape(q.shape)
+
+    facts = _facts_with(monkeypatch, swap_1_2)
+    assert facts["whole_runs"] == 0 and facts["runs"] == 32 * 64 // 16
+
+
+def test_shuffle_facts_a_run_off_a_16_byte_boundary_is_not_whole(monkeypatch):
+    from mxlib.spec import layouts
+
+    facts = _facts_with(monkeypatch, lambda q: layouts.shuffle_weight(q.roll(-8, dims=1).contiguous()))
+    assert facts["whole_runs"] == 0
+
+
+def test_shuffle_facts_a_run_of_two_rows_is_not_whole(monkeypatch):
+    from mxlib.spec import layouts
+
+    def mix(q):  # runs 0 and 1 of a pair (rows r and r + 1, same columns) trade their second halves
+        out = layouts.shuffle_weight(q).view(-1, 2, 2, 8).clone()
+        out[:, 0, 1], out[:, 1, 1] = out[:, 1, 1].clone(), out[:, 0, 1].clone()
+        return out.reshape(q.shape)
+
+    facts = _facts_with(monkeypatch, mix)
+    assert facts["whole_runs"] == 0
+
+
+def test_scale_sources_refuse_a_padded_shape():
+    with pytest.raises(ValueError, match="rows"):
+        lv.scale_sources(32, 8)
+    with pytest.raises(ValueError, match="cols"):
+        lv.scale_sources(256, 4)
+
+
+def test_weight_map_colour_is_the_16_byte_half():
+    fig = lv.weight_map_figure(32, 64, lines=32)
+    colour = fig.axes[0].images[0].get_array()
+    # the first 512 bytes hold B_q bytes 0..31 of 16 rows: both 16-byte halves of the first 32-byte block
+    assert sorted(set(colour.flatten().tolist())) == [0, 1]
+
+
+def test_check_seed_views_compares_all_eight_columns_of_a_scale_tile():
+    _, b, b_q, b_shuffle, b_scale_sh = mxlib.generate_input(8, 64, 512, seed=7)
+    _, b_scale = mxlib.quantize_mxfp4(b, "rne")
+    bad = b_scale.clone()
+    bad[33, 13] ^= 1  # column 13: the sixth of the second 8-column rectangle
+    with pytest.raises(RuntimeError, match="scale view row 1, bytes 256..511"):
+        lv.check_seed_views(b_q, bad, b_shuffle, b_scale_sh)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 
 from ..spec import shapes as shapes_mod
+from . import ranking
+from .bench_csv import failed
 
 FUSED_VERSIONS = (  # (name, recorded CSV under data/results/h200/, "tuning" or "bench")
     ("version 1: one launch", "fused_tuning.csv", "tuning"),
@@ -26,7 +28,7 @@ def floors(frame):
     says the same). The figure: the three as bars, that target dashed over each shape."""
     import matplotlib.pyplot as plt
 
-    from . import figures, ranking
+    from . import figures
     from .acceptance import TARGET_EMPTY_PLUS_FLOOR as ratio
 
     contest = frame[(frame.timing == "contest") & (frame.kind == "benchmark")]
@@ -80,7 +82,6 @@ def config_changes(before: dict, after: dict) -> list[str]:
 def faster_than(frame, provider: str, other: str, stat: str = "mean_us") -> dict:
     """(m, n, k) -> provider's `stat` over other's, on the benchmark shapes where `other` is the faster
     (contest timing)."""
-    from . import ranking
 
     mine, theirs = ranking.per_shape(frame, provider, stat=stat), ranking.per_shape(frame, other, stat=stat)
     return {key: mine[key] / theirs[key] for key in mine if key in theirs and theirs[key] < mine[key]}
@@ -93,7 +94,7 @@ def forced_paths(frame, source: str):
     differ, of that too: the differing `CONFIG_FIELDS` are named); then where cuBLAS bf16 is faster than the
     dispatcher, by the means and by the medians. The figure: the five as bars, stamped with `source` (the CSV
     the frame was read from)."""
-    from . import figures, ranking
+    from . import figures
 
     paths = ["mxlib:fused", "mxlib:fused_fp4", "mxlib:mma_sm90", "mxlib", "cublas_bf16"]
     fused, fp4 = ranking.per_shape(frame, "mxlib:fused"), ranking.per_shape(frame, "mxlib:fused_fp4")
@@ -134,19 +135,24 @@ def gfx950_fused_fp4(isa) -> str:
             "column):\n" + "\n".join(lines))
 
 
+def _checked(frame):
+    """The rows of a frame whose output did not fail its check (`bench_csv.failed`)."""
+    return frame.loc[[not failed(r) for r in frame.to_dict("records")]]
+
+
 def bench_medians(frame) -> dict:
     """(m, n, k) -> median us per call of the dispatcher (`mxlib` provider) on the benchmark shapes of a
-    bench.csv frame, contest timing."""
-    f = frame[(frame.timing == "contest") & (frame.provider == "mxlib") & (frame.kind == "benchmark")]
-    return {(r.m, r.n, r.k): r.median_us for r in f.itertuples()}
+    bench.csv frame, contest timing; a row without a valid time left out, as the score leaves it out
+    (`ranking.per_shape`)."""
+    return ranking.per_shape(frame, "mxlib", stat="median_us")
 
 
 def tuning_medians(frame) -> dict:
     """(m, n, k) -> the fastest median of version 1 proper (A's scales e8m0, B decoded the plain way:
-    a_e4m3 == 0, b_decode == 0) over the configs a fused_tuning.csv frame timed on the benchmark shapes.
-    The tuning run recorded medians only."""
+    a_e4m3 == 0, b_decode == 0) over the checked configs a fused_tuning.csv frame timed on the benchmark
+    shapes. The tuning run recorded medians only."""
     f = frame[(frame.kind == "benchmark") & frame.median_us.notna() & (frame.a_e4m3 == 0) & (frame.b_decode == 0)]
-    return {key: g.median_us.min() for key, g in f.groupby(["m", "n", "k"])}
+    return {key: g.median_us.min() for key, g in _checked(f).groupby(["m", "n", "k"])}
 
 
 def _ladder_lines(ladder: dict, heading: str, name_width: int, medians: dict | None = None) -> list[str]:
@@ -190,7 +196,7 @@ def fused_versions(frames: dict):
     of the medians beside), and what changed in the dispatcher's config from one bench version to the next
     (`config_changes`: version 3 changed tilings as well as a_once); the figure compares the medians, since
     version 1's run has no means."""
-    from . import figures, ranking
+    from . import figures
 
     kinds = {name: kind for name, _, kind in FUSED_VERSIONS}
     ladder = {name: (tuning_medians if kinds[name] == "tuning" else bench_medians)(f)
@@ -245,11 +251,9 @@ def mma_means(frame, kind: str, stat: str = "mean_us") -> dict:
     time; v1 ran its default configs), in a probe sweep ("probe") the fastest checked mma_sm90 config by that
     statistic (a minimum over many configs, so a little optimistic)."""
     if kind == "bench":
-        f = frame[(frame.timing == "contest") & (frame.provider == "mxlib:mma_sm90") & (frame.kind == "benchmark")
-                  & frame[stat].notna()]
-        return {(r.m, r.n, r.k): getattr(r, stat) for r in f.itertuples()}
+        return ranking.per_shape(frame, "mxlib:mma_sm90", stat=stat)
     f = frame[(frame.kind == "benchmark") & (frame.variant == "mma_sm90") & frame[stat].notna()]
-    return {key: g[stat].min() for key, g in f.groupby(["m", "n", "k"])}
+    return {key: g[stat].min() for key, g in _checked(f).groupby(["m", "n", "k"])}
 
 
 def contest_references(bench) -> tuple[dict, dict]:
@@ -349,7 +353,6 @@ def same_kernel_runs(frames: dict) -> str:
     the benchmark shapes' contest means, medians in brackets) of the forced path, the dispatcher and cuBLAS bf16,
     the dispatcher's margin under cuBLAS, and the shapes where cuBLAS is the faster; then the ranges over the
     runs. What one kernel scores from call to call, so what a difference between two versions must exceed."""
-    from . import ranking
 
     def label(keys) -> str:
         return ", ".join("x".join(map(str, key)) for key in sorted(keys)) or "none"
