@@ -318,8 +318,12 @@ def test_gfx950_fused_fp4_lists_every_benchmark_shape_and_refuses_a_missing_one(
     assert head == f"fused_fp4 compiled for gfx950 by Triton {isa.triton.iloc[0]} on a CPU (the record's triton column):"
     assert [ln.split()[0] for ln in lines] == ["x".join(map(str, s.mnk)) for s in shapes.load("benchmark")]
     assert all("v_mfma_scale_f32" in ln for ln in lines)
-    with pytest.raises(ValueError, match="no row for the benchmark shape 4x2880x512"):
+    with pytest.raises(ValueError, match="no gfx950 row of fused_fp4's _fp4_gemm_kernel for the benchmark shape 4x2880x512"):
         history.gfx950_fused_fp4(isa[isa["shape"] != "4x2880x512"])
+    # another kernel's or target's row of the shape, first in the frame, is not read
+    first = isa[isa["shape"] == "4x2880x512"].assign(kernel="_mxq_kernel", vgprs=1)
+    other = isa[isa["shape"] == "4x2880x512"].assign(target="sm_90", vgprs=2)
+    assert history.gfx950_fused_fp4(pd.concat([first, other, isa], ignore_index=True)).splitlines() == [head, *lines]
 
 
 def test_configs_changes_and_faster_than():

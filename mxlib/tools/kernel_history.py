@@ -123,9 +123,9 @@ def gfx950_fused_fp4(isa) -> str:
     lines, tritons = [], set()
     for key in [s.mnk for s in shapes_mod.load("benchmark")]:
         label = "x".join(map(str, key))
-        rows = isa[isa["shape"] == label]
+        rows = isa[(isa["shape"] == label) & (isa["target"] == "gfx950") & (isa["kernel"] == "_fp4_gemm_kernel")]
         if rows.empty:
-            raise ValueError(f"isa: no row for the benchmark shape {label}")
+            raise ValueError(f"isa: no gfx950 row of fused_fp4's _fp4_gemm_kernel for the benchmark shape {label}")
         r = rows.iloc[0]
         lines.append(f"{label:>14}  {int(r['grid_ctas']):4d} CTAs, {int(r['vgprs'])} VGPRs, "
                      f"{int(r['ctas_per_unit'])} CTAs/CU, scratch {int(r['scratch_bytes'])} B, "
