@@ -1,5 +1,7 @@
 """mxlib.tools.bench on the CPU: shape selection, the CSV schema, the summary and the acceptance logic on
 synthetic rows, the progress bar; the run itself on a GPU. No timings here."""
+import csv
+import dataclasses
 import datetime
 import io
 import math
@@ -9,7 +11,9 @@ import subprocess
 import sys
 
 import pytest
+import torch
 
+from mxlib.__main__ import main
 from mxlib.tools import acceptance, bench, bench_csv, provenance, providers
 from mxlib.tools.progress import Progress
 from mxlib.tools.stats import geomean, summarize
@@ -211,8 +215,6 @@ def test_summary_from_a_recorded_csv_reproduces_its_checks(capsys):
     check line as the run printed them (cells may differ by 0.01 where the CSV's 4 decimals round)."""
     from pathlib import Path
 
-    from mxlib.__main__ import main
-
     run = Path(__file__).resolve().parent.parent / "data" / "results" / "h200" / "run_21d80f8"
     assert main(["bench", "--from", str(run / "bench1.csv")]) == 0
     got = capsys.readouterr().out.splitlines()
@@ -301,8 +303,6 @@ def test_graph_tables_make_no_claim_to_be_the_contests_score():
 
 
 def test_from_refuses_a_csv_that_is_no_bench_csv(tmp_path, capsys):
-    from mxlib.__main__ import main
-
     bad = tmp_path / "sweep.csv"
     bad.write_text("m,n,k,tile_m\n4,2880,512,16\n")
     assert main(["bench", "--from", str(bad)]) == 2
@@ -434,8 +434,6 @@ def test_an_unchecked_provider_that_raises_fails_no_check():
     """A provider that raises while being set up gives a row with no time and its error for each timing asked
     for. Its ok is 0 (a failed check, which fails the run) only where the provider is checked: a baseline that
     cannot run here (cuBLAS FP8 without FP8 matmuls) has nothing checked to fail."""
-    import dataclasses
-
     reg = providers.providers()
 
     def boom(data):
@@ -465,3 +463,267 @@ def test_not_slower_than_cublas_needs_a_time_of_mxlibs_own():
     assert passed is False and "no valid time vs no valid time" in detail
     assert checks["extra shapes: mxlib not slower than cublas_bf16"][0] is True
 
+
+def test_select_shapes_skips_empty_items_and_refuses_none():
+    """"benchmark," is the benchmark shapes; a list naming no kind is refused."""
+    assert [s.kind for s in bench.select_shapes("benchmark,")] == ["benchmark"] * 6
+    for spec in ("", " , "):
+        with pytest.raises(ValueError, match="--shapes must name at least one kind of shapes"):
+            bench.select_shapes(spec)
+
+
+class _FakeGPU:
+    """bench's GPU calls recorded: time_contest calls its fn on inputs_fn()'s tuple (once, or before every call
+    with fresh_inputs) and gives fixed times; time_graph calls its fn once; generate_input gives a token."""
+
+    def __init__(self, monkeypatch, graph_raises=False):
+        self.contest, self.graph, self.generated = [], [], []
+
+        def time_contest(fn, inputs_fn, *, iters, warmup, fresh_inputs, flush):
+            args = [inputs_fn() for _ in range(iters)] if fresh_inputs else [inputs_fn()] * iters
+            for a in args:
+                fn(*a)
+            self.contest.append({"fresh_inputs": fresh_inputs, "inputs": [a[0] for a in args]})
+            return summarize([1.0, 2.0, 3.0])
+
+        def time_graph(fn):
+            self.graph.append(fn)
+            if graph_raises:
+                raise RuntimeError("capture failed")
+            return summarize([0.5])
+
+        def fake_generate_input(m, n, k, seed, device, rounding):
+            self.generated.append((m, n, k, seed, device, rounding))
+            return ("data", seed)
+
+        monkeypatch.setattr(bench, "time_contest", time_contest)
+        monkeypatch.setattr(bench, "time_graph", time_graph)
+        monkeypatch.setattr(bench, "generate_input", fake_generate_input)
+        monkeypatch.setattr(torch.cuda, "synchronize", lambda *a, **k: None)
+
+
+def _provider(checked=True, graph=True):
+    made = []
+
+    def make(data):
+        def call():
+            return data
+        made.append((data, call))
+        return call
+
+    p = providers.Provider("fake", make, lambda m, n, k, device: ("fake path", "fake config"), checked, graph, "help")
+    return p, made
+
+
+def test_bench_one_times_the_checked_call_first_then_fresh_inputs(monkeypatch):
+    """One provider on one shape with fresh inputs: the check's verdict and message are in both rows; the contest
+    timing gets fresh_inputs and its first input is the checked call, then calls on fresh seeds seed + 13,
+    seed + 26, ... of the same (M, N, K); the graph timing replays the checked call and says its inputs were
+    not fresh."""
+    gpu = _FakeGPU(monkeypatch)
+    monkeypatch.setattr(bench, "check_call", lambda call, data, m, n: (False, "mismatch at (0, 0)"))
+    s = shapes.load("benchmark")[1]
+    p, made = _provider()
+    rows = bench._bench_one(p, s, "checked data", {"provider": "fake"}, iters=3, warmup=0, fresh_inputs=True,
+                            graph=True, flush=None)
+    assert [(r["timing"], r["fresh_inputs"], r["ok"], r["message"]) for r in rows] == [
+        ("contest", 1, 0, "mismatch at (0, 0)"), ("graph", 0, 0, "mismatch at (0, 0)")]
+    assert (rows[0]["path"], rows[0]["config"], rows[0]["median_us"], rows[1]["median_us"]) == (
+        "fake path", "fake config", 2.0, 0.5)
+    checked = made[0][1]
+    assert made[0][0] == "checked data"
+    (contest,) = gpu.contest
+    assert contest["fresh_inputs"] is True and contest["inputs"][0] is checked
+    step = bench.SEED_STEP
+    assert [g[:4] for g in gpu.generated] == [(s.m, s.n, s.k, s.seed + step), (s.m, s.n, s.k, s.seed + 2 * step)]
+    assert [d for d, _ in made[1:]] == [("data", s.seed + step), ("data", s.seed + 2 * step)]
+    assert gpu.graph == [checked]
+
+
+def test_bench_one_unchecked_and_reused_inputs(monkeypatch):
+    """An unchecked provider: ok "" and "not checked: <help>"; without fresh inputs every timed call is the
+    checked one and no input is generated."""
+    gpu = _FakeGPU(monkeypatch)
+    monkeypatch.setattr(bench, "check_call", lambda *a: pytest.fail("an unchecked provider was checked"))
+    p, made = _provider(checked=False)
+    rows = bench._bench_one(p, shapes.load("benchmark")[0], "d", {"provider": "fake"}, iters=2, warmup=0,
+                            fresh_inputs=False, graph=True, flush=None)
+    assert [(r["timing"], r["fresh_inputs"], r["ok"], r["message"]) for r in rows] == [
+        ("contest", 0, "", "not checked: help"), ("graph", 0, "", "not checked: help")]
+    assert len(made) == 1 and gpu.generated == [] and gpu.contest[0]["inputs"] == [made[0][1]] * 2
+
+
+def test_a_timing_that_raises_keeps_the_checks_verdict(monkeypatch):
+    """A passed check whose graph capture raises: the graph row has no time and the error, but its ok stays 1
+    (the check passed; run() then returns 1 for the checked row without a time)."""
+    _FakeGPU(monkeypatch, graph_raises=True)
+    monkeypatch.setattr(bench, "check_call", lambda call, data, m, n: (True, "ok"))
+    p, _ = _provider()
+    rows = bench._bench_one(p, shapes.load("benchmark")[0], "d", {"provider": "fake"}, iters=1, warmup=0,
+                            fresh_inputs=False, graph=True, flush=None)
+    assert [(r["timing"], r["ok"]) for r in rows] == [("contest", 1), ("graph", 1)]
+    assert rows[1]["median_us"] == "" and rows[1]["message"] == "error: RuntimeError: capture failed"
+
+
+def test_run_bench_graph_only_where_asked_and_capturable(monkeypatch):
+    """run_bench asks _bench_one for graph timing only where the run asks for it and the provider can be
+    captured."""
+    monkeypatch.setattr(bench, "require_cuda", lambda what: None)
+    monkeypatch.setattr(bench, "L2Flush", lambda head_start_us: "flush")
+    monkeypatch.setattr(bench, "measure_ceilings", lambda flush, iters: dict(
+        device="fake", empty_us=3.0, bandwidth_Bps=4e12, bf16_flops=8e14))
+    monkeypatch.setattr(bench, "generate_input", lambda *a, **k: "data")
+    monkeypatch.setattr(bench, "floor_us", lambda m, n, k, c: 1.0)
+    asked = []
+    monkeypatch.setattr(bench, "_bench_one", lambda p, s, data, base, **kw: asked.append((p.name, kw["graph"])) or [])
+    capturable, _ = _provider(graph=True)
+    not_capturable = dataclasses.replace(capturable, name="nocap", graph=False)
+    shape = shapes.load("benchmark")[:1]
+    for graph in (True, False):
+        asked.clear()
+        bench.run_bench(shape, [capturable, not_capturable], iters=1, warmup=0, graph=graph, progress=False)
+        assert asked == [("fake", graph), ("nocap", False)]
+
+
+def test_list_providers_prints_them_and_exits(capsys):
+    """`bench --list-providers` prints every provider and returns 0 without a GPU."""
+    assert main(["bench", "--list-providers"]) == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in providers.providers())
+
+
+def test_bench_without_a_gpu_says_so(capsys):
+    """On a machine without CUDA, bench refuses with status 2 before timing anything."""
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    assert main(["bench", "--providers", "empty", "--shapes", "test"]) == 2
+    assert "needs a CUDA (or ROCm) GPU" in capsys.readouterr().err
+
+
+def _bench_row(provider, ok, median, kind="benchmark", shape=None, timing="contest"):
+    s = shape or shapes.load("benchmark")[0]
+    return {"kind": kind, "m": s.m, "n": s.n, "k": s.k, "seed": s.seed, "provider": provider, "timing": timing,
+            "median_us": median, "mean_us": median, "floor_us": 1.0, "empty_us": 3.0, "ok": ok, "message": ""}
+
+
+@pytest.mark.parametrize("rows, status", [
+    ([_bench_row("mxlib", 1, 2.0), _bench_row("cublas_fp8", "", "")], 0),  # an unchecked baseline raised: no failure
+    ([_bench_row("mxlib", 1, 2.0), _bench_row("mxlib", 1, "", timing="graph")], 1),  # a checked row without a time
+    ([_bench_row("mxlib", 0, 2.0)], 1),  # a failed check, timed
+])
+def test_bench_run_status_and_graph_option(monkeypatch, tmp_path, capsys, rows, status):
+    """bench's exit status: 1 for a failed check or a checked row without a time, 0 for an unchecked baseline
+    that raised; --no-graph reaches run_bench as graph=False (the GPU run is faked)."""
+    asked = []
+
+    def fake_run_bench(shapes_, provs, **kw):
+        asked.append(kw["graph"])
+        return [dict(r) for r in rows], {"device": "fake"}
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(bench, "run_bench", fake_run_bench)
+    monkeypatch.setattr(bench, "ceilings_text", lambda c: "ceilings")
+    out = tmp_path / "b.csv"
+    assert main(["bench", "--providers", "mxlib", "--shapes", "benchmark", "--out", str(out)]) == status
+    assert main(["bench", "--providers", "mxlib", "--shapes", "benchmark", "--out", str(out), "--no-graph"]) == status
+    assert asked == [True, False] and out.is_file()
+
+
+def _recorded_rows():
+    rows = []
+    for s in shapes.load():
+        base = {"kind": s.kind, "m": s.m, "n": s.n, "k": s.k, "seed": s.seed, "floor_us": 1.0, "empty_us": 3.0,
+                "message": "", "p20_us": 0.0, "p80_us": 0.0, "samples": 10}
+        rows.append({**base, "provider": "mxlib", "timing": "contest", "median_us": 2.0, "mean_us": 2.5, "ok": 1})
+        rows.append({**base, "provider": "mxlib", "timing": "graph", "median_us": 1.0, "mean_us": 1.0, "ok": 1})
+        rows.append({**base, "provider": "cublas_bf16", "timing": "contest", "median_us": 8.0, "mean_us": 9.0,
+                     "ok": ""})
+    return rows
+
+
+@pytest.mark.parametrize("edit, problem", [
+    (lambda rows: [rows[0], {**rows[1], "k": "abc"}, *rows[2:]], "line 3: k must be an integer, got 'abc'"),
+    (lambda rows: [rows[0], {**rows[1], "mean_us": "fast"}, *rows[2:]],
+     "line 3: mean_us must be a number or empty, got 'fast'"),
+    (lambda rows: [rows[0], {**rows[1], "ok": "yes"}, *rows[2:]], "line 3: ok must be a number or empty, got 'yes'"),
+    (lambda rows: [rows[0], {**rows[1], "empty_us": "abc"}, *rows[2:]],
+     "line 3: empty_us must be a number or empty, got 'abc'"),
+])
+def test_from_names_the_line_and_column_of_a_bad_cell(tmp_path, capsys, edit, problem):
+    """`bench --from` names the line and column of every column summary reads as a number."""
+    path = tmp_path / "b.csv"
+    bench_csv.write_csv(edit(_recorded_rows()), path)
+    assert main(["bench", "--from", str(path)]) == 2
+    assert f"--from {str(path)!r}: {problem}" in capsys.readouterr().err
+
+
+def test_from_a_short_line(tmp_path, capsys):
+    """A CSV line with fewer cells than the header (csv gives None for the rest) is named, not a TypeError."""
+    path = tmp_path / "b.csv"
+    bench_csv.write_csv(_recorded_rows(), path)
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([lines[0], "test,4", *lines[1:]]) + "\n")
+    assert bench.from_csv_problem(bench_csv.read_csv(path)) == "line 2: n must be an integer, got None"
+    assert main(["bench", "--from", str(path)]) == 2
+    assert "line 2: n must be an integer, got None" in capsys.readouterr().err
+
+
+def test_from_a_csv_without_rows_or_without_ok(tmp_path, capsys):
+    """A bench CSV of only its header has no row; one without the ok column is no bench CSV."""
+    empty = tmp_path / "empty.csv"
+    empty.write_text(",".join(bench_csv.CSV_FIELDS) + "\n")
+    assert main(["bench", "--from", str(empty)]) == 2
+    assert "it has no row" in capsys.readouterr().err
+    no_ok = tmp_path / "no_ok.csv"
+    fields = [f for f in bench_csv.CSV_FIELDS if f != "ok"]
+    with open(no_ok, "w", newline="") as f:
+        w = csv.DictWriter(f, fields, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(_recorded_rows())
+    assert main(["bench", "--from", str(no_ok)]) == 2
+    assert "it has no column ok" in capsys.readouterr().err
+
+
+def _table(text, title):
+    """The lines of one summary table, from its title to the line before the next blank one."""
+    lines = text.splitlines()
+    i = next(i for i, line in enumerate(lines) if line.startswith(title))
+    j = next(j for j in range(i, len(lines)) if lines[j] == "")
+    return lines[i:j]
+
+
+def test_summary_cells_columns_and_floor():
+    """The summary's tables: the mean table shows means, the graph table only providers with graph rows, a
+    failed check is marked '!', a row without time 'FAIL', and the floor column its floor."""
+    rows = _recorded_rows()
+    first = shapes.load()[0]
+    for r in rows:
+        if (r["m"], r["n"], r["k"], r["provider"], r["timing"]) == (*first.mnk, "mxlib", "contest"):
+            r["ok"] = 0
+        if (r["m"], r["n"], r["k"], r["provider"]) == (*first.mnk, "cublas_bf16"):
+            r["median_us"] = r["mean_us"] = ""
+    text = bench.summary(rows)
+    means = _table(text, "contest mean us")
+    assert means[1].split()[-2:] == ["mxlib", "cublas_bf16"]
+    cells = {ln.split()[0] + " " + " ".join(ln.split()[1:4]): ln.split()[4:] for ln in means[2:]
+             if not ln.startswith(("geomean", "  of"))}
+    assert cells[f"{first.kind} {first.m} {first.n} {first.k}"] == ["1.00", "2.50!", "FAIL"]
+    second = shapes.load()[1]
+    assert cells[f"{second.kind} {second.m} {second.n} {second.k}"] == ["1.00", "2.50", "9.00"]
+    graph = _table(text, "graph median us")
+    assert graph[1].split()[5:] == ["mxlib"]
+
+
+def test_summary_without_graph_rows():
+    """A run timed with --no-graph has no graph table, and its summary is made."""
+    text = bench.summary([r for r in _recorded_rows() if r["timing"] == "contest"])
+    assert "graph median us" not in text and "contest mean us" in text
+
+
+def test_summary_geomean_needs_every_benchmark_shape():
+    """A provider missing one benchmark shape has no geomean ('-'), not one over the shapes it has."""
+    first = shapes.load("benchmark")[0]
+    rows = [r for r in _recorded_rows()
+            if not ((r["m"], r["n"], r["k"]) == first.mnk and r["provider"] == "cublas_bf16")]
+    geo = next(ln for ln in _table(bench.summary(rows), "contest median us") if ln.startswith("geomean"))
+    assert geo.split()[-2:] == ["2.00", "-"]

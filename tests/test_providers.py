@@ -119,3 +119,90 @@ def test_the_mxlib_row_names_what_the_dispatcher_runs(monkeypatch, env):
         assert described == (path, providers.config_text(config))
         if "MXLIB_PATH" in env:
             assert path == env["MXLIB_PATH"]
+
+
+def test_touch_grid_providers_pass_programs_and_block_in_order(monkeypatch):
+    """`touch:<programs>x<block>` launches touch with programs=<programs> and block=<block>."""
+    from mxlib.tools.baselines import touch
+
+    seen = []
+    monkeypatch.setattr(touch, "touch", lambda a, b_shuffle, b_scale_sh, **kw: seen.append(kw))
+    data = generate_input(4, 64, 128, 1)
+    reg = providers.providers()
+    for g, b in providers.TOUCH_GRIDS:
+        if (g, b) != (touch.DEFAULT_PROGRAMS, touch.DEFAULT_BLOCK):
+            reg[f"touch:{g}x{b}"].make(data)()
+            assert seen[-1] == {"programs": g, "block": b}
+    reg["touch"].make(data)()
+    assert seen[-1] == {}  # the default grid: touch's own defaults
+
+
+def test_touch_and_naive_describe_their_grids():
+    """The CSV's config of the touch providers and of the naive kernel names their real grid and blocks."""
+    from mxlib.tools.baselines import naive_dot_scaled as nds
+    from mxlib.tools.baselines import touch
+
+    reg = providers.providers()
+    assert reg["touch"].describe(4, 64, 128, "cpu") == (
+        "touch kernel", f"programs={touch.DEFAULT_PROGRAMS} block={touch.DEFAULT_BLOCK}")
+    assert reg["touch:132x2048"].describe(4, 64, 128, "cpu") == ("touch kernel", "programs=132 block=2048")
+    assert reg["naive_dot_scaled"].describe(4, 64, 128, "cpu") == (
+        "triton naive dot_scaled", f"block_m={nds.BLOCK_M} block_n={nds.BLOCK_N} block_k={nds.BLOCK_K}")
+    assert (nds.BLOCK_M, nds.BLOCK_N) == (16, 64)
+
+
+def test_cublas_bf16_is_a_times_b_transposed():
+    """cublas_bf16 computes A @ B^T on the unquantized bf16 B, (M, N)."""
+    data = generate_input(4, 64, 128, 3)
+    out = providers.providers()["cublas_bf16"].make(data)()
+    a, b = data[0], data[1]
+    assert out.shape == (4, 64)
+    torch.testing.assert_close(out.float(), (a.float() @ b.float().t()), rtol=2e-2, atol=2e-2)
+
+
+def test_cublas_fp8_asks_for_fast_accumulation(monkeypatch):
+    """The FP8 reference is cuBLASLt's fast-accumulation GEMM, as its description says (on the CPU the
+    flag changes nothing in the result, so the call's arguments are read)."""
+    seen = {}
+
+    def fake_scaled_mm(a, b, **kw):
+        seen.update(kw, a_shape=tuple(a.shape), b_shape=tuple(b.shape))
+        return torch.zeros(a.shape[0], b.shape[1], dtype=torch.bfloat16)
+
+    monkeypatch.setattr(torch, "_scaled_mm", fake_scaled_mm)
+    data = generate_input(4, 64, 128, 3)
+    out = providers.providers()["cublas_fp8"].make(data)()
+    assert out.shape == (4, 64)
+    assert seen["use_fast_accum"] is True and seen["out_dtype"] == torch.bfloat16
+    assert seen["a_shape"] == (providers.FP8_ROWS, 128) and seen["b_shape"] == (128, 64)
+    assert "fast accum" in providers.providers()["cublas_fp8"].describe(4, 64, 128, "cpu")[1]
+
+
+def test_graph_flags():
+    """Every provider is captured in a CUDA graph except the torch reference (host copies) and Humming's."""
+    reg = providers.providers()
+    assert {name for name, p in reg.items() if not p.graph} == {"torch_dequant", "humming_bf16", "humming_fp8"}
+
+
+def test_select_providers_spellings():
+    """None and " all " are "all"; empty items of a comma list are skipped; a list naming nothing is refused."""
+    reg = providers.providers()
+    every = [p.name for p in providers.select_providers("all", reg)]
+    assert [p.name for p in providers.select_providers(None, reg)] == every
+    assert [p.name for p in providers.select_providers("  all ", reg)] == every
+    assert [p.name for p in providers.select_providers("empty,,cublas_bf16,", reg)] == ["empty", "cublas_bf16"]
+    for spec in ("", " , ", ","):
+        with pytest.raises(ValueError, match="--providers must name at least one provider"):
+            providers.select_providers(spec, reg)
+
+
+def test_check_call_poisons_the_outputs_size_and_checks_rne(monkeypatch):
+    """check_call fills the allocator with NaN blocks of the bf16 output's 2 * M * N bytes, and checks with
+    rne (the GPU calls are recorded, not made)."""
+    seen = {}
+    monkeypatch.setattr(providers, "poison_allocator", lambda nbytes: seen.setdefault("poison", nbytes))
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda *a, **k: None)
+    monkeypatch.setattr(providers, "check_implementation",
+                        lambda data, out, rounding: (seen.setdefault("rounding", rounding), (True, "ok"))[1])
+    assert providers.check_call(lambda: "out", "data", 5, 48) == (True, "ok")
+    assert seen == {"poison": 2 * 5 * 48, "rounding": "rne"}

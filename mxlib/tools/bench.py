@@ -225,9 +225,9 @@ def from_csv_problem(rows: list[dict]) -> str | None:
                 int(r[column])
             except (TypeError, ValueError):
                 return f"line {line}: {column} must be an integer, got {r[column]!r}"
-        for column in ("median_us", "mean_us", "floor_us"):
+        for column in ("median_us", "mean_us", "floor_us", "empty_us", "ok"):  # what summary and acceptance read
             try:
-                number(r[column])
+                number(r.get(column))
             except (TypeError, ValueError):
                 return f"line {line}: {column} must be a number or empty, got {r[column]!r}"
     return None
