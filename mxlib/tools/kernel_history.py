@@ -82,7 +82,6 @@ def config_changes(before: dict, after: dict) -> list[str]:
 def faster_than(frame, provider: str, other: str, stat: str = "mean_us") -> dict:
     """(m, n, k) -> provider's `stat` over other's, on the benchmark shapes where `other` is the faster
     (contest timing)."""
-
     mine, theirs = ranking.per_shape(frame, provider, stat=stat), ranking.per_shape(frame, other, stat=stat)
     return {key: mine[key] / theirs[key] for key in mine if key in theirs and theirs[key] < mine[key]}
 
