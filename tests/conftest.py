@@ -3,6 +3,7 @@
 TRITON_INTERPRET must be set before triton is first imported, hence here at collection time.
 """
 import os
+import sys
 
 import pytest
 import torch
@@ -67,6 +68,16 @@ def _fresh_aiter_verdicts():
     aiter_backend._status.cache_clear()
     yield
     aiter_backend._status.cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """The readings and sections draw a figure a call; pyplot keeps each open until closed, so each test's are
+    closed after it (where pyplot is in use at all)."""
+    yield
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is not None:
+        plt.close("all")
 
 
 @pytest.fixture

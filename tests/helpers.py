@@ -81,3 +81,10 @@ def assert_counters_stay_in_their_buffer(monkeypatch, module, config) -> None:
     ok, msg = check_implementation(data, run_into_nan(module.gemm, data[0], data[3], data[4], config), "rne")
     assert ok, msg
     assert handed and all(int(t[-1]) == sentinel for t in handed)
+
+
+def probe_row(key, variant, config, us, ok="1") -> dict:
+    """A row of a probe.csv as csv.DictReader reads it (every cell text): shape `key`, a variant and its config,
+    its check's ok and contest time."""
+    return {"m": str(key[0]), "n": str(key[1]), "k": str(key[2]), "variant": variant, "config": config, "ok": ok,
+            "contest_us": str(us)}

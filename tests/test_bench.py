@@ -630,6 +630,8 @@ def test_bench_run_status_and_graph_option(monkeypatch, tmp_path, capsys, rows, 
 
 
 def _recorded_rows():
+    """Rows of mxlib (both timings) and cublas_bf16 on every shape, means apart from medians and no empty kernel:
+    the summary's tables column by column (`_rows` is the acceptance checks' run, with means of 0)."""
     rows = []
     for s in shapes.load():
         base = {"kind": s.kind, "m": s.m, "n": s.n, "k": s.k, "seed": s.seed, "floor_us": 1.0, "empty_us": 3.0,

@@ -3,7 +3,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
@@ -13,15 +12,15 @@ from mxlib.tools import kernel_history as history  # noqa: E402
 from mxlib.tools import probe  # noqa: E402
 from mxlib.tools.stats import geomean  # noqa: E402
 
+from .helpers import probe_row  # noqa: E402
+
 BENCH = [s.mnk for s in shapes.load("benchmark")]
 DEV = {"device": "NVIDIA H200", "date": "2026-12-05T00:00:00Z"}
 
 
-@pytest.fixture(autouse=True)
-def _close_figures():
-    """Each reading draws its figure; closed after each test so that pyplot does not keep them all."""
-    yield
-    plt.close("all")
+def _run21():
+    """The bench run notebook 07 reads its floors, forced paths and mma_sm90 bound from."""
+    return pd.read_csv(RESULTS_DIR / "h200" / "run_21d80f8" / "bench1.csv")
 
 
 def test_bench_and_tuning_medians_filter_their_rows():
@@ -95,29 +94,28 @@ def test_mma_means_of_a_bench_and_a_probe():
 
 
 def test_fused_timeline_cold_rows_and_both_states():
-    from mxlib.tools import probe
-
     summary = probe.timelines(probe.read_rows(RESULTS_DIR / "h200" / "probe" / "timeline.csv"))
     text, fig = history.fused_timeline(summary, pd.read_csv(RESULTS_DIR / "h200" / "probe" / "probe.csv"))
     row = next(ln for ln in text.splitlines() if ln.strip().startswith("16x2112x7168")).split()
     s = summary[(16, 2112, 7168, "cold")]
     assert (int(row[1]), int(row[2]), int(row[-1])) == (s["programs"], s["iters"], s["max_resident"])
     assert float(row[3]) >= float(row[4])  # the launch's span is at least its median program
+    for key in BENCH:  # every shape's times are the cold launch's, in us
+        label = "x".join(map(str, key))
+        row = next(ln for ln in text.splitlines() if ln.split()[:1] == [label]).split()
+        s = summary[(*key, "cold")]
+        assert [float(x) for x in row[3:8]] == pytest.approx(
+            [s[f] / 1e3 for f in ("span_ns", "prog_ns", "loop_ns", "tail_ns", "tail_last_ns")], abs=0.0051)
     assert [ax.get_title().split(":")[0] for ax in fig.axes] == ["cold", "warm"]
     assert all(len(ax.patches) == 2 * 6 for ax in fig.axes)  # loop and tail bar per benchmark shape
-
-
-def _probe_row(key, variant, config, us):
-    return {"m": str(key[0]), "n": str(key[1]), "k": str(key[2]), "variant": variant, "config": config, "ok": "1",
-            "contest_us": str(us)}
 
 
 def test_a_quantization_cost_table_spans_and_bars():
     keys = [s.mnk for s in shapes.load("benchmark")] + [s.mnk for s in shapes.load("test")]
     rows = []
     for i, key in enumerate(keys):
-        rows += [_probe_row(key, "fused", "bm=1 a_once=0", 10 + i), _probe_row(key, "a_quantized", "bm=1 a_once=0", 8 + i),
-                 _probe_row(key, "a_quantized", "bm=2 a_once=0", 5 + i), _probe_row(key, "a_once", "bm=2 a_once=1", 6 + i)]
+        rows += [probe_row(key, "fused", "bm=1 a_once=0", 10 + i), probe_row(key, "a_quantized", "bm=1 a_once=0", 8 + i),
+                 probe_row(key, "a_quantized", "bm=2 a_once=0", 5 + i), probe_row(key, "a_once", "bm=2 a_once=1", 6 + i)]
     frame = pd.DataFrame({"device": ["NVIDIA H200"], "date": ["2026-12-03"]})
     text, fig = history.a_quantization_cost(rows, frame)
     lines = text.splitlines()
@@ -160,7 +158,7 @@ def test_a_cost_spans_of_the_recorded_run():
 
 def test_mma_floor_rows_bars_and_bound():
     ablate = pd.read_csv(RESULTS_DIR / "h200" / "mma_v16" / "ablate.csv")
-    bench = pd.read_csv(RESULTS_DIR / "h200" / "run_21d80f8" / "bench1.csv")  # notebook 07's bound
+    bench = _run21()
     text, fig = history.mma_floor(ablate, bench, "run_21d80f8/bench1.csv")
     first, second = text.split("\n\n")
     rows = {ln.split()[0]: [float(x) for x in ln.split()[1:]] for ln in first.splitlines()[1:]}
@@ -283,7 +281,7 @@ def test_floors_reads_targets_and_the_best_read_only_launch():
 
 
 def test_floors_says_where_the_read_only_launch_is_under_the_target():
-    frame = pd.read_csv(RESULTS_DIR / "h200" / "run_21d80f8" / "bench1.csv")  # notebook 07's run
+    frame = _run21()
     text, fig = history.floors(frame)
     assert text.splitlines()[-1] == ("best read-only launch above the target on 5 of 6 shapes; under it at 256x3072x1536 "
                                      "(6.45 us against 7.55, mxlib 13.89)")
@@ -295,7 +293,7 @@ def test_floors_says_where_the_read_only_launch_is_under_the_target():
 
 
 def test_forced_paths_ratio_is_fused_fp4_over_fused():
-    frame = pd.read_csv(RESULTS_DIR / "h200" / "run_21d80f8" / "bench1.csv")  # notebook 07's run
+    frame = _run21()
     text, fig = history.forced_paths(frame, "run_21d80f8/bench1.csv")
     c = frame[(frame.timing == "contest") & (frame.m == 64)]
     ratio = c[c.provider == "mxlib:fused_fp4"].mean_us.item() / c[c.provider == "mxlib:fused"].mean_us.item()
@@ -384,7 +382,7 @@ def test_same_kernel_runs_forced_is_the_mean_and_medians_have_their_own_set():
 
 
 def test_floors_counts_the_read_only_grids_timed():
-    frame = pd.read_csv(RESULTS_DIR / "h200" / "final" / "bench.csv")
+    frame = _final()
     c = frame[(frame.timing == "contest") & (frame.kind == "benchmark")]
     grids = c.provider[c.provider.str.startswith("touch")].nunique()
     assert 1 < grids < c.provider.nunique()
@@ -406,7 +404,7 @@ def test_tuning_medians_leaves_out_a_shape_with_no_median():
 
 
 def test_fused_versions_stamps_the_latest_bench_run():
-    frames = {name: pd.read_csv(RESULTS_DIR / "h200" / path) for name, path, _ in history.FUSED_VERSIONS}
+    frames = _versions()
     last = history.FUSED_VERSIONS[-1][0]
     frames[last] = frames[last].assign(device="NVIDIA H100 80GB HBM3")
     _, fig = history.fused_versions(frames)
@@ -474,17 +472,6 @@ def test_mma_floor_takes_the_mean_over_rounds():
     assert second.splitlines()[1].split() == ["16x2112x7168", "6.00", "6.00", "100%"]
 
 
-def test_fused_timeline_rows_are_the_cold_launchs_numbers():
-    summary = probe.timelines(probe.read_rows(RESULTS_DIR / "h200" / "probe" / "timeline.csv"))
-    text, _ = history.fused_timeline(summary, pd.read_csv(RESULTS_DIR / "h200" / "probe" / "probe.csv"))
-    for key in BENCH:
-        label = "x".join(map(str, key))
-        row = next(ln for ln in text.splitlines() if ln.split()[:1] == [label]).split()
-        s = summary[(*key, "cold")]
-        assert [float(x) for x in row[3:8]] == pytest.approx(
-            [s[f] / 1e3 for f in ("span_ns", "prog_ns", "loop_ns", "tail_ns", "tail_last_ns")], abs=0.0051)
-
-
 def _variants(**us):
     return {v: {"contest_us": str(x)} for v, x in us.items()}
 
@@ -499,10 +486,6 @@ def test_a_cost_spans_one_value_big_shapes_without_given_or_once():
     lines = history.a_cost_spans(best, same)
     assert lines[0] == ("M >= 64: per program / given 1.25x at one tiling, 2.00 to 3.00x best against best; "
                         "once wins back 50% of per program - given at one tiling")
-
-
-def _run21():
-    return pd.read_csv(RESULTS_DIR / "h200" / "run_21d80f8" / "bench1.csv")  # notebook 07's earlier run
 
 
 def test_floors_reads_the_benchmark_shapes_only():
@@ -537,7 +520,7 @@ def test_tuning_medians_is_the_fastest_config():
 
 
 def test_ladder_geomean_column_is_the_geometric_mean_of_the_six():
-    frames = {name: pd.read_csv(RESULTS_DIR / "h200" / path) for name, path, _ in history.FUSED_VERSIONS}
+    frames = _versions()
     text, _ = history.fused_versions(frames)
     for ln in text.splitlines()[1:5]:
         values = [float(x) for x in ln[38:].split()]

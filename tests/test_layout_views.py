@@ -56,6 +56,25 @@ def test_bad_input_is_refused():
         lv.scale_tile_natural(sh512.flatten()[:128])
     with pytest.raises(ValueError, match="row must be one 1-D row"):
         lv.weight_group_natural(b_shuffle)
+    # K a multiple of 128 only; more columns than K/32; rows not whole tiles; a view that is not contiguous; K < 0
+    _, _, _, _, sh384 = mxlib.generate_input(8, 64, 384, seed=0)  # K/32 = 12 columns, padded to 16
+    with pytest.raises(ValueError, match="k must be a multiple of 256"):
+        lv.seed_scale_view(sh384, 384)
+    with pytest.raises(ValueError, match="K/32 = 8 columns"):
+        lv.seed_scale_view(sh512, 256)
+    with pytest.raises(ValueError, match="contiguous e8m0_shuffle of K/32 = 8 columns"):
+        lv.seed_scale_view(torch.zeros(40, 8, dtype=torch.uint8), 256)
+    with pytest.raises(ValueError, match="not contiguous"):
+        lv.seed_scale_view(torch.zeros(256, 16, dtype=torch.uint8)[:, :8], 256)
+    with pytest.raises(ValueError, match="k must be a positive integer"):
+        lv.seed_scale_view(torch.zeros(256, 8, dtype=torch.uint8), -256)
+    # K/2 not a multiple of 32; a 2-D scale tile; a row that is not whole groups
+    with pytest.raises(ValueError, match=r"shape\[1\] \(K/2\)"):
+        lv.seed_weight_view(torch.zeros(32, 16, dtype=torch.uint8))
+    with pytest.raises(ValueError, match="256 bytes of one 32x8 scale tile"):
+        lv.scale_tile_natural(torch.zeros(16, 16, dtype=torch.uint8))
+    with pytest.raises(ValueError, match="row must be one 1-D row"):
+        lv.weight_group_natural(torch.zeros(256, dtype=torch.uint8))
 
 
 def test_traced_shuffles_follow_the_closed_forms_and_load_whole_blocks():
@@ -129,46 +148,6 @@ def test_check_seed_views_reads_the_last_weight_group_and_the_scale_views_storag
     monkeypatch.setattr(lv, "seed_scale_view", lambda t, k: real(t, k).clone())  # a copy, not a view
     with pytest.raises(RuntimeError, match="share storage"):
         lv.check_seed_views(b_q, b_scale, b_shuffle, b_scale_sh)
-
-
-def test_seed_scale_view_refuses_k_a_multiple_of_128_only():
-    _, _, _, _, sh = mxlib.generate_input(8, 64, 384, seed=0)  # K/32 = 12 columns, padded to 16
-    with pytest.raises(ValueError, match="k must be a multiple of 256"):
-        lv.seed_scale_view(sh, 384)
-
-
-def test_seed_scale_view_refuses_more_columns_than_k_32():
-    _, _, _, _, sh512 = mxlib.generate_input(8, 64, 512, seed=0)  # 16 columns
-    with pytest.raises(ValueError, match="K/32 = 8 columns"):
-        lv.seed_scale_view(sh512, 256)
-
-
-def test_seed_scale_view_refuses_rows_not_whole_tiles_and_a_non_contiguous_tensor():
-    with pytest.raises(ValueError, match="contiguous e8m0_shuffle of K/32 = 8 columns"):
-        lv.seed_scale_view(torch.zeros(40, 8, dtype=torch.uint8), 256)
-    wide = torch.zeros(256, 16, dtype=torch.uint8)
-    with pytest.raises(ValueError, match="not contiguous"):
-        lv.seed_scale_view(wide[:, :8], 256)
-
-
-def test_seed_scale_view_refuses_a_negative_k_by_name():
-    with pytest.raises(ValueError, match="k must be a positive integer"):
-        lv.seed_scale_view(torch.zeros(256, 8, dtype=torch.uint8), -256)
-
-
-def test_seed_weight_view_refuses_k_2_not_a_multiple_of_32():
-    with pytest.raises(ValueError, match=r"shape\[1\] \(K/2\)"):
-        lv.seed_weight_view(torch.zeros(32, 16, dtype=torch.uint8))
-
-
-def test_scale_tile_natural_refuses_a_2d_tile():
-    with pytest.raises(ValueError, match="256 bytes of one 32x8 scale tile"):
-        lv.scale_tile_natural(torch.zeros(16, 16, dtype=torch.uint8))
-
-
-def test_weight_group_natural_refuses_a_row_not_whole_groups():
-    with pytest.raises(ValueError, match="row must be one 1-D row"):
-        lv.weight_group_natural(torch.zeros(256, dtype=torch.uint8))
 
 
 def test_check_seed_views_reads_the_first_weight_group():

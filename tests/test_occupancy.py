@@ -1,17 +1,13 @@
-"""mxlib.tools.occupancy: the seed's occupancy numbers, aiter's split-K and ASM-tile arithmetic, the latency model."""
-import csv
+"""mxlib.tools.occupancy: the seed's occupancy numbers, aiter's split-K and ASM-tile arithmetic, the latency model
+(the sweep that measures against it: tests/test_sweeps.py)."""
 import math
-import random
 from dataclasses import replace
-from types import SimpleNamespace
 
-import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mxlib.tools import occupancy as occ
-from mxlib.tools.repo import RESULTS_DIR
 from mxlib.spec import shapes as shapes_mod
 
 SEED_SHAPE = (16, 2112, 7168)
@@ -178,114 +174,6 @@ def test_model_csv_is_current(tmp_path):
 # The sweep (mxlib.tools.sweeps): what runs without a GPU
 
 
-def test_sweep_dry_run_builds_and_verifies(tmp_path):
-    from mxlib.__main__ import main
-    from mxlib.tools import sweeps
-
-    (tmp_path / "splitk_sweep.csv").write_text("a recorded sweep\n")
-    assert main(["sweep", "--dry-run", "--out", str(tmp_path)]) == 0
-    assert (tmp_path / "splitk_sweep.csv").read_text() == "a recorded sweep\n"  # never over a sweep
-    with open(tmp_path / "splitk_sweep_dry.csv", newline="") as f:
-        reader = csv.DictReader(f)
-        assert tuple(reader.fieldnames) == sweeps.CSV_FIELDS
-        rows = list(reader)
-    assert [(r["tile_m"], r["tile_n"], r["split_k"]) for r in rows] == [
-        tuple(map(str, c)) for c in sweeps.DRY_CONFIGS]
-    for r in rows:
-        assert r["ok"] == "1" and r["measured_us"] == ""  # verified, never timed
-        assert int(r["ctas"]) == 2 * int(r["split_k"])  # 16x64 tiles over 16 x 128
-        assert float(r["predicted_prior_us"]) > 0
-        # no profiler on the CPU: the count by structure, as the H200's profiler counted (2, 3 with split-K)
-        assert r["kernels_from"] != "profiler" and int(r["kernels"]) == 2 + (int(r["split_k"]) > 1)
-    assert {r["split_k"] for r in rows} == {"1", "3"}
-    assert {r["block_k"] for r in rows} == {str(sweeps.SWEEP_BLOCK_K)}  # the step the sweep runs: 3 ranges of
-    # 6, 6 and 4 groups, none a whole step
-    recorded = pd.read_csv(RESULTS_DIR / "h200" / "splitk_sweep.csv")
-    assert (recorded["kernels_from"] == "profiler").all()
-    for split_k, kernels in zip(recorded["split_k"], recorded["kernels"]):
-        assert sweeps.path_kernels(SimpleNamespace(split_k=split_k)) == kernels
-
-
-class _BrokenPath:
-    """A path whose gemm returns its `out` unwritten (NaN): the dry run must catch it."""
-
-    from mxlib.kernels import gemm_splitk as _real
-
-    Config = _real.Config
-    default_config = staticmethod(_real.default_config)
-    grid = staticmethod(_real.grid)
-
-    @staticmethod
-    def gemm(a, b_shuffle, b_scale_sh, *, config=None, rounding="rne", out=None):
-        return out
-
-
-def test_sweep_dry_run_fails_on_a_wrong_kernel(capsys):
-    from mxlib.tools import sweeps
-
-    assert sweeps.dry_run(_BrokenPath, [], occ.DEVICES["H200"], None) == 1
-    assert "FAILED" in capsys.readouterr().out
-
-
-def test_sweep_plan():
-    from mxlib.tools import sweeps
-    from mxlib.kernels import gemm_splitk
-
-    configs = sweeps.plan(sweeps.DEFAULT_SHAPES, sweeps.DEFAULT_TILES, sweeps.DEFAULT_SPLITS, gemm_splitk)
-    assert len(configs) <= 160  # the time budget: compiles dominate
-    for (m, n, k, seed), cfg in configs:
-        assert cfg.split_k <= k // cfg.block_k and (cfg.block_m, cfg.block_n) in sweeps.DEFAULT_TILES
-    assert {s[:3] for s, _ in configs} == set(sweeps.DEFAULT_SHAPES)
-    assert next(s for s, _ in configs if s[:3] == (16, 2112, 7168))[3] == 15  # the seed from mxlib/data/shapes.csv
-    splits_7168 = sorted({c.split_k for s, c in configs if s[2] == 7168})
-    assert splits_7168[-1] == 28 and 7 in splits_7168 and 14 in splits_7168
-    with pytest.raises(ValueError, match="block_m must be a power of two"):
-        sweeps.plan([(16, 2112, 7168)], [(24, 64)], [1], gemm_splitk)
-    with pytest.raises(ValueError, match="--tiles: '16' must be 2 positive"):
-        sweeps._parse_list("16", "--tiles", 2)
-    assert sweeps._gemm_shapes("16x2112x7168, 8X2112x7168") == ((16, 2112, 7168), (8, 2112, 7168))
-    with pytest.raises(ValueError, match="--shapes must list at least one item"):
-        sweeps._gemm_shapes(" , ")
-
-
-def test_sweep_model_and_report_on_synthetic_rows(tmp_path):
-    # run_model fits the rows, fills every prediction column, and the report gives the error.
-    from mxlib.tools import sweeps
-
-    truth = replace(occ.model_params("H200"), dot_efficiency=0.05, extra_kernel_us=1.5)
-    info = dict(launch_us=truth.launch_us, extra_kernel_us=truth.extra_kernel_us, copy_TBps=truth.bandwidth / 1e12,
-                bf16_TFLOPs=truth.peak_flops / 1e12)
-    rows = []
-    for m, n, k in ((16, 2112, 7168), (64, 7168, 2048)):
-        for tm, tn in ((16, 64), (32, 128)):
-            for s in (1, 2, 7):
-                ctas = occ.cta_count(m, n, k, tm, tn, s)
-                r = dict(m=m, n=n, k=k, tile_m=tm, tile_n=tn, block_k=256, split_k=s, ctas=ctas, kernels=2 + (s > 1))
-                r.update(ok=1, measured_us=occ.predict_row(r, "H200", truth).us * random.uniform(0.98, 1.02))
-                rows.append(r)
-    rows.append(dict(rows[0], ok=0, measured_us="", message="error: boom"))  # a failed config is left out
-    summary = sweeps.run_model(rows, occ.DEVICES["H200"], info)
-    assert summary["err_fit"] < 3 and summary["err_loso"] < 10 and len(summary["good"]) == 12
-    assert math.isclose(summary["fitted"].dot_efficiency, 0.05, rel_tol=0.1)
-    assert all(r["predicted_us"] > 0 and r["predicted_loso_us"] > 0 for r in rows[:-1])
-    text = sweeps.report(rows, summary)
-    assert "model median abs % error" in text and "16x2112x7168" in text
-    path = sweeps.write_csv(rows, tmp_path / "s.csv")
-    with open(path, newline="") as f:
-        back = list(csv.DictReader(f))
-    assert len(back) == 13 and back[-1]["ok"] == "0" and back[-1]["predicted_us"] != ""
-
-
-def test_sweep_needs_a_gpu_unless_dry(capsys):
-    import torch
-    from mxlib.__main__ import main
-
-    if torch.cuda.is_available():
-        pytest.skip("this machine has a GPU")
-    assert main(["sweep"]) == 2
-    assert "needs a CUDA GPU" in capsys.readouterr().err
-
-
 def test_bytes_in_flight_littles_law():
     # the seed's split-K GEMM step: 16x128 tile, BLOCK_K 512, A handed over as fp4 + scales
     assert occ.step_bytes(16, 128, 512) == 16 * 256 + 16 * 16 + 128 * 256 + 128 * 16
@@ -336,23 +224,6 @@ def test_k_steps_is_one_count_however_k_is_cut(kg, split_k, bg):
     assert occ.k_computed(k, split_k, block_k) == split_k * steps * block_k and occ.k_computed(k, split_k) == k
     with pytest.raises(ValueError, match="block_k must be a positive integer"):
         occ.k_steps(k, split_k, 0)
-
-
-def test_sweep_refuses_a_shape_the_gemm_refuses(capsys):
-    from mxlib.__main__ import main
-
-    assert main(["sweep", "--shapes", "4x2880x500", "--dry-run"]) == 2
-    assert "--shapes: 4x2880x500: k must be a multiple of 64, got 500" in capsys.readouterr().err
-
-
-def test_the_sweeps_default_folder_is_new_beside_the_recorded_sweep():
-    import datetime
-
-    from mxlib.tools import sweeps
-
-    when = datetime.datetime(2026, 12, 6, 13, 5, 9, tzinfo=datetime.timezone.utc)
-    out = sweeps.default_out_dir("NVIDIA H200", when)
-    assert out.parent.name == "h200" and out.name == "sweep_20261206T130509Z"
 
 
 def test_predict_with_two_resident_ctas_shares_the_sm_between_them():

@@ -54,8 +54,16 @@ def test_aiter_asm_kernel_and_source():
 
 
 def test_occupancy_and_speed_figures():
+    from mxlib.tools import occupancy as occ
+
     text, fig = sections.occupancy("splitk")
     assert "16x128 x7   119   46.5%" in text
+    # the H200 side: the table's config, its split counted, on 132 SMs
+    cfg, _ = sections.h200_config("splitk", (16, 2112, 7168))
+    assert cfg.split_k > 1  # else this test could not tell a split from none
+    ctas = occ.cta_count(16, 2112, 7168, cfg.block_m, cfg.block_n, cfg.split_k)
+    row = next(line for line in text.splitlines() if line.strip().startswith("16x2112x7168"))
+    assert row.endswith(f"{ctas:5d} {occ.cu_utilization(ctas, 'H200'):6.1%}")
     assert len(fig.axes) == 2
     assert all("nothing run" in ax.get_title() for ax in fig.axes)  # counts, not measurements
     assert "aiter 0.1.10 and 0.1.11 lines" in fig.axes[0].get_title()  # the splitk launch is the same on both
@@ -63,6 +71,9 @@ def test_occupancy_and_speed_figures():
     frame = pd.read_csv(RESULTS_DIR / "h200" / "bench.csv")
     text, fig = sections.speed(frame, "splitk")
     assert "mxlib:splitk" in text and "16x2112x7168" in text
+    others = sections.seed_shapes("asm") + sections.seed_shapes("ck")  # the other paths' shapes are not shown
+    assert others and not any(str(s) in text for s in others)
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["16x2112x7168"]
 
 
 def test_release_table_counts_ck_and_tuned_rows_per_line():
@@ -295,24 +306,6 @@ def test_aiter_checks_run_only_where_aiter_is_usable(monkeypatch):
     monkeypatch.setattr(aiter_backend, "gemm", lambda path, data: ref_kernel(data))
     text = sections.aiter_checks("asm", [Shape("test", 4, 64, 256, 5)], device="cpu")
     assert text == "aiter asm 4x64x256: all 256 elements within atol=0.01 rtol=0.01"
-
-
-def test_occupancy_counts_the_h200_configs_split_on_132_sms():
-    from mxlib.tools import occupancy as occ
-
-    text, _ = sections.occupancy("splitk")
-    cfg, _ = sections.h200_config("splitk", (16, 2112, 7168))
-    assert cfg.split_k > 1  # else this test could not tell a split from none
-    ctas = occ.cta_count(16, 2112, 7168, cfg.block_m, cfg.block_n, cfg.split_k)
-    row = next(line for line in text.splitlines() if line.strip().startswith("16x2112x7168"))
-    assert row.endswith(f"{ctas:5d} {occ.cu_utilization(ctas, 'H200'):6.1%}")
-
-
-def test_speed_shows_only_the_paths_shapes():
-    text, fig = sections.speed(pd.read_csv(RESULTS_DIR / "h200" / "bench.csv"), "splitk")
-    others = sections.seed_shapes("asm") + sections.seed_shapes("ck")
-    assert others and not any(str(s) in text for s in others)
-    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["16x2112x7168"]
 
 
 def test_splitk_sweep_text_on_a_made_up_sweep():

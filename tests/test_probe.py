@@ -3,10 +3,13 @@ import pytest
 
 from mxlib.tools import probe
 
+from .helpers import probe_row
 
-def prog(sm, start, loop, end, iters=2, last=0):
+
+def prog(sm, start, loop, end, iters=2, last=0, clk_loop=None):
+    """One program's timeline record; its loop took 1000 cycles an iteration unless `clk_loop` says otherwise."""
     return {"smid": sm, "t_start_ns": start, "t_loop_ns": loop, "t_end_ns": end, "clk_start": 0,
-            "clk_loop": 1000 * iters, "clk_end": 0, "last": last, "iters": iters}
+            "clk_loop": 1000 * iters if clk_loop is None else clk_loop, "clk_end": 0, "last": last, "iters": iters}
 
 
 def test_timeline_summary_of_a_known_launch():
@@ -60,40 +63,30 @@ def test_at_reference_tiling_keeps_the_reference_rows_tiling():
     assert probe.best_by_variant(rows)[(4, 64, 128)]["a_once"]["contest_us"] == "7.0"
 
 
-def _prog(sm, start, loop, end, iters=2, last=0, clk_loop=None):
-    return {"smid": sm, "t_start_ns": start, "t_loop_ns": loop, "t_end_ns": end, "clk_start": 0,
-            "clk_loop": 1000 * iters if clk_loop is None else clk_loop, "clk_end": 0, "last": last, "iters": iters}
-
-
 def test_timeline_summary_t0_is_the_earliest_start_not_the_first_record():
-    s = probe.timeline_summary([_prog(0, 300, 400, 500), _prog(1, 100, 200, 250)])
+    s = probe.timeline_summary([prog(0, 300, 400, 500), prog(1, 100, 200, 250)])
     assert s["span_ns"] == 400 and s["start_spread_ns"] == 200
 
 
 def test_timeline_summary_back_to_back_programs_are_not_resident_together():
     # on SM 0 the second program starts the very ns the first ends: one at a time
-    s = probe.timeline_summary([_prog(0, 0, 50, 100), _prog(0, 100, 150, 200)])
+    s = probe.timeline_summary([prog(0, 0, 50, 100), prog(0, 100, 150, 200)])
     assert s["max_resident"] == 1
 
 
 def test_timeline_summary_a_program_with_no_k_iterations():
-    s = probe.timeline_summary([_prog(0, 0, 10, 20, iters=0, clk_loop=500), _prog(0, 0, 10, 20, iters=0, clk_loop=700)])
+    s = probe.timeline_summary([prog(0, 0, 10, 20, iters=0, clk_loop=500), prog(0, 0, 10, 20, iters=0, clk_loop=700)])
     assert s["cycles_per_iter"] == 600.0 and s["iters"] == 0
 
 
 def test_timeline_summary_counts_the_sm_of_the_first_record():
-    s = probe.timeline_summary([_prog(3, 0, 10, 20), _prog(0, 0, 10, 20), _prog(0, 30, 40, 50)])
+    s = probe.timeline_summary([prog(3, 0, 10, 20), prog(0, 0, 10, 20), prog(0, 30, 40, 50)])
     assert s["sms"] == 2
-
-
-def _row(key, variant, config, us, ok="1"):
-    return {"m": str(key[0]), "n": str(key[1]), "k": str(key[2]), "variant": variant, "config": config, "ok": ok,
-            "contest_us": str(us)}
 
 
 def test_best_by_variant_a_tie_keeps_the_first_row_so_the_reference_tiling_is_stable():
     key = (4, 64, 128)
-    rows = [_row(key, "fused", "bm=16 a_once=0", 9.0), _row(key, "fused", "bm=32 a_once=0", 9.0),
-            _row(key, "a_once", "bm=16 a_once=1", 8.0), _row(key, "a_once", "bm=32 a_once=1", 7.0)]
+    rows = [probe_row(key, "fused", "bm=16 a_once=0", 9.0), probe_row(key, "fused", "bm=32 a_once=0", 9.0),
+            probe_row(key, "a_once", "bm=16 a_once=1", 8.0), probe_row(key, "a_once", "bm=32 a_once=1", 7.0)]
     assert probe.best_by_variant(rows)[key]["fused"]["config"] == "bm=16 a_once=0"
     assert probe.at_reference_tiling(rows)[key]["a_once"]["contest_us"] == "8.0"  # at bm=16, not bm=32's 7.0

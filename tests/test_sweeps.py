@@ -1,15 +1,21 @@
-"""mxlib.tools.sweeps: the split-K sweep's parsing, its rows from a faked GPU, the model fit and report, and the
-revalidation of the recorded sweep against the compiled residency (CPU only: the GPU calls are fakes)."""
+"""mxlib.tools.sweeps: the split-K sweep's plan, parsing and dry run, its rows from a faked GPU, the model fit and
+report, and the revalidation of the recorded sweep against the compiled residency (CPU only: the GPU calls are
+fakes)."""
 import csv
 import math
-import types
+import random
 from dataclasses import replace
+from types import SimpleNamespace
 
+import pandas as pd
 import pytest
 import torch
 
+from mxlib.__main__ import main
+from mxlib.kernels import gemm_splitk
 from mxlib.tools import occupancy as occ
 from mxlib.tools import sweeps
+from mxlib.tools.repo import RESULTS_DIR
 from mxlib.tools.stats import median_abs_pct_error
 
 
@@ -48,8 +54,8 @@ def test_count_kernels_refuses_a_profile_without_gpu_activity(monkeypatch):
     called = []
     with pytest.raises(RuntimeError, match="saw no GPU activity"):
         sweeps.count_kernels(lambda: called.append(1))
-    gpu = types.SimpleNamespace(device_type=torch.autograd.DeviceType.CUDA)
-    cpu = types.SimpleNamespace(device_type=torch.autograd.DeviceType.CPU)
+    gpu = SimpleNamespace(device_type=torch.autograd.DeviceType.CUDA)
+    cpu = SimpleNamespace(device_type=torch.autograd.DeviceType.CPU)
     events += [gpu, cpu, gpu, gpu]
     assert sweeps.count_kernels(lambda: called.append(1)) == 3 and called == [1, 1]
 
@@ -59,7 +65,6 @@ def test_measure_rows_with_a_faked_gpu(monkeypatch, capsys):
     time less one's; inputs are generated once per shape; kernels are counted once per (M, split_k > 1) (here by
     the path's structure: the profiler is unavailable); a failed check is ok 0 but timed, with p20/p80 in their
     columns; a config that raises is ok 0 with its error."""
-    from mxlib.kernels import gemm_splitk
     from mxlib.spec import reference
     from mxlib.tools import ceilings, timing
     from mxlib.tools import providers as providers_mod
@@ -95,7 +100,7 @@ def test_measure_rows_with_a_faked_gpu(monkeypatch, capsys):
         raise RuntimeError("no CUPTI")
 
     monkeypatch.setattr(sweeps, "count_kernels", no_profiler)
-    module = types.SimpleNamespace(gemm=gemm, grid=gemm_splitk.grid)
+    module = SimpleNamespace(gemm=gemm, grid=gemm_splitk.grid)
     configs = sweeps.plan([(16, 128, 512), (32, 128, 512)], [(16, 64)], [1, 2], gemm_splitk)
     rows, info = sweeps.measure(configs, module, occ.DEVICES["H200"], iters=5, warmup=1, progress=False)
     assert (info["launch_us"], info["extra_kernel_us"], info["copy_TBps"], info["bf16_TFLOPs"]) == (3.0, 2.0, 4.0, 800.0)
@@ -237,8 +242,6 @@ def test_revalidate_names_the_checked_rows_missing_from_the_residency(tmp_path):
 def test_base_row_occupancy_columns():
     """A sweep row's occupancy columns: its CTAs (tiles x split_k), their waves over the device's SMs and the
     busy fraction of those waves."""
-    from mxlib.kernels import gemm_splitk
-
     dev = occ.DEVICES["H200"]
     (shape, cfg), = sweeps.plan([(64, 7168, 2048)], [(16, 64)], [3], gemm_splitk)
     row = sweeps.base_row(shape, cfg, gemm_splitk, dev)
@@ -265,8 +268,6 @@ def test_run_model_lists_the_shapes_sorted():
 def test_dry_run_hands_the_kernel_a_nan_output():
     """The dry run's `out` is NaN before the kernel runs, so an element it leaves unwritten fails the check even
     where the right value is 0."""
-    from mxlib.kernels import gemm_splitk
-
     seen = []
 
     class Recording:
@@ -280,3 +281,110 @@ def test_dry_run_hands_the_kernel_a_nan_output():
 
     assert sweeps.dry_run(Recording, [], occ.DEVICES["H200"], None) == 0
     assert seen == [True] * len(sweeps.DRY_CONFIGS)
+
+
+def test_sweep_dry_run_builds_and_verifies(tmp_path):
+    (tmp_path / "splitk_sweep.csv").write_text("a recorded sweep\n")
+    assert main(["sweep", "--dry-run", "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "splitk_sweep.csv").read_text() == "a recorded sweep\n"  # never over a sweep
+    with open(tmp_path / "splitk_sweep_dry.csv", newline="") as f:
+        reader = csv.DictReader(f)
+        assert tuple(reader.fieldnames) == sweeps.CSV_FIELDS
+        rows = list(reader)
+    assert [(r["tile_m"], r["tile_n"], r["split_k"]) for r in rows] == [
+        tuple(map(str, c)) for c in sweeps.DRY_CONFIGS]
+    for r in rows:
+        assert r["ok"] == "1" and r["measured_us"] == ""  # verified, never timed
+        assert int(r["ctas"]) == 2 * int(r["split_k"])  # 16x64 tiles over 16 x 128
+        assert float(r["predicted_prior_us"]) > 0
+        # no profiler on the CPU: the count by structure, as the H200's profiler counted (2, 3 with split-K)
+        assert r["kernels_from"] != "profiler" and int(r["kernels"]) == 2 + (int(r["split_k"]) > 1)
+    assert {r["split_k"] for r in rows} == {"1", "3"}
+    assert {r["block_k"] for r in rows} == {str(sweeps.SWEEP_BLOCK_K)}  # the step the sweep runs: 3 ranges of
+    # 6, 6 and 4 groups, none a whole step
+    recorded = pd.read_csv(RESULTS_DIR / "h200" / "splitk_sweep.csv")
+    assert (recorded["kernels_from"] == "profiler").all()
+    for split_k, kernels in zip(recorded["split_k"], recorded["kernels"]):
+        assert sweeps.path_kernels(SimpleNamespace(split_k=split_k)) == kernels
+
+
+class _BrokenPath:
+    """A path whose gemm returns its `out` unwritten (NaN): the dry run must catch it."""
+
+    Config = gemm_splitk.Config
+    default_config = staticmethod(gemm_splitk.default_config)
+    grid = staticmethod(gemm_splitk.grid)
+
+    @staticmethod
+    def gemm(a, b_shuffle, b_scale_sh, *, config=None, rounding="rne", out=None):
+        return out
+
+
+def test_sweep_dry_run_fails_on_a_wrong_kernel(capsys):
+    assert sweeps.dry_run(_BrokenPath, [], occ.DEVICES["H200"], None) == 1
+    assert "FAILED" in capsys.readouterr().out
+
+
+def test_sweep_plan():
+    configs = sweeps.plan(sweeps.DEFAULT_SHAPES, sweeps.DEFAULT_TILES, sweeps.DEFAULT_SPLITS, gemm_splitk)
+    assert len(configs) <= 160  # the time budget: compiles dominate
+    for (m, n, k, seed), cfg in configs:
+        assert cfg.split_k <= k // cfg.block_k and (cfg.block_m, cfg.block_n) in sweeps.DEFAULT_TILES
+    assert {s[:3] for s, _ in configs} == set(sweeps.DEFAULT_SHAPES)
+    assert next(s for s, _ in configs if s[:3] == (16, 2112, 7168))[3] == 15  # the seed from mxlib/data/shapes.csv
+    splits_7168 = sorted({c.split_k for s, c in configs if s[2] == 7168})
+    assert splits_7168[-1] == 28 and 7 in splits_7168 and 14 in splits_7168
+    with pytest.raises(ValueError, match="block_m must be a power of two"):
+        sweeps.plan([(16, 2112, 7168)], [(24, 64)], [1], gemm_splitk)
+    with pytest.raises(ValueError, match="--tiles: '16' must be 2 positive"):
+        sweeps._parse_list("16", "--tiles", 2)
+    assert sweeps._gemm_shapes("16x2112x7168, 8X2112x7168") == ((16, 2112, 7168), (8, 2112, 7168))
+    with pytest.raises(ValueError, match="--shapes must list at least one item"):
+        sweeps._gemm_shapes(" , ")
+
+
+def test_sweep_model_and_report_on_synthetic_rows(tmp_path):
+    # run_model fits the rows, fills every prediction column, and the report gives the error.
+
+    truth = replace(occ.model_params("H200"), dot_efficiency=0.05, extra_kernel_us=1.5)
+    info = dict(launch_us=truth.launch_us, extra_kernel_us=truth.extra_kernel_us, copy_TBps=truth.bandwidth / 1e12,
+                bf16_TFLOPs=truth.peak_flops / 1e12)
+    rows = []
+    for m, n, k in ((16, 2112, 7168), (64, 7168, 2048)):
+        for tm, tn in ((16, 64), (32, 128)):
+            for s in (1, 2, 7):
+                ctas = occ.cta_count(m, n, k, tm, tn, s)
+                r = dict(m=m, n=n, k=k, tile_m=tm, tile_n=tn, block_k=256, split_k=s, ctas=ctas, kernels=2 + (s > 1))
+                r.update(ok=1, measured_us=occ.predict_row(r, "H200", truth).us * random.uniform(0.98, 1.02))
+                rows.append(r)
+    rows.append(dict(rows[0], ok=0, measured_us="", message="error: boom"))  # a failed config is left out
+    summary = sweeps.run_model(rows, occ.DEVICES["H200"], info)
+    assert summary["err_fit"] < 3 and summary["err_loso"] < 10 and len(summary["good"]) == 12
+    assert math.isclose(summary["fitted"].dot_efficiency, 0.05, rel_tol=0.1)
+    assert all(r["predicted_us"] > 0 and r["predicted_loso_us"] > 0 for r in rows[:-1])
+    text = sweeps.report(rows, summary)
+    assert "model median abs % error" in text and "16x2112x7168" in text
+    path = sweeps.write_csv(rows, tmp_path / "s.csv")
+    with open(path, newline="") as f:
+        back = list(csv.DictReader(f))
+    assert len(back) == 13 and back[-1]["ok"] == "0" and back[-1]["predicted_us"] != ""
+
+
+def test_sweep_needs_a_gpu_unless_dry(capsys):
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    assert main(["sweep"]) == 2
+    assert "needs a CUDA GPU" in capsys.readouterr().err
+
+
+def test_sweep_refuses_a_shape_the_gemm_refuses(capsys):
+    assert main(["sweep", "--shapes", "4x2880x500", "--dry-run"]) == 2
+    assert "--shapes: 4x2880x500: k must be a multiple of 64, got 500" in capsys.readouterr().err
+
+
+def test_the_sweeps_default_folder_is_new_beside_the_recorded_sweep():
+    import datetime
+
+    when = datetime.datetime(2026, 12, 6, 13, 5, 9, tzinfo=datetime.timezone.utc)
+    out = sweeps.default_out_dir("NVIDIA H200", when)
+    assert out.parent.name == "h200" and out.name == "sweep_20261206T130509Z"
